@@ -1,0 +1,111 @@
+/**
+ * Strict JSONL framing as pi speaks it: LF is the only record separator, one trailing CR is stripped, and
+ * U+2028 / U+2029 are ordinary characters inside a record (Node's readline would split on them; this must not).
+ */
+import { type Diagnostic, excerpt } from "../diagnostics.js";
+
+export const DEFAULT_MAX_LINE_LENGTH = 8 * 1024 * 1024;
+
+export interface JsonlDecoderOptions {
+  /** Longest record, in UTF-16 code units, before it is dropped with a diagnostic. Default 8 MiB. */
+  maxLineLength?: number;
+  onRecord: (line: string) => void;
+  onDiagnostic?: (diagnostic: Diagnostic) => void;
+}
+
+/**
+ * A streaming decoder. `push` takes text or bytes in any chunking (UTF-8 sequences split across chunks are joined
+ * by TextDecoder's stream mode); every complete line is handed to `onRecord`. Empty lines are skipped.
+ */
+export class JsonlDecoder {
+  readonly #maxLineLength: number;
+  readonly #onRecord: (line: string) => void;
+  readonly #onDiagnostic: (diagnostic: Diagnostic) => void;
+  readonly #utf8 = new TextDecoder("utf-8", { fatal: false });
+  #pending: string[] = [];
+  #pendingLength = 0;
+  /** True while dropping an oversized line until its LF. */
+  #skipping = false;
+
+  constructor(options: JsonlDecoderOptions) {
+    this.#maxLineLength = options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
+    this.#onRecord = options.onRecord;
+    this.#onDiagnostic = options.onDiagnostic ?? (() => {});
+  }
+
+  push(chunk: string | Uint8Array): void {
+    const text = typeof chunk === "string" ? chunk : this.#utf8.decode(chunk, { stream: true });
+    let start = 0;
+    for (;;) {
+      const lf = text.indexOf("\n", start);
+      if (lf === -1) {
+        this.#append(text, start, text.length);
+        return;
+      }
+      this.#append(text, start, lf);
+      this.#emit();
+      start = lf + 1;
+    }
+  }
+
+  /** Ends the stream: a final line without LF is still a record (pi always ends with LF; others may not). */
+  end(): void {
+    const rest = this.#utf8.decode();
+    if (rest) this.#append(rest, 0, rest.length);
+    this.#emit();
+  }
+
+  #append(text: string, from: number, to: number): void {
+    if (from === to) return;
+    if (this.#skipping) return;
+    this.#pendingLength += to - from;
+    if (this.#pendingLength > this.#maxLineLength) {
+      const head = this.#pending.join("") + text.slice(from, Math.min(to, from + 200));
+      this.#onDiagnostic({
+        code: "line-too-long",
+        message: `Dropped a line longer than ${this.#maxLineLength} characters; decoding resumes after its line feed.`,
+        excerpt: excerpt(head),
+      });
+      this.#pending = [];
+      this.#pendingLength = 0;
+      this.#skipping = true;
+      return;
+    }
+    this.#pending.push(from === 0 && to === text.length ? text : text.slice(from, to));
+  }
+
+  #emit(): void {
+    if (this.#skipping) {
+      this.#skipping = false;
+      return;
+    }
+    let line = this.#pending.length === 1 ? (this.#pending[0] as string) : this.#pending.join("");
+    this.#pending = [];
+    this.#pendingLength = 0;
+    if (line.endsWith("\r")) line = line.slice(0, -1);
+    if (line.length > 0) this.#onRecord(line);
+  }
+}
+
+/** One record as a line: JSON.stringify never emits a raw LF, so the result is always a single line. */
+export function encodeJsonl(value: unknown): string {
+  return `${JSON.stringify(value)}\n`;
+}
+
+export type ParseResult = { ok: true; value: unknown } | { ok: false; diagnostic: Diagnostic };
+
+/** Parses one record's text. A failure is a diagnostic, never an exception. */
+export function parseRecord(line: string): ParseResult {
+  try {
+    return { ok: true, value: JSON.parse(line) };
+  } catch (error) {
+    return {
+      ok: false,
+      diagnostic: {
+        code: "invalid-json",
+        message: `Not JSON: ${(error as Error).message}`,
+        excerpt: excerpt(line),
+      },
+    };
+  }
+}

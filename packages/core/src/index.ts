@@ -1,0 +1,10 @@
+export * from "./codec/jsonl.js";
+export * from "./diagnostics.js";
+export * from "./events.js";
+export * from "./protocol/bridge.js";
+export * from "./protocol/commands.js";
+export * from "./protocol/events.js";
+export * from "./protocol/extension-ui.js";
+export * from "./protocol/responses.js";
+export type * from "./session/ui-snapshot.js";
+export type * from "./transports/transport.js";

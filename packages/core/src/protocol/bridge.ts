@@ -1,0 +1,48 @@
+/**
+ * Messages the pi-elements bridge adds to the stream. Their `type` starts with `pi-elements/`, a namespace pi
+ * never uses (pi's types are snake_case words), so they cannot collide with a current or future pi message.
+ */
+import { z } from "./zod.js";
+
+export const BRIDGE_PREFIX = "pi-elements/";
+
+/** A pending dialog left the queue without this client answering it (another client did, or the agent exited). */
+export const BridgeDialogClosed = z.looseObject({
+  type: z.literal("pi-elements/dialog_closed"),
+  id: z.string(),
+  reason: z.enum(["answered", "expired", "agent_exit"]),
+});
+/** The agent process ended. */
+export const BridgeAgentExit = z.looseObject({
+  type: z.literal("pi-elements/agent_exit"),
+  code: z.nullable(z.number()),
+  signal: z.optional(z.nullable(z.string())),
+  stderrTail: z.optional(z.array(z.string())),
+});
+/** The agent process (re)started. */
+export const BridgeAgentStart = z.looseObject({
+  type: z.literal("pi-elements/agent_start"),
+  pid: z.optional(z.number()),
+});
+/**
+ * Sent first on every connection. The client drops its extension-UI state (statuses, widgets, pending dialogs);
+ * the bridge's replay follows as ordinary extension_ui_request lines, timed dialogs with `timeout` set to the time
+ * that remains.
+ */
+export const BridgeHello = z.looseObject({
+  type: z.literal("pi-elements/hello"),
+  protocol: z.literal(1),
+});
+export const BridgeMessage = z.discriminatedUnion("type", [
+  BridgeDialogClosed,
+  BridgeAgentExit,
+  BridgeAgentStart,
+  BridgeHello,
+]);
+export type BridgeMessage = z.infer<typeof BridgeMessage>;
+export type BridgeDialogClosed = z.infer<typeof BridgeDialogClosed>;
+export type BridgeAgentExit = z.infer<typeof BridgeAgentExit>;
+
+export function isBridgeType(type: unknown): boolean {
+  return typeof type === "string" && type.startsWith(BRIDGE_PREFIX);
+}

@@ -1,0 +1,20 @@
+/** `{"type":"response"}`: pi's answer to a command, correlated by the echoed `id`. */
+import { z } from "./zod.js";
+
+export const RpcResponse = z.union([
+  z.looseObject({
+    type: z.literal("response"),
+    id: z.optional(z.string()),
+    command: z.string(),
+    success: z.literal(true),
+    data: z.optional(z.unknown()),
+  }),
+  z.looseObject({
+    type: z.literal("response"),
+    id: z.optional(z.string()),
+    command: z.string(),
+    success: z.literal(false),
+    error: z.string(),
+  }),
+]);
+export type RpcResponse = z.infer<typeof RpcResponse>;

@@ -1,0 +1,80 @@
+/**
+ * The extension-UI state a session keeps, as an immutable snapshot. Each change produces a new snapshot object;
+ * parts that did not change keep their identity, so a renderer can compare by reference.
+ */
+import type { DialogRequest, NotifyType, WidgetPlacement } from "../protocol/extension-ui.js";
+import type { TransportState } from "../transports/transport.js";
+
+export interface PendingDialog {
+  /** The request id; the answer must carry it. */
+  readonly id: string;
+  readonly request: DialogRequest;
+  /** Clock time (ms) when the request arrived. */
+  readonly receivedAt: number;
+  /** Clock time (ms) when the client cancels it; absent for dialogs without a timeout (editor never has one). */
+  readonly deadline?: number;
+}
+
+export interface StatusEntry {
+  readonly key: string;
+  /** pi's sanitized text: `\r \n \t` to spaces, runs of spaces collapsed, trimmed. ANSI sequences kept. */
+  readonly text: string;
+  /** The text exactly as the extension sent it. */
+  readonly raw: string;
+}
+
+export interface WidgetEntry {
+  readonly key: string;
+  readonly lines: readonly string[];
+  readonly placement: WidgetPlacement;
+}
+
+export interface NotificationEntry {
+  /** Increasing per session, starting at 1. */
+  readonly id: number;
+  readonly type: NotifyType;
+  readonly message: string;
+  /** Clock time (ms) it arrived. */
+  readonly time: number;
+}
+
+export interface EditorText {
+  readonly text: string;
+  /** Increases on every set_editor_text, so setting the same text twice is still a change. */
+  readonly seq: number;
+}
+
+export interface AgentExit {
+  readonly code: number | null;
+  readonly signal?: string | null;
+  readonly stderrTail: readonly string[];
+}
+
+export interface UiSnapshot {
+  /** FIFO queue of dialogs waiting for an answer; `dialogs[0]` is the one to show. */
+  readonly dialogs: readonly PendingDialog[];
+  /** Sorted by key with `localeCompare`, as pi's status line. */
+  readonly statuses: readonly StatusEntry[];
+  readonly widgets: {
+    readonly aboveEditor: readonly WidgetEntry[];
+    readonly belowEditor: readonly WidgetEntry[];
+  };
+  readonly title: string | undefined;
+  readonly editorText: EditorText | undefined;
+  /** Newest last, at most the session's `maxNotifications`. */
+  readonly notifications: readonly NotificationEntry[];
+  /** Total notifications ever received, so a UI can say "+N more" beyond the buffer. */
+  readonly notificationCount: number;
+  readonly connection: TransportState;
+  /** True between agent_start and agent_end. */
+  readonly streaming: boolean;
+  /** Set when the bridge reports that the agent process ended; cleared when it starts again. */
+  readonly agentExit: AgentExit | undefined;
+}
+
+/** The store API, shaped for React's `useSyncExternalStore(store.subscribe, store.getSnapshot)`. */
+export interface UiStore {
+  getSnapshot(): UiSnapshot;
+  /** `listener` runs once per batch of changes (a burst in one chunk is one batch). Returns the unsubscribe. */
+  subscribe(listener: () => void): () => void;
+}
