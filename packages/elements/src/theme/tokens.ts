@@ -1,0 +1,62 @@
+/**
+ * Design tokens shared by every element. A page themes pi-elements with public `--pi-*` custom properties; each
+ * element reads them through a private `--_*` twin whose fallback is pi's own theme colour, in both schemes:
+ * `light-dark()` picks by the element's used `color-scheme`, which follows `prefers-color-scheme` unless the
+ * `theme="light" | "dark"` attribute forces one.
+ *
+ * Colours are pi's dark.json / light.json values; where one of them fails WCAG AA as text on our background
+ * (light warning #9a7326, light success #588458, dark muted #808080) the nearest passing shade is used.
+ */
+import { css } from "lit";
+
+export const tokens = css`
+  :host {
+    color-scheme: light dark;
+    --_text: var(--pi-color-text, light-dark(#1f2328, #e4e4e4));
+    --_bg: var(--pi-color-bg, light-dark(#ffffff, #1e1e24));
+    --_surface: var(--pi-color-surface, light-dark(#f4f4f7, #26262e));
+    --_border: var(--pi-color-border, light-dark(#b0b0b0, #505050));
+    --_accent: var(--pi-color-accent, light-dark(#4f7373, #8abeb7));
+    --_error: var(--pi-color-error, light-dark(#a34f4f, #cc6666));
+    --_warning: var(--pi-color-warning, light-dark(#85631f, #ffff00));
+    --_success: var(--pi-color-success, light-dark(#4d744d, #b5bd68));
+    --_muted: var(--pi-color-muted, light-dark(#616161, #949494));
+    --_dim: var(--pi-color-dim, light-dark(#767676, #666666));
+    --_selected-bg: var(--pi-color-selected-bg, light-dark(#d0d0e0, #3a3a4a));
+    --_focus: var(--pi-color-focus, light-dark(#4f7373, #8abeb7));
+    --_font: var(--pi-font-family, system-ui, sans-serif);
+    --_font-mono: var(--pi-font-family-mono, ui-monospace, "SF Mono", Menlo, Consolas, "Noto Sans Mono CJK JP", monospace);
+    --_font-size: var(--pi-font-size, 0.875rem);
+    --_radius: var(--pi-radius, 6px);
+    --_space: var(--pi-space, 0.5rem);
+    --_duration: var(--pi-duration, 150ms);
+    color: var(--_text);
+    font-family: var(--_font);
+    font-size: var(--_font-size);
+  }
+  :host([theme="light"]) {
+    color-scheme: light;
+  }
+  :host([theme="dark"]) {
+    color-scheme: dark;
+  }
+  :host([hidden]) {
+    display: none !important;
+  }
+  @media (prefers-reduced-motion: reduce) {
+    :host {
+      --_duration: 0ms;
+    }
+  }
+  @media (forced-colors: active) {
+    :host {
+      --_text: CanvasText;
+      --_bg: Canvas;
+      --_surface: Canvas;
+      --_border: CanvasText;
+      --_accent: LinkText;
+      --_focus: Highlight;
+      --_selected-bg: Highlight;
+    }
+  }
+`;
