@@ -4,6 +4,8 @@
  * `light-dark()` picks by the element's used `color-scheme`, which follows `prefers-color-scheme` unless the
  * `theme="light" | "dark"` attribute forces one.
  *
+ * A page switches every element at once with the inheritable `--pi-color-scheme: light | dark` on any ancestor.
+ *
  * Colours are pi's dark.json / light.json values; where one of them fails WCAG AA as text on our background
  * (light warning #9a7326, light success #588458, dark muted #808080) the nearest passing shade is used.
  */
@@ -11,7 +13,7 @@ import { css } from "lit";
 
 export const tokens = css`
   :host {
-    color-scheme: light dark;
+    color-scheme: var(--pi-color-scheme, light dark);
     --_text: var(--pi-color-text, light-dark(#1f2328, #e4e4e4));
     --_bg: var(--pi-color-bg, light-dark(#ffffff, #1e1e24));
     --_surface: var(--pi-color-surface, light-dark(#f4f4f7, #26262e));
