@@ -1,0 +1,283 @@
+/**
+ * One parser for the terminal styling that pi extensions put in status texts and widget lines: SGR (colours and
+ * text attributes) and OSC 8 hyperlinks. Every other escape sequence is dropped, so no raw escape ever reaches the
+ * page. The output is plain data (runs of text with a style); rendering it is `renderAnsi`'s job, which only makes
+ * text nodes, never HTML.
+ */
+
+/** A CSS colour value: `var(--_ansi-N)` for the 16 themed colours, a hex value for the other 240 and for 24-bit. */
+export type AnsiColor = string;
+
+export interface AnsiStyle {
+  readonly fg?: AnsiColor;
+  readonly bg?: AnsiColor;
+  readonly bold?: boolean;
+  readonly dim?: boolean;
+  readonly italic?: boolean;
+  readonly underline?: boolean;
+  readonly strikethrough?: boolean;
+  readonly inverse?: boolean;
+}
+
+export interface AnsiRun {
+  readonly text: string;
+  readonly style: AnsiStyle;
+  /** Set only for OSC 8 links whose target is an absolute http: or https: URL. */
+  readonly href?: string;
+}
+
+const ESC = "\u001b";
+const BEL = "\u0007";
+
+type MutableStyle = { -readonly [K in keyof AnsiStyle]: AnsiStyle[K] };
+
+/** Splits `input` into styled runs. Adjacent text with the same style and link is one run; empty runs are omitted. */
+export function parseAnsi(input: string): AnsiRun[] {
+  const runs: AnsiRun[] = [];
+  let style: MutableStyle = {};
+  let href: string | undefined;
+  let text = "";
+  let i = 0;
+
+  const flush = () => {
+    if (text === "") return;
+    const last = runs[runs.length - 1];
+    if (last && last.href === href && sameStyle(last.style, style)) {
+      runs[runs.length - 1] = { ...last, text: last.text + text };
+    } else {
+      runs.push(href === undefined ? { text, style: { ...style } } : { text, style: { ...style }, href });
+    }
+    text = "";
+  };
+
+  while (i < input.length) {
+    const esc = input.indexOf(ESC, i);
+    if (esc === -1) {
+      text += input.slice(i);
+      break;
+    }
+    text += input.slice(i, esc);
+    const kind = input[esc + 1];
+    if (kind === "[") {
+      const end = scanCsi(input, esc + 2);
+      if (end.final === "m") {
+        flush();
+        style = applySgr(style, input.slice(esc + 2, end.index - 1));
+      }
+      i = end.index;
+    } else if (kind === "]" || kind === "P" || kind === "X" || kind === "^" || kind === "_") {
+      // OSC, DCS, SOS, PM, APC: strings that run to ST (ESC \) or, for OSC, BEL. Unterminated: to the end.
+      const { body, index } = scanString(input, esc + 2, kind === "]");
+      if (kind === "]") {
+        const link = parseOsc8(body);
+        if (link !== null) {
+          flush();
+          href = link;
+        }
+      }
+      i = index;
+    } else if (kind === undefined) {
+      i = esc + 1; // a stray ESC at the very end
+    } else {
+      // Other escapes: ESC, intermediates 0x20-0x2F, then one final byte 0x30-0x7E (e.g. `ESC ( B`, `ESC 7`).
+      let j = esc + 1;
+      while (j < input.length && isIntermediate(input.charCodeAt(j))) j++;
+      const code = input.charCodeAt(j);
+      i = code >= 0x30 && code <= 0x7e ? j + 1 : j;
+    }
+  }
+  flush();
+  return runs;
+}
+
+/** Removes every escape sequence and returns the visible text. */
+export function stripAnsi(input: string): string {
+  return parseAnsi(input)
+    .map((run) => run.text)
+    .join("");
+}
+
+function isIntermediate(code: number): boolean {
+  return code >= 0x20 && code <= 0x2f;
+}
+
+/** CSI: parameter bytes 0x30-0x3F, intermediates 0x20-0x2F, one final byte 0x40-0x7E. A malformed one ends early. */
+function scanCsi(input: string, start: number): { index: number; final: string | undefined } {
+  let j = start;
+  while (j < input.length) {
+    const code = input.charCodeAt(j);
+    if (code >= 0x30 && code <= 0x3f) j++;
+    else break;
+  }
+  const paramsEnd = j;
+  while (j < input.length && isIntermediate(input.charCodeAt(j))) j++;
+  const code = input.charCodeAt(j);
+  if (code >= 0x40 && code <= 0x7e) {
+    // Only a plain `ESC [ params m` is SGR; private (`?`) or intermediate-carrying forms are other commands.
+    const final = j === paramsEnd ? input[j] : undefined;
+    return { index: j + 1, final };
+  }
+  return { index: j, final: undefined };
+}
+
+function scanString(input: string, start: number, belEnds: boolean): { body: string; index: number } {
+  for (let j = start; j < input.length; j++) {
+    const ch = input[j];
+    if (belEnds && ch === BEL) return { body: input.slice(start, j), index: j + 1 };
+    if (ch === ESC && input[j + 1] === "\\") return { body: input.slice(start, j), index: j + 2 };
+  }
+  return { body: input.slice(start), index: input.length };
+}
+
+/**
+ * `8;params;URI`: returns the link target for http(s), `undefined` to end a link (empty URI or any other scheme,
+ * whose text stays as plain text), or null when this is not OSC 8.
+ */
+function parseOsc8(body: string): string | undefined | null {
+  if (!body.startsWith("8;")) return null;
+  const uriStart = body.indexOf(";", 2);
+  if (uriStart === -1) return undefined;
+  return safeHref(body.slice(uriStart + 1));
+}
+
+function safeHref(uri: string): string | undefined {
+  if (!/^https?:\/\//i.test(uri)) return undefined;
+  try {
+    const url = new URL(uri);
+    return url.protocol === "http:" || url.protocol === "https:" ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function sameStyle(a: AnsiStyle, b: AnsiStyle): boolean {
+  return (
+    a.fg === b.fg &&
+    a.bg === b.bg &&
+    !a.bold === !b.bold &&
+    !a.dim === !b.dim &&
+    !a.italic === !b.italic &&
+    !a.underline === !b.underline &&
+    !a.strikethrough === !b.strikethrough &&
+    !a.inverse === !b.inverse
+  );
+}
+
+/** Applies one SGR parameter list (`1;38;5;226`, `38:2::1:2:3`, or empty = reset) to a style. */
+function applySgr(current: MutableStyle, params: string): MutableStyle {
+  let style: MutableStyle = { ...current };
+  const list = params === "" ? ["0"] : params.split(";");
+  for (let k = 0; k < list.length; k++) {
+    const param = list[k] ?? "";
+    const parts = param.split(":");
+    const code = parts[0] === "" ? 0 : Number(parts[0]);
+    if (!Number.isInteger(code)) continue;
+    if (code === 38 || code === 48 || code === 58) {
+      // Extended colour, in colon form (one parameter) or semicolon form (it consumes the following ones).
+      let args: string[];
+      if (parts.length > 1) {
+        args = parts.slice(1);
+        // ITU form `38:2:colorspace:r:g:b` has an extra (often empty) colour-space id.
+        if (args[0] === "2" && args.length >= 5) args = ["2", ...args.slice(2)];
+      } else {
+        const mode = list[k + 1];
+        const take = mode === "5" ? 2 : mode === "2" ? 4 : 0;
+        args = list.slice(k + 1, k + 1 + take);
+        k += args.length;
+      }
+      const color = extendedColor(args);
+      if (color !== undefined && code === 38) style.fg = color;
+      if (color !== undefined && code === 48) style.bg = color;
+      continue; // 58 (underline colour) is consumed and ignored.
+    }
+    switch (code) {
+      case 0:
+        style = {};
+        break;
+      case 1:
+        style.bold = true;
+        break;
+      case 2:
+        style.dim = true;
+        break;
+      case 3:
+        style.italic = true;
+        break;
+      case 4:
+        style.underline = parts[1] !== "0";
+        break;
+      case 7:
+        style.inverse = true;
+        break;
+      case 9:
+        style.strikethrough = true;
+        break;
+      case 21:
+        style.underline = true; // double underline
+        break;
+      case 22:
+        style.bold = false;
+        style.dim = false;
+        break;
+      case 23:
+        style.italic = false;
+        break;
+      case 24:
+        style.underline = false;
+        break;
+      case 27:
+        style.inverse = false;
+        break;
+      case 29:
+        style.strikethrough = false;
+        break;
+      case 39:
+        style.fg = undefined;
+        break;
+      case 49:
+        style.bg = undefined;
+        break;
+      default:
+        if (code >= 30 && code <= 37) style.fg = paletteColor(code - 30);
+        else if (code >= 40 && code <= 47) style.bg = paletteColor(code - 40);
+        else if (code >= 90 && code <= 97) style.fg = paletteColor(code - 90 + 8);
+        else if (code >= 100 && code <= 107) style.bg = paletteColor(code - 100 + 8);
+      // Blink, conceal, fonts, overline and the rest have no useful rendering here: ignored.
+    }
+  }
+  return clean(style);
+}
+
+/** Drops false/undefined keys so styles compare and serialize simply. */
+function clean(style: MutableStyle): MutableStyle {
+  const out: MutableStyle = {};
+  for (const [key, value] of Object.entries(style) as [keyof MutableStyle, string | boolean | undefined][]) {
+    if (value !== undefined && value !== false) (out as Record<string, unknown>)[key] = value;
+  }
+  return out;
+}
+
+function extendedColor(args: readonly string[]): AnsiColor | undefined {
+  const numbers = args.map((a) => (a === "" ? 0 : Number(a)));
+  if (!numbers.every((n) => Number.isInteger(n) && n >= 0 && n <= 255)) return undefined;
+  if (numbers[0] === 5 && numbers.length === 2) return paletteColor(numbers[1] ?? 0);
+  if (numbers[0] === 2 && numbers.length === 4) return hex(numbers[1] ?? 0, numbers[2] ?? 0, numbers[3] ?? 0);
+  return undefined;
+}
+
+const CUBE = [0, 95, 135, 175, 215, 255];
+
+/** xterm's 256-colour palette; the first 16 come from the theme. */
+export function paletteColor(index: number): AnsiColor {
+  if (index < 16) return `var(--_ansi-${index})`;
+  if (index < 232) {
+    const n = index - 16;
+    return hex(CUBE[Math.floor(n / 36)] ?? 0, CUBE[Math.floor(n / 6) % 6] ?? 0, CUBE[n % 6] ?? 0);
+  }
+  const gray = 8 + (index - 232) * 10;
+  return hex(gray, gray, gray);
+}
+
+function hex(r: number, g: number, b: number): string {
+  return `#${[r, g, b].map((n) => n.toString(16).padStart(2, "0")).join("")}`;
+}

@@ -1,0 +1,49 @@
+/**
+ * Renders ANSI-styled text as a Lit template. Text goes into text bindings only, so markup in it stays text;
+ * colours go through `styleMap` (CSSOM, allowed under a strict CSP). The only elements produced are `<span>` for
+ * styled runs and `<a part="link">` for http(s) OSC 8 links.
+ */
+import { html, type TemplateResult } from "lit";
+import { classMap } from "lit/directives/class-map.js";
+import { styleMap } from "lit/directives/style-map.js";
+import { type AnsiRun, type AnsiStyle, parseAnsi } from "./parse-ansi.js";
+
+export function renderAnsi(text: string): TemplateResult {
+  return html`${parseAnsi(text).map(renderRun)}`;
+}
+
+function renderRun(run: AnsiRun): TemplateResult | string {
+  if (run.href !== undefined) {
+    return html`<a
+      part="link"
+      class=${classMap({ ...classes(run.style), "ansi-link": true })}
+      style=${styleMap(colors(run.style, true))}
+      href=${run.href}
+      target="_blank"
+      rel="noopener noreferrer"
+      >${run.text}</a
+    >`;
+  }
+  const style = run.style;
+  if (Object.keys(style).length === 0) return run.text;
+  return html`<span class=${classMap(classes(style))} style=${styleMap(colors(style, false))}>${run.text}</span>`;
+}
+
+function classes(style: AnsiStyle): Record<string, boolean> {
+  return {
+    "ansi-bold": !!style.bold,
+    "ansi-dim": !!style.dim,
+    "ansi-italic": !!style.italic,
+    "ansi-underline": !!style.underline,
+    "ansi-strike": !!style.strikethrough,
+  };
+}
+
+/** Inverse swaps foreground and background; an unset side means the element's own text or background colour. */
+function colors(style: AnsiStyle, link: boolean): Record<string, string | undefined> {
+  const defaultFg = link ? "var(--_accent)" : "var(--_text)";
+  if (style.inverse) {
+    return { color: style.bg ?? "var(--_bg)", "background-color": style.fg ?? defaultFg };
+  }
+  return { color: style.fg, "background-color": style.bg };
+}
