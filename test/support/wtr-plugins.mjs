@@ -1,5 +1,6 @@
 // Servers the browser tests need, started with the test runner and stopped with it. Each registers
 // itself here; tests reach them through `executeServerCommand`.
+import { screenshotPlugin } from "./plugins/screenshot.mjs";
 export function testServerPlugins() {
-  return [];
+  return [screenshotPlugin()];
 }
