@@ -5,9 +5,14 @@
 import { type Diagnostic, excerpt } from "../diagnostics.js";
 
 export const DEFAULT_MAX_LINE_LENGTH = 8 * 1024 * 1024;
+/** How much of a dropped line is kept to build its diagnostic's excerpt. */
+const EXCERPT_SOURCE = 200;
 
 export interface JsonlDecoderOptions {
-  /** Longest record, in UTF-16 code units, before it is dropped with a diagnostic. Default 8 MiB. */
+  /**
+   * Longest record, in UTF-16 code units and not counting its LF or CRLF, before it is dropped with a diagnostic.
+   * Default 8 MiB.
+   */
   maxLineLength?: number;
   onRecord: (line: string) => void;
   onDiagnostic?: (diagnostic: Diagnostic) => void;
@@ -56,18 +61,11 @@ export class JsonlDecoder {
   }
 
   #append(text: string, from: number, to: number): void {
-    if (from === to) return;
-    if (this.#skipping) return;
+    if (from === to || this.#skipping) return;
     this.#pendingLength += to - from;
-    if (this.#pendingLength > this.#maxLineLength) {
-      const head = this.#pending.join("") + text.slice(from, Math.min(to, from + 200));
-      this.#onDiagnostic({
-        code: "line-too-long",
-        message: `Dropped a line longer than ${this.#maxLineLength} characters; decoding resumes after its line feed.`,
-        excerpt: excerpt(head),
-      });
-      this.#pending = [];
-      this.#pendingLength = 0;
+    // One more than the limit may still be a record of exactly the limit followed by CR (of a CRLF); #emit decides.
+    if (this.#pendingLength > this.#maxLineLength + 1) {
+      this.#dropLine(text.slice(from, Math.min(to, from + EXCERPT_SOURCE)));
       this.#skipping = true;
       return;
     }
@@ -83,7 +81,27 @@ export class JsonlDecoder {
     this.#pending = [];
     this.#pendingLength = 0;
     if (line.endsWith("\r")) line = line.slice(0, -1);
+    if (line.length > this.#maxLineLength) {
+      this.#dropLine(line.slice(0, EXCERPT_SOURCE));
+      return;
+    }
     if (line.length > 0) this.#onRecord(line);
+  }
+
+  /** Reports the line being dropped; its excerpt comes from its start (never from a joined multi-MiB buffer). */
+  #dropLine(tail: string): void {
+    let head = "";
+    for (const piece of this.#pending) {
+      if (head.length >= EXCERPT_SOURCE) break;
+      head += piece.slice(0, EXCERPT_SOURCE);
+    }
+    this.#pending = [];
+    this.#pendingLength = 0;
+    this.#onDiagnostic({
+      code: "line-too-long",
+      message: `Dropped a line longer than ${this.#maxLineLength} characters; decoding resumes after its line feed.`,
+      excerpt: excerpt(head + tail),
+    });
   }
 }
 
