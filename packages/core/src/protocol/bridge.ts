@@ -40,6 +40,12 @@ export const BridgeMessage = z.discriminatedUnion("type", [
   BridgeHello,
 ]);
 export type BridgeMessage = z.infer<typeof BridgeMessage>;
+/**
+ * Client -> bridge: restart the agent (stopping it first if it still runs). Honoured under the bridge's
+ * `on-request` and `always` restart policies, ignored under `never`. Never forwarded to the agent.
+ */
+export const BridgeRestart = z.looseObject({ type: z.literal("pi-elements/restart") });
+export type BridgeRestart = z.infer<typeof BridgeRestart>;
 export type BridgeDialogClosed = z.infer<typeof BridgeDialogClosed>;
 export type BridgeAgentExit = z.infer<typeof BridgeAgentExit>;
 
