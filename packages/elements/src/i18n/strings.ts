@@ -10,6 +10,7 @@ export const en = {
   dismiss: "Dismiss",
   filter: "Filter options",
   noMatches: "No matching options",
+  noOptions: "No options to choose from",
   /** {seconds} remaining before a timed dialog closes itself. */
   secondsLeft: "{seconds}s",
   timeoutNotice: "Closes in {seconds} seconds",
@@ -49,6 +50,7 @@ export const ja: StringTable = {
   dismiss: "閉じる",
   filter: "選択肢を絞り込む",
   noMatches: "一致する選択肢はありません",
+  noOptions: "選択肢がありません",
   secondsLeft: "{seconds}秒",
   timeoutNotice: "{seconds}秒後に閉じます",
   queuePosition: "{total}件中{index}件目",
@@ -83,6 +85,7 @@ export const zhHans: StringTable = {
   dismiss: "关闭",
   filter: "筛选选项",
   noMatches: "没有匹配的选项",
+  noOptions: "没有可选的选项",
   secondsLeft: "{seconds}秒",
   timeoutNotice: "{seconds}秒后关闭",
   queuePosition: "第{index}个，共{total}个",
