@@ -1,0 +1,455 @@
+/**
+ * One session with one pi over one transport: parses and routes records, correlates commands with responses,
+ * keeps the extension-UI state (with its own clock for dialog deadlines) and answers dialogs exactly once.
+ *
+ * Validation is split by volume: extension-UI requests, responses and bridge messages get full schema checks; agent
+ * events (a `message_update` per token) only an envelope check. A bad record never stops the session: it becomes a
+ * `diagnostic`, and a dialog nobody can present is answered `cancelled` at once so the agent never waits on it.
+ */
+import { parseRecord } from "../codec/jsonl.js";
+import { type Diagnostic, excerpt } from "../diagnostics.js";
+import { TypedEventTarget, ValueEvent } from "../events.js";
+import { BridgeMessage, isBridgeType } from "../protocol/bridge.js";
+import { type CommandParams, type CommandResults, type CommandType, RpcCommand } from "../protocol/commands.js";
+import {
+  type AgentEvent,
+  type AgentEventBase,
+  isAgentEventEnvelope,
+  type KnownAgentEvents,
+  type KnownAgentEventType,
+} from "../protocol/events.js";
+import {
+  type DialogAnswer,
+  ExtensionUiRequest,
+  FIRE_AND_FORGET_METHODS,
+  isDialogMethod,
+} from "../protocol/extension-ui.js";
+import { RpcResponse } from "../protocol/responses.js";
+import type { Transport, TransportState } from "../transports/transport.js";
+import { type Clock, realClock } from "./clock.js";
+import { PiCommandError, PiSessionClosedError } from "./errors.js";
+import type { PendingDialog, UiStore } from "./ui-snapshot.js";
+import { UiState } from "./ui-state.js";
+
+export interface PiSessionOptions {
+  /** Default: real time. Tests pass a controlled clock. */
+  clock?: Clock;
+  /** Ring buffer size for notifications. Default 100. */
+  maxNotifications?: number;
+  /** How store notifications are batched. Default `queueMicrotask`. */
+  schedule?: (flush: () => void) => void;
+}
+
+export interface SendOptions {
+  /** Milliseconds (on the session's clock) before the promise rejects with a `TimeoutError` DOMException. */
+  timeout?: number;
+  /** Stops waiting: the promise rejects with `signal.reason`. pi is not told (send "abort" for that). */
+  signal?: AbortSignal;
+}
+
+export type DialogClosedReason = "answered" | "timeout" | "remote" | "agent_exit";
+export interface DialogClosed {
+  id: string;
+  reason: DialogClosedReason;
+}
+
+export type SessionEventMap = {
+  /** Every agent event, known or not. */
+  "agent-event": ValueEvent<AgentEvent>;
+  diagnostic: ValueEvent<Diagnostic>;
+  /** Every valid extension-UI request, dispatched after the state changed. */
+  "ui-request": ValueEvent<ExtensionUiRequest>;
+  /** A pending dialog left the queue. */
+  "dialog-closed": ValueEvent<DialogClosed>;
+} & { [K in KnownAgentEventType]: ValueEvent<KnownAgentEvents[K]> };
+
+/** Known agent events are also dispatched under their own name; unknown ones only as "agent-event". */
+const KNOWN_AGENT_EVENTS = new Set<string>(
+  Object.keys({
+    agent_start: true,
+    agent_end: true,
+    turn_start: true,
+    turn_end: true,
+    message_start: true,
+    message_update: true,
+    message_end: true,
+    tool_execution_start: true,
+    tool_execution_update: true,
+    tool_execution_end: true,
+    queue_update: true,
+    compaction_start: true,
+    compaction_end: true,
+    auto_retry_start: true,
+    auto_retry_end: true,
+    extension_error: true,
+  } satisfies Record<KnownAgentEventType, true>),
+);
+
+interface PendingCommand {
+  type: string;
+  resolve: (data: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+export class PiSession extends TypedEventTarget<SessionEventMap> {
+  readonly transport: Transport;
+  readonly #state: UiState;
+  readonly #clock: Clock;
+  readonly #idPrefix = randomPrefix();
+  #nextCommand = 0;
+  readonly #commands = new Map<string, PendingCommand>();
+  #diagnosticCount = 0;
+  #closed = false;
+  #deadlineTimer: unknown;
+  #armedDeadline: number | undefined;
+
+  constructor(transport: Transport, options: PiSessionOptions = {}) {
+    super();
+    this.transport = transport;
+    this.#clock = options.clock ?? realClock;
+    this.#state = new UiState({
+      maxNotifications: options.maxNotifications,
+      schedule: options.schedule,
+      connection: transport.state,
+    });
+    transport.addEventListener("record", this.#onRecord);
+    transport.addEventListener("state", this.#onState);
+    transport.addEventListener("diagnostic", this.#onTransportDiagnostic);
+  }
+
+  /** The extension-UI store: `getSnapshot()` and `subscribe(listener)`, both usable unbound. */
+  get ui(): UiStore {
+    return this.#state;
+  }
+
+  /** How many diagnostics this session has dispatched. */
+  get diagnosticCount(): number {
+    return this.#diagnosticCount;
+  }
+
+  /**
+   * Sends a command with a generated id; resolves with the response's data, rejects with PiCommandError on
+   * success:false, with PiSessionClosedError on close, with a TimeoutError only if options.timeout was given, with
+   * `signal.reason` on abort, and with a TypeError (nothing sent) when the params do not match the command.
+   */
+  send<T extends CommandType>(
+    type: T,
+    params: CommandParams<T>,
+    options: SendOptions = {},
+  ): Promise<CommandResults[T]> {
+    if (this.#closed) return Promise.reject(new PiSessionClosedError());
+    const { timeout, signal } = options;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    this.#nextCommand += 1;
+    const id = `${this.#idPrefix}-${this.#nextCommand}`;
+    const command = Object.assign({ type, id }, params, { type, id });
+    const checked = RpcCommand.safeParse(command);
+    if (!checked.success) {
+      return Promise.reject(new TypeError(`Invalid "${type}" command: ${describeIssues(checked.error.issues)}`));
+    }
+    return new Promise<CommandResults[T]>((resolve, reject) => {
+      let timer: unknown;
+      const onAbort = () => settle(() => reject(signal?.reason));
+      const settle = (finish: () => void) => {
+        if (!this.#commands.delete(id)) return;
+        if (timer !== undefined) this.#clock.clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        finish();
+      };
+      this.#commands.set(id, {
+        type,
+        resolve: (data) => settle(() => resolve(data as CommandResults[T])),
+        reject: (error) => settle(() => reject(error)),
+      });
+      signal?.addEventListener("abort", onAbort, { once: true });
+      if (timeout !== undefined) {
+        timer = this.#clock.setTimeout(
+          () =>
+            settle(() => reject(new DOMException(`"${type}" got no response within ${timeout} ms.`, "TimeoutError"))),
+          timeout,
+        );
+      }
+      try {
+        this.transport.send(JSON.stringify(command));
+      } catch (error) {
+        settle(() => reject(error));
+      }
+    });
+  }
+
+  /**
+   * The one way to answer a dialog. Sends exactly one extension_ui_response; returns false and sends nothing for a
+   * second answer, an unknown or expired id, or an answer of the wrong shape for the method (confirm takes
+   * {confirmed} or {cancelled:true}; select, input and editor take {value} or {cancelled:true}).
+   */
+  respond(id: string, answer: DialogAnswer): boolean {
+    if (this.#closed) return false;
+    const dialog = this.#state.getDialog(id);
+    if (!dialog) return false;
+    if (dialog.deadline !== undefined && this.#clock.now() >= dialog.deadline) {
+      // The timer has not run yet (a throttled tab), but the agent has already given up on this one.
+      this.#expireDialogs();
+      return false;
+    }
+    const fields = answerFields(dialog, answer);
+    if (!fields) return false;
+    this.#closeDialog(dialog, "answered", fields);
+    return true;
+  }
+
+  /** Clears statuses and widgets (pi never sends a reset). */
+  reset(): void {
+    this.#state.reset();
+  }
+
+  /** Rejects pending commands, stops the deadline timer and closes the transport. Idempotent. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#disarmDeadline();
+    const error = new PiSessionClosedError();
+    for (const command of [...this.#commands.values()]) command.reject(error);
+    this.transport.removeEventListener("record", this.#onRecord);
+    this.transport.removeEventListener("state", this.#onState);
+    this.transport.removeEventListener("diagnostic", this.#onTransportDiagnostic);
+    this.transport.close();
+    this.#state.setConnection("closed");
+  }
+
+  #onRecord = (event: ValueEvent<string>): void => {
+    const parsed = parseRecord(event.value);
+    if (!parsed.ok) {
+      this.#diagnose(parsed.diagnostic);
+      return;
+    }
+    const message = parsed.value;
+    if (!isAgentEventEnvelope(message)) {
+      this.#diagnose({
+        code: "invalid-message",
+        message: "Not a message: expected a JSON object with a string `type`.",
+        excerpt: excerpt(event.value),
+      });
+      return;
+    }
+    switch (message.type) {
+      case "response":
+        this.#onResponse(message, event.value);
+        return;
+      case "extension_ui_request":
+        this.#onUiRequest(message, event.value);
+        return;
+      default:
+        if (isBridgeType(message.type)) {
+          this.#onBridgeMessage(message, event.value);
+          return;
+        }
+        this.#onAgentEvent(message);
+        return;
+    }
+  };
+
+  #onState = (event: ValueEvent<TransportState>): void => {
+    this.#state.setConnection(event.value);
+  };
+
+  #onTransportDiagnostic = (event: ValueEvent<Diagnostic>): void => {
+    this.#diagnose(event.value);
+  };
+
+  #onResponse(message: AgentEventBase, line: string): void {
+    const id = typeof message.id === "string" ? message.id : undefined;
+    const command = id === undefined ? undefined : this.#commands.get(id);
+    const checked = RpcResponse.safeParse(message);
+    if (!checked.success) {
+      const problem = `Malformed response: ${describeIssues(checked.error.issues)}`;
+      // A caller waiting on this id would otherwise wait forever.
+      command?.reject(new PiCommandError(command.type, problem, message));
+      this.#diagnose({ code: "invalid-message", message: problem, excerpt: excerpt(line), id });
+      return;
+    }
+    const response = checked.data;
+    if (!command) {
+      const what = response.success ? "a response" : `an error ("${response.error}")`;
+      this.#diagnose({
+        code: "unknown-response-id",
+        message: `pi sent ${what} for "${response.command}" matching no command in flight.`,
+        excerpt: excerpt(line),
+        id,
+      });
+      return;
+    }
+    if (response.success) command.resolve(response.data);
+    else command.reject(new PiCommandError(command.type, response.error, response));
+  }
+
+  #onUiRequest(message: AgentEventBase, line: string): void {
+    const checked = ExtensionUiRequest.safeParse(message);
+    const id = typeof message.id === "string" && message.id.length > 0 ? message.id : undefined;
+    if (checked.success) {
+      const request = checked.data;
+      if (!this.#state.apply(request, this.#clock.now())) {
+        this.#diagnose({
+          code: "duplicate-request-id",
+          message: `A ${request.method} dialog with this id is already pending; the duplicate is ignored.`,
+          excerpt: excerpt(line),
+          id,
+        });
+        return;
+      }
+      const dialog = isDialogMethod(request.method) ? this.#state.getDialog(request.id) : undefined;
+      if (dialog?.deadline !== undefined) this.#armDeadline(dialog.deadline);
+      this.#emit("ui-request", request);
+      return;
+    }
+    const method = message.method;
+    const presentable = isDialogMethod(method) || (FIRE_AND_FORGET_METHODS as readonly unknown[]).includes(method);
+    const blocking = !presentable || isDialogMethod(method);
+    // Anything with an id that might block the agent is answered, unless the id belongs to a dialog still pending.
+    const pendingId = id !== undefined && this.#state.hasDialog(id);
+    const answer = blocking && id !== undefined && !pendingId;
+    const outcome = answer
+      ? "answered cancelled"
+      : !blocking
+        ? "dropped"
+        : pendingId
+          ? "not answered (its id belongs to a pending dialog)"
+          : "not answered (no usable id)";
+    this.#diagnose({
+      code: presentable ? "invalid-ui-request" : "unsupported-ui-method",
+      message: presentable
+        ? `Invalid ${String(method)} request, ${outcome}: ${describeIssues(checked.error.issues)}`
+        : `Unsupported extension-UI method ${JSON.stringify(method) ?? "(none)"}, ${outcome}.`,
+      excerpt: excerpt(line),
+      id,
+    });
+    if (answer) this.#sendUiResponse({ id, cancelled: true });
+  }
+
+  #onBridgeMessage(message: AgentEventBase, line: string): void {
+    const checked = BridgeMessage.safeParse(message);
+    if (!checked.success) {
+      this.#diagnose({
+        code: "invalid-message",
+        message: `Invalid or unknown bridge message: ${describeIssues(checked.error.issues)}`,
+        excerpt: excerpt(line),
+      });
+      return;
+    }
+    const bridge = checked.data;
+    switch (bridge.type) {
+      case "pi-elements/hello":
+        // The bridge's replay follows and re-sends what is still pending, so this is silent: a dialog that comes
+        // back keeps its id, and a renderer keyed by id keeps what the user typed.
+        this.#disarmDeadline();
+        this.#state.clearDialogs();
+        this.#state.reset();
+        break;
+      case "pi-elements/dialog_closed": {
+        const dialog = this.#state.getDialog(bridge.id);
+        if (dialog) this.#closeDialog(dialog, "remote");
+        break;
+      }
+      case "pi-elements/agent_exit":
+        this.#state.setAgentExit({ code: bridge.code, signal: bridge.signal, stderrTail: bridge.stderrTail ?? [] });
+        this.#state.setStreaming(false);
+        this.#disarmDeadline();
+        for (const dialog of this.#state.clearDialogs())
+          this.#emit("dialog-closed", { id: dialog.id, reason: "agent_exit" });
+        break;
+      case "pi-elements/agent_start":
+        this.#state.setAgentExit(undefined);
+        break;
+    }
+  }
+
+  #onAgentEvent(event: AgentEventBase): void {
+    if (event.type === "agent_start") this.#state.setStreaming(true);
+    else if (event.type === "agent_end") this.#state.setStreaming(false);
+    this.#emit("agent-event", event);
+    if (KNOWN_AGENT_EVENTS.has(event.type)) this.dispatchEvent(new ValueEvent(event.type, event));
+  }
+
+  /** Removes a dialog, answers it when the client decided (answered / timeout), and tells listeners. */
+  #closeDialog(dialog: PendingDialog, reason: DialogClosedReason, fields?: Record<string, unknown>): void {
+    this.#state.removeDialog(dialog.id);
+    if (fields) this.#sendUiResponse({ id: dialog.id, ...fields });
+    if (dialog.deadline !== undefined && dialog.deadline === this.#armedDeadline) this.#rearmDeadline();
+    this.#emit("dialog-closed", { id: dialog.id, reason });
+  }
+
+  #sendUiResponse(fields: { id: string; [key: string]: unknown }): void {
+    try {
+      this.transport.send(JSON.stringify({ type: "extension_ui_response", ...fields }));
+    } catch (error) {
+      this.#diagnose({
+        code: "transport",
+        message: `Could not send the answer: ${(error as Error)?.message ?? String(error)}`,
+        id: fields.id,
+      });
+    }
+  }
+
+  #armDeadline(deadline: number): void {
+    if (this.#armedDeadline !== undefined && this.#armedDeadline <= deadline) return;
+    this.#disarmDeadline();
+    this.#armedDeadline = deadline;
+    this.#deadlineTimer = this.#clock.setTimeout(this.#expireDialogs, Math.max(0, deadline - this.#clock.now()));
+  }
+
+  #disarmDeadline(): void {
+    if (this.#deadlineTimer !== undefined) this.#clock.clearTimeout(this.#deadlineTimer);
+    this.#deadlineTimer = undefined;
+    this.#armedDeadline = undefined;
+  }
+
+  #rearmDeadline(): void {
+    this.#disarmDeadline();
+    const next = this.#state.nextDeadline();
+    if (next !== undefined) this.#armDeadline(next);
+  }
+
+  #expireDialogs = (): void => {
+    this.#deadlineTimer = undefined;
+    this.#armedDeadline = undefined;
+    for (const dialog of this.#state.expire(this.#clock.now())) {
+      this.#sendUiResponse({ id: dialog.id, cancelled: true });
+      this.#emit("dialog-closed", { id: dialog.id, reason: "timeout" });
+    }
+    this.#rearmDeadline();
+  };
+
+  #diagnose(diagnostic: Diagnostic): void {
+    this.#diagnosticCount += 1;
+    this.#emit("diagnostic", diagnostic);
+  }
+
+  #emit<K extends "agent-event" | "diagnostic" | "ui-request" | "dialog-closed">(
+    type: K,
+    value: SessionEventMap[K]["value"],
+  ): void {
+    this.dispatchEvent(new ValueEvent(type, value));
+  }
+}
+
+/** The wire fields of an answer, or undefined when its shape does not fit the dialog's method. */
+function answerFields(dialog: PendingDialog, answer: DialogAnswer): Record<string, unknown> | undefined {
+  if (typeof answer !== "object" || answer === null) return undefined;
+  if ("cancelled" in answer && answer.cancelled === true) return { cancelled: true };
+  if (dialog.request.method === "confirm") {
+    return "confirmed" in answer && typeof answer.confirmed === "boolean" ? { confirmed: answer.confirmed } : undefined;
+  }
+  return "value" in answer && typeof answer.value === "string" ? { value: answer.value } : undefined;
+}
+
+function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  return issues
+    .slice(0, 3)
+    .map((issue) => (issue.path.length ? `${issue.path.map(String).join(".")}: ${issue.message}` : issue.message))
+    .join("; ");
+}
+
+/** Per-session command ids: a random prefix keeps two sessions on one bridge (or one page) from colliding. */
+function randomPrefix(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(4));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}

@@ -1,0 +1,311 @@
+/**
+ * The extension-UI state with pi's semantics, free of any transport: it applies requests that were already
+ * validated and keeps an immutable snapshot for renderers. `PiSession` owns one; the bridge can keep its own to see
+ * exactly what pi's client sees.
+ *
+ * Bursts are the normal case (2,000 setStatus lines in one chunk), so a change only marks the snapshot stale; the
+ * snapshot is rebuilt on the next `getSnapshot`, and subscribers hear about a whole burst once, through `schedule`.
+ */
+import type { ExtensionUiRequest, WidgetPlacement } from "../protocol/extension-ui.js";
+import type { TransportState } from "../transports/transport.js";
+import type {
+  AgentExit,
+  EditorText,
+  NotificationEntry,
+  PendingDialog,
+  StatusEntry,
+  UiSnapshot,
+  UiStore,
+  WidgetEntry,
+} from "./ui-snapshot.js";
+
+export const DEFAULT_MAX_NOTIFICATIONS = 100;
+
+export interface UiStateOptions {
+  /** Size of the notification ring buffer. Default 100. */
+  maxNotifications?: number;
+  /** How subscriber notifications are batched. Default `queueMicrotask`: one call per synchronous burst. */
+  schedule?: (flush: () => void) => void;
+  /** The initial `connection`. Default "open". */
+  connection?: TransportState;
+}
+
+/** pi's status-line sanitizing: `\r \n \t` become spaces, runs of spaces collapse, the ends are trimmed. */
+export function sanitizeStatusText(text: string): string {
+  return text
+    .replace(/[\r\n\t]/g, " ")
+    .replace(/ +/g, " ")
+    .trim();
+}
+
+// One collator instead of `a.localeCompare(b)`: the same default-locale order, much cheaper per comparison.
+const byKey = new Intl.Collator();
+
+const EMPTY: readonly never[] = Object.freeze([]);
+
+export class UiState implements UiStore {
+  readonly #maxNotifications: number;
+  readonly #schedule: (flush: () => void) => void;
+  readonly #listeners = new Set<() => void>();
+  #flushScheduled = false;
+
+  // Working state, mutated in place; the snapshot copies it when it is read.
+  readonly #dialogs: PendingDialog[] = [];
+  readonly #dialogById = new Map<string, PendingDialog>();
+  readonly #statuses = new Map<string, StatusEntry>();
+  /** Insertion order is display order: re-setting a key deletes and re-inserts it, so it moves to the end. */
+  readonly #widgets = new Map<string, WidgetEntry>();
+  readonly #notifications: NotificationEntry[] = [];
+  #notificationCount = 0;
+  #title: string | undefined;
+  #editorText: EditorText | undefined;
+  #connection: TransportState;
+  #streaming = false;
+  #agentExit: AgentExit | undefined;
+
+  /** The current snapshot, or undefined when something changed since it was built. */
+  #snapshot: UiSnapshot | undefined;
+  /** The snapshot built last, whose unchanged parts the next one reuses. */
+  #lastSnapshot: UiSnapshot | undefined;
+  // Which parts changed since the last snapshot.
+  #dialogsChanged = true;
+  #statusesChanged = true;
+  #widgetsChanged = true;
+  #notificationsChanged = true;
+
+  constructor(options: UiStateOptions = {}) {
+    this.#maxNotifications = Math.max(0, options.maxNotifications ?? DEFAULT_MAX_NOTIFICATIONS);
+    this.#schedule = options.schedule ?? queueMicrotask;
+    this.#connection = options.connection ?? "open";
+  }
+
+  /** The current snapshot: the same object until something changes (what `useSyncExternalStore` needs). */
+  getSnapshot = (): UiSnapshot => {
+    this.#snapshot ??= this.#buildSnapshot();
+    return this.#snapshot;
+  };
+
+  /** `listener` runs once per batch of changes. Returns the unsubscribe function. */
+  subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  };
+
+  /**
+   * Applies one validated request received at clock time `now`. Returns false only when a dialog with the same id
+   * is already pending: the duplicate is ignored.
+   */
+  apply(request: ExtensionUiRequest, now: number): boolean {
+    switch (request.method) {
+      case "select":
+      case "confirm":
+      case "input":
+      case "editor": {
+        if (this.#dialogById.has(request.id)) return false;
+        const timeout = request.method === "editor" ? undefined : request.timeout;
+        // pi arms its own timer only for a truthy timeout, so 0 means "no timeout" there and here.
+        const dialog: PendingDialog = timeout
+          ? { id: request.id, request, receivedAt: now, deadline: now + timeout }
+          : { id: request.id, request, receivedAt: now };
+        this.#dialogs.push(dialog);
+        this.#dialogById.set(dialog.id, dialog);
+        this.#dialogsChanged = true;
+        break;
+      }
+      case "notify":
+        this.#addNotification(request.notifyType ?? "info", request.message, now);
+        break;
+      case "setStatus":
+        if (!this.#setStatus(request.statusKey, request.statusText)) return true;
+        break;
+      case "setWidget":
+        this.#setWidget(request.widgetKey, request.widgetLines, request.widgetPlacement ?? "aboveEditor");
+        break;
+      case "setTitle":
+        if (this.#title === request.title) return true;
+        this.#title = request.title;
+        break;
+      case "set_editor_text":
+        this.#editorText = { text: request.text, seq: (this.#editorText?.seq ?? 0) + 1 };
+        break;
+    }
+    this.#changed();
+    return true;
+  }
+
+  hasDialog(id: string): boolean {
+    return this.#dialogById.has(id);
+  }
+
+  getDialog(id: string): PendingDialog | undefined {
+    return this.#dialogById.get(id);
+  }
+
+  /** Removes a pending dialog (answered, expired or closed elsewhere); returns it, or undefined if it was not there. */
+  removeDialog(id: string): PendingDialog | undefined {
+    const dialog = this.#dialogById.get(id);
+    if (!dialog) return undefined;
+    this.#dialogById.delete(id);
+    this.#dialogs.splice(this.#dialogs.indexOf(dialog), 1);
+    this.#dialogsChanged = true;
+    this.#changed();
+    return dialog;
+  }
+
+  /** Removes every pending dialog and returns them in queue order. */
+  clearDialogs(): PendingDialog[] {
+    if (this.#dialogs.length === 0) return [];
+    const removed = this.#dialogs.splice(0);
+    this.#dialogById.clear();
+    this.#dialogsChanged = true;
+    this.#changed();
+    return removed;
+  }
+
+  /** The earliest deadline among pending dialogs, if any has one. */
+  nextDeadline(): number | undefined {
+    let earliest: number | undefined;
+    for (const dialog of this.#dialogs) {
+      if (dialog.deadline !== undefined && (earliest === undefined || dialog.deadline < earliest)) {
+        earliest = dialog.deadline;
+      }
+    }
+    return earliest;
+  }
+
+  /** Removes the dialogs whose deadline is at or before `now` and returns them in queue order. */
+  expire(now: number): PendingDialog[] {
+    const expired = this.#dialogs.filter((dialog) => dialog.deadline !== undefined && dialog.deadline <= now);
+    for (const dialog of expired) this.removeDialog(dialog.id);
+    return expired;
+  }
+
+  /** Clears statuses and widgets (pi never sends a reset; a client decides when a new context starts). */
+  reset(): void {
+    if (this.#statuses.size === 0 && this.#widgets.size === 0) return;
+    this.#statuses.clear();
+    this.#widgets.clear();
+    this.#statusesChanged = true;
+    this.#widgetsChanged = true;
+    this.#changed();
+  }
+
+  setConnection(connection: TransportState): void {
+    if (this.#connection === connection) return;
+    this.#connection = connection;
+    this.#changed();
+  }
+
+  setStreaming(streaming: boolean): void {
+    if (this.#streaming === streaming) return;
+    this.#streaming = streaming;
+    this.#changed();
+  }
+
+  setAgentExit(agentExit: AgentExit | undefined): void {
+    if (this.#agentExit === agentExit) return;
+    this.#agentExit = agentExit;
+    this.#changed();
+  }
+
+  /** Returns false when nothing changed (same text again, or clearing a key that is not there). */
+  #setStatus(key: string, raw: string | undefined): boolean {
+    if (raw === undefined) {
+      if (!this.#statuses.delete(key)) return false;
+    } else {
+      if (this.#statuses.get(key)?.raw === raw) return false;
+      this.#statuses.set(key, { key, text: sanitizeStatusText(raw), raw });
+    }
+    this.#statusesChanged = true;
+    return true;
+  }
+
+  #setWidget(key: string, lines: readonly string[] | undefined, placement: WidgetPlacement): void {
+    this.#widgets.delete(key);
+    if (lines !== undefined) this.#widgets.set(key, { key, lines, placement });
+    this.#widgetsChanged = true;
+  }
+
+  #addNotification(type: NotificationEntry["type"], message: string, time: number): void {
+    this.#notificationCount += 1;
+    this.#notifications.push({ id: this.#notificationCount, type, message, time });
+    if (this.#notifications.length > this.#maxNotifications) this.#notifications.shift();
+    this.#notificationsChanged = true;
+  }
+
+  #changed(): void {
+    this.#snapshot = undefined;
+    if (this.#flushScheduled || this.#listeners.size === 0) return;
+    this.#flushScheduled = true;
+    this.#schedule(this.#flush);
+  }
+
+  #flush = (): void => {
+    this.#flushScheduled = false;
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener();
+      } catch (error) {
+        // One failing subscriber must not starve the others; the error still surfaces as an uncaught one.
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
+  };
+
+  #buildSnapshot(): UiSnapshot {
+    const previous = this.#lastSnapshot;
+    const dialogs =
+      previous && !this.#dialogsChanged ? previous.dialogs : reuse(previous?.dialogs, this.#dialogs.slice());
+    const statuses =
+      previous && !this.#statusesChanged
+        ? previous.statuses
+        : reuse(
+            previous?.statuses,
+            [...this.#statuses.values()].sort((a, b) => byKey.compare(a.key, b.key)),
+          );
+    let widgets: UiSnapshot["widgets"];
+    if (previous && !this.#widgetsChanged) {
+      widgets = previous.widgets;
+    } else {
+      const above: WidgetEntry[] = [];
+      const below: WidgetEntry[] = [];
+      for (const widget of this.#widgets.values()) (widget.placement === "belowEditor" ? below : above).push(widget);
+      const aboveEditor = reuse(previous?.widgets.aboveEditor, above);
+      const belowEditor = reuse(previous?.widgets.belowEditor, below);
+      widgets =
+        previous && aboveEditor === previous.widgets.aboveEditor && belowEditor === previous.widgets.belowEditor
+          ? previous.widgets
+          : { aboveEditor, belowEditor };
+    }
+    const notifications =
+      previous && !this.#notificationsChanged
+        ? previous.notifications
+        : reuse(previous?.notifications, this.#notifications.slice());
+    this.#dialogsChanged = this.#statusesChanged = this.#widgetsChanged = this.#notificationsChanged = false;
+    const snapshot: UiSnapshot = {
+      dialogs,
+      statuses,
+      widgets,
+      title: this.#title,
+      editorText: this.#editorText,
+      notifications,
+      notificationCount: this.#notificationCount,
+      connection: this.#connection,
+      streaming: this.#streaming,
+      agentExit: this.#agentExit,
+    };
+    this.#lastSnapshot = snapshot;
+    return snapshot;
+  }
+}
+
+/** Keeps the previous array when the new one holds the same items, so unchanged parts keep their identity. */
+function reuse<T>(previous: readonly T[] | undefined, next: T[]): readonly T[] {
+  if (next.length === 0) return previous?.length === 0 ? previous : EMPTY;
+  if (previous && previous.length === next.length && previous.every((item, i) => item === next[i])) return previous;
+  return next;
+}
