@@ -12,3 +12,5 @@ export * from "./session/pi-session.js";
 export type * from "./session/ui-snapshot.js";
 export * from "./session/ui-state.js";
 export type * from "./transports/transport.js";
+export * from "./transports/memory.js";
+export * from "./transports/stream.js";

@@ -1,0 +1,52 @@
+/**
+ * What the transports share: one state field whose every change is an event, and the three ways to report
+ * (`record`, `state`, `diagnostic`). Subclasses decide when the state moves; this class only keeps it honest
+ * (no event for a non-change, nothing moves after "closed").
+ */
+import type { Diagnostic } from "../diagnostics.js";
+import { excerpt } from "../diagnostics.js";
+import { TypedEventTarget, ValueEvent } from "../events.js";
+import type { Transport, TransportEventMap, TransportState } from "./transport.js";
+
+export abstract class BaseTransport extends TypedEventTarget<TransportEventMap> implements Transport {
+  #state: TransportState;
+
+  constructor(initial: TransportState) {
+    super();
+    this.#state = initial;
+  }
+
+  get state(): TransportState {
+    return this.#state;
+  }
+
+  /** A method, not a comparison, so TypeScript does not keep a narrowed state across an `await`. */
+  protected isClosed(): boolean {
+    return this.#state === "closed";
+  }
+
+  abstract send(record: string): void;
+  abstract close(): void;
+
+  /** Moves to `next` and says so; "closed" is final. */
+  protected setState(next: TransportState): void {
+    if (this.#state === next || this.#state === "closed") return;
+    this.#state = next;
+    this.dispatchEvent(new ValueEvent<TransportState>("state", next));
+  }
+
+  protected emitRecord(record: string): void {
+    this.dispatchEvent(new ValueEvent<string>("record", record));
+  }
+
+  protected emitDiagnostic(diagnostic: Diagnostic): void {
+    this.dispatchEvent(new ValueEvent<Diagnostic>("diagnostic", diagnostic));
+  }
+
+  /** A `transport` diagnostic, with an excerpt of the record involved when there is one. */
+  protected diagnose(message: string, record?: string): void {
+    this.emitDiagnostic(
+      record === undefined ? { code: "transport", message } : { code: "transport", message, excerpt: excerpt(record) },
+    );
+  }
+}

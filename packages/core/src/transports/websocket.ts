@@ -1,0 +1,251 @@
+/**
+ * A WebSocket that stays connected: it reconnects with exponential backoff and jitter (see `backoff.ts`), queues
+ * records sent while it is down (bounded; the oldest goes first, with a diagnostic) and sends them in order as
+ * soon as it is open again. Records sent while open but lost with the connection cannot be known (WebSocket has
+ * no acknowledgements); a bridge that replays state on connect covers that.
+ *
+ * Framing: by default one text frame carries exactly one record (the natural WebSocket shape; a trailing LF is
+ * tolerated and stripped). With `framing: "jsonl"` frames are raw chunks of a JSONL stream (a bridge that pipes
+ * pi's stdout straight through): several records per frame, or one record across frames, decoded by the strict
+ * `JsonlDecoder`; outgoing records are then one LF-terminated line per frame.
+ *
+ * States: "connecting" (first attempt) → "open" → "reconnecting" (down, or retrying) → "open" → ... →
+ * "closed", which is final and reached by `close()` or by running out of `reconnect.maxAttempts`.
+ * Node 20 has no global WebSocket: pass `ws`'s (`{ WebSocket }` from "ws") as the `WebSocket` option.
+ */
+import { JsonlDecoder } from "../codec/jsonl.js";
+import { type BackoffOptions, backoffDelay, type ResolvedBackoff, resolveBackoff } from "./backoff.js";
+import { BaseTransport } from "./base.js";
+import { DEFAULT_MAX_QUEUE, RecordQueue } from "./record-queue.js";
+
+/** The part of the WebSocket API this transport uses; the browser's and `ws`'s both fit. */
+export interface WebSocketLike {
+  readonly readyState: number;
+  binaryType: string;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  // biome-ignore lint/suspicious/noExplicitAny: the browser's and ws's event types differ; only `data` is read.
+  addEventListener(type: "open" | "close" | "error" | "message", listener: (event: any) => void): void;
+}
+
+export type WebSocketConstructorLike = new (url: string, protocols?: string | string[]) => WebSocketLike;
+
+/** Timers for the reconnect delay; a test passes a controlled one. The session's `Clock` fits. */
+export interface TimerClock {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface WebSocketTransportOptions {
+  /** The WebSocket class. Default: `globalThis.WebSocket` (browsers, Node 22+). */
+  WebSocket?: WebSocketConstructorLike;
+  protocols?: string | string[];
+  /** "record" (default): one record per text frame. "jsonl": frames carry raw JSONL chunks. */
+  framing?: "record" | "jsonl";
+  /** Backoff settings, or `false` to close for good on the first lost connection. */
+  reconnect?: BackoffOptions | false;
+  /** Records kept while not open; beyond it the oldest is dropped with a diagnostic. Default 1000. */
+  maxQueue?: number;
+  /** Largest incoming frame (UTF-16 code units for text, bytes for binary); bigger ones are dropped. Default 8 MiB. */
+  maxFrameLength?: number;
+  /** Longest record in "jsonl" framing. Default: the decoder's 8 MiB. */
+  maxLineLength?: number;
+  /** Default: the global setTimeout / clearTimeout. */
+  timers?: TimerClock;
+  /** For the jitter; returns [0, 1). Default Math.random. */
+  random?: () => number;
+}
+
+const OPEN = 1;
+export const DEFAULT_MAX_FRAME_LENGTH = 8 * 1024 * 1024;
+
+const realTimers: TimerClock = {
+  setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export class WebSocketTransport extends BaseTransport {
+  readonly url: string;
+  readonly #WebSocket: WebSocketConstructorLike;
+  readonly #protocols: string | string[] | undefined;
+  readonly #jsonl: boolean;
+  readonly #backoff: ResolvedBackoff | undefined;
+  readonly #queue: RecordQueue;
+  readonly #maxFrameLength: number;
+  readonly #maxLineLength: number | undefined;
+  readonly #timers: TimerClock;
+  readonly #random: () => number;
+  #socket: WebSocketLike | undefined;
+  #decoder: JsonlDecoder | undefined;
+  /** After a dropped jsonl frame: discard input up to the next LF, since the line it cut is broken. */
+  #resyncing = false;
+  #attempt = 0;
+  #timer: unknown;
+
+  constructor(url: string | URL, options: WebSocketTransportOptions = {}) {
+    super("connecting");
+    const WebSocketClass = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructorLike }).WebSocket;
+    if (!WebSocketClass) {
+      throw new TypeError(
+        'WebSocketTransport: no global WebSocket here (Node 20?). Pass one: { WebSocket } from the "ws" package.',
+      );
+    }
+    this.url = String(url);
+    this.#WebSocket = WebSocketClass;
+    this.#protocols = options.protocols;
+    this.#jsonl = (options.framing ?? "record") === "jsonl";
+    this.#backoff = options.reconnect === false ? undefined : resolveBackoff(options.reconnect);
+    this.#queue = new RecordQueue(options.maxQueue ?? DEFAULT_MAX_QUEUE);
+    this.#maxFrameLength = options.maxFrameLength ?? DEFAULT_MAX_FRAME_LENGTH;
+    this.#maxLineLength = options.maxLineLength;
+    this.#timers = options.timers ?? realTimers;
+    this.#random = options.random ?? Math.random;
+    // A malformed URL throws here, from the constructor, as the platform's WebSocket does.
+    this.#connect();
+  }
+
+  /** Records waiting for the connection to (re)open. */
+  get queued(): number {
+    return this.#queue.size;
+  }
+
+  send(record: string): void {
+    if (this.state === "closed") {
+      this.diagnose("Record dropped: the WebSocket transport is closed.", record);
+      return;
+    }
+    if (this.#jsonl && record.includes("\n")) {
+      this.diagnose("Record dropped: it contains a line feed, which would split it in two JSONL lines.", record);
+      return;
+    }
+    const socket = this.#socket;
+    if (this.state === "open" && socket?.readyState === OPEN) {
+      socket.send(this.#frame(record));
+      return;
+    }
+    const dropped = this.#queue.push(record);
+    if (dropped !== undefined) this.diagnose("Send queue full while disconnected: dropped the oldest record.", dropped);
+  }
+
+  /** Final: stops any retry, closes the socket, drops what is still queued (with a diagnostic). Idempotent. */
+  close(): void {
+    if (this.state === "closed") return;
+    if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const socket = this.#socket;
+    this.#socket = undefined;
+    socket?.close(1000, "closed by client");
+    this.#giveUp();
+  }
+
+  #connect(): void {
+    const socket = new this.#WebSocket(this.url, this.#protocols);
+    socket.binaryType = "arraybuffer";
+    this.#socket = socket;
+    // A partial line from a dead connection must not be glued to the next connection's first line.
+    this.#decoder = this.#jsonl ? this.#newDecoder() : undefined;
+    this.#resyncing = false;
+    // Listeners stay attached for the socket's life and ignore it once it is no longer current; the error
+    // listener also keeps `ws` from treating an aborted handshake as an unhandled error.
+    socket.addEventListener("error", () => {});
+    socket.addEventListener("open", () => {
+      if (socket === this.#socket) this.#opened(socket);
+    });
+    socket.addEventListener("message", (event: { data: unknown }) => {
+      if (socket === this.#socket) this.#receive(event.data);
+    });
+    socket.addEventListener("close", () => {
+      if (socket !== this.#socket) return;
+      this.#socket = undefined;
+      this.#lost();
+    });
+  }
+
+  #opened(socket: WebSocketLike): void {
+    this.#attempt = 0;
+    this.setState("open");
+    for (const record of this.#queue.drain()) socket.send(this.#frame(record));
+  }
+
+  #lost(): void {
+    const backoff = this.#backoff;
+    if (!backoff || this.#attempt >= backoff.maxAttempts) {
+      this.diagnose(
+        backoff
+          ? `WebSocket ${this.url} closed; gave up after ${this.#attempt} reconnect attempts.`
+          : `WebSocket ${this.url} closed; reconnecting is disabled.`,
+      );
+      this.#giveUp();
+      return;
+    }
+    this.setState("reconnecting");
+    const delay = backoffDelay(this.#attempt, backoff, this.#random);
+    this.#attempt += 1;
+    this.#timer = this.#timers.setTimeout(() => {
+      this.#timer = undefined;
+      if (this.state === "closed") return;
+      try {
+        this.#connect();
+      } catch (error) {
+        this.diagnose(`Could not create a WebSocket: ${error instanceof Error ? error.message : String(error)}`);
+        this.#lost();
+      }
+    }, delay);
+  }
+
+  #giveUp(): void {
+    const left = this.#queue.drain();
+    if (left.length > 0) this.diagnose(`${left.length} queued record(s) dropped: the transport closed.`, left[0]);
+    this.setState("closed");
+  }
+
+  #receive(data: unknown): void {
+    const frame = typeof data === "string" ? data : toBytes(data);
+    if (frame === undefined) {
+      this.diagnose("Ignored a WebSocket frame that is neither text nor binary.");
+      return;
+    }
+    const size = typeof frame === "string" ? frame.length : frame.byteLength;
+    if (size > this.#maxFrameLength) {
+      this.diagnose(`Dropped a ${size}-unit WebSocket frame; the maximum is ${this.#maxFrameLength}.`);
+      if (this.#jsonl) this.#resyncing = true;
+      return;
+    }
+    if (this.#jsonl) this.#receiveChunk(frame);
+    else this.#receiveRecord(typeof frame === "string" ? frame : new TextDecoder().decode(frame));
+  }
+
+  #receiveRecord(text: string): void {
+    const record = text.endsWith("\r\n") ? text.slice(0, -2) : text.endsWith("\n") ? text.slice(0, -1) : text;
+    if (record.length > 0) this.emitRecord(record);
+  }
+
+  #receiveChunk(chunk: string | Uint8Array): void {
+    if (this.#resyncing) {
+      const lf = typeof chunk === "string" ? chunk.indexOf("\n") : chunk.indexOf(0x0a);
+      if (lf === -1) return;
+      this.#resyncing = false;
+      this.#decoder = this.#newDecoder();
+      chunk = chunk.slice(lf + 1);
+    }
+    this.#decoder?.push(chunk);
+  }
+
+  #newDecoder(): JsonlDecoder {
+    return new JsonlDecoder({
+      ...(this.#maxLineLength === undefined ? {} : { maxLineLength: this.#maxLineLength }),
+      onRecord: (line) => this.emitRecord(line),
+      onDiagnostic: (diagnostic) => this.emitDiagnostic(diagnostic),
+    });
+  }
+
+  #frame(record: string): string {
+    return this.#jsonl ? `${record}\n` : record;
+  }
+}
+
+function toBytes(data: unknown): Uint8Array | undefined {
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  return undefined;
+}
