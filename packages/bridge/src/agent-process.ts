@@ -1,0 +1,199 @@
+/**
+ * One run of the agent process: spawned with an argument array (no shell), strict JSONL on stdout, a write queue
+ * on stdin that honours backpressure, stderr forwarded line by line and its tail kept for the exit report.
+ *
+ * The agent runs in its own process group, so stopping it also stops whatever it spawned (pi's bash tool), and a
+ * Ctrl+C in the bridge's terminal reaches only the bridge, which then stops the agent in order.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { JsonlDecoder } from "@pi-elements/core";
+
+export interface AgentCommand {
+  command: string;
+  args: readonly string[];
+}
+
+export interface AgentExitInfo {
+  code: number | null;
+  signal: string | null;
+  /** The last lines the agent wrote to stderr, oldest first. */
+  stderrTail: string[];
+}
+
+export interface AgentProcessOptions extends AgentCommand {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Longest stdout record accepted (UTF-16 units); longer ones are dropped by the decoder. */
+  maxLineLength?: number;
+  /** How many stderr lines to keep for the exit report. Default 20. */
+  stderrTailLines?: number;
+  /** All complete stdout records of one read, in order (one call per chunk, so a burst stays one batch). */
+  onRecords: (records: string[]) => void;
+  onStderrLine?: (line: string) => void;
+  /** Called once when the process is gone (or could not be spawned). */
+  onExit: (info: AgentExitInfo) => void;
+  /** Called when the stdin queue crosses its high-water mark (true) and when it has drained (false). */
+  onBackpressure?: (blocked: boolean) => void;
+  /** Bytes queued for stdin above which `onBackpressure(true)` fires. Default 8 MiB. */
+  highWaterMark?: number;
+}
+
+export class AgentProcess {
+  readonly #child: ChildProcessWithoutNullStreams;
+  readonly #options: AgentProcessOptions;
+  readonly #stderrTail: string[] = [];
+  readonly #queue: string[] = [];
+  #queuedBytes = 0;
+  #waitingForDrain = false;
+  #blocked = false;
+  #exited = false;
+  readonly exited: Promise<AgentExitInfo>;
+
+  constructor(options: AgentProcessOptions) {
+    this.#options = options;
+    this.#child = spawn(options.command, [...options.args], {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ["pipe", "pipe", "pipe"],
+      shell: false,
+      detached: true,
+      windowsHide: true,
+    });
+    let resolveExited: (info: AgentExitInfo) => void = () => {};
+    this.exited = new Promise((resolve) => {
+      resolveExited = resolve;
+    });
+
+    const batch: string[] = [];
+    const stdout = new JsonlDecoder({
+      onRecord: (line) => batch.push(line),
+      ...(options.maxLineLength === undefined ? {} : { maxLineLength: options.maxLineLength }),
+      onDiagnostic: (diagnostic) => this.#stderrLine(`[pi-bridge] agent stdout: ${diagnostic.message}`),
+    });
+    const flush = () => {
+      if (batch.length === 0) return;
+      const records = batch.splice(0, batch.length);
+      options.onRecords(records);
+    };
+    this.#child.stdout.on("data", (chunk: Buffer) => {
+      stdout.push(chunk);
+      flush();
+    });
+    this.#child.stdout.on("end", () => {
+      stdout.end();
+      flush();
+    });
+
+    const stderr = new JsonlDecoder({ onRecord: (line) => this.#stderrLine(line) });
+    this.#child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+    this.#child.stderr.on("end", () => stderr.end());
+
+    // EPIPE after the agent died is expected; the exit handler reports the death.
+    this.#child.stdin.on("error", () => {});
+    this.#child.stdin.on("drain", () => this.#drain());
+
+    const finish = (code: number | null, signal: string | null) => {
+      if (this.#exited) return;
+      this.#exited = true;
+      this.#queue.length = 0;
+      this.#queuedBytes = 0;
+      this.#setBlocked(false);
+      const info = { code, signal, stderrTail: [...this.#stderrTail] };
+      resolveExited(info);
+      options.onExit(info);
+    };
+    // Whatever the agent started and left behind in its group would be orphaned: end it with the agent.
+    this.#child.on("exit", () => {
+      if (this.#child.pid !== undefined) killGroup(this.#child.pid, "SIGKILL");
+    });
+    // 'close' waits for stdio to end, so every stdout record is delivered before the exit report.
+    this.#child.on("close", (code, signal) => finish(code, signal));
+    this.#child.on("error", (error) => {
+      this.#stderrLine(`[pi-bridge] could not start ${options.command}: ${error.message}`);
+      // A spawn failure emits no 'close' when no process ever existed.
+      if (this.#child.pid === undefined) finish(null, null);
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
+  get running(): boolean {
+    return !this.#exited;
+  }
+
+  /** Bytes accepted by `write` that the pipe has not taken yet. */
+  get queuedBytes(): number {
+    return this.#queuedBytes;
+  }
+
+  /** Writes one record (without its LF). Never blocks: while the pipe is full, records wait in order. */
+  write(record: string): void {
+    if (this.#exited) return;
+    const line = `${record}\n`;
+    if (this.#waitingForDrain) {
+      this.#queue.push(line);
+      this.#queuedBytes += Buffer.byteLength(line);
+      this.#setBlocked(this.#queuedBytes > (this.#options.highWaterMark ?? 8 * 1024 * 1024));
+      return;
+    }
+    if (!this.#child.stdin.write(line)) this.#waitingForDrain = true;
+  }
+
+  #drain(): void {
+    this.#waitingForDrain = false;
+    while (this.#queue.length > 0) {
+      const line = this.#queue.shift() as string;
+      this.#queuedBytes -= Buffer.byteLength(line);
+      if (!this.#child.stdin.write(line)) {
+        this.#waitingForDrain = true;
+        break;
+      }
+    }
+    if (this.#queue.length === 0) this.#setBlocked(false);
+  }
+
+  #setBlocked(blocked: boolean): void {
+    if (blocked === this.#blocked) return;
+    this.#blocked = blocked;
+    this.#options.onBackpressure?.(blocked);
+  }
+
+  #stderrLine(line: string): void {
+    this.#stderrTail.push(line);
+    if (this.#stderrTail.length > (this.#options.stderrTailLines ?? 20)) this.#stderrTail.shift();
+    this.#options.onStderrLine?.(line);
+  }
+
+  /** Sends a signal to the agent's whole process group. */
+  signal(signal: NodeJS.Signals): void {
+    const pid = this.#child.pid;
+    if (pid === undefined || this.#exited) return;
+    killGroup(pid, signal);
+  }
+
+  /**
+   * Stops the agent: closes its stdin (pi shuts down on end of input) and sends SIGTERM, then SIGKILL if it is
+   * still there after `graceMs`. Resolves when it has exited.
+   */
+  async stop(graceMs = 3000): Promise<AgentExitInfo> {
+    if (!this.#exited) {
+      this.#child.stdin.end();
+      this.signal("SIGTERM");
+      const timer = setTimeout(() => this.signal("SIGKILL"), graceMs);
+      timer.unref();
+      await this.exited;
+      clearTimeout(timer);
+    }
+    return this.exited;
+  }
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}

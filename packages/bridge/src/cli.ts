@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+/**
+ * `pi-bridge [options] [-- AGENT ARGS...]`: starts the bridge, prints the URL to open (with its token, like
+ * Jupyter), and on SIGINT / SIGTERM stops the agent (SIGTERM, then SIGKILL after a grace period) and exits.
+ */
+import { startBridge } from "./bridge.js";
+import { type CommandLine, parseCommandLine, USAGE } from "./command-line.js";
+
+async function main(): Promise<void> {
+  let options: CommandLine;
+  try {
+    options = parseCommandLine(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`pi-bridge: ${(error as Error).message}\n\n${USAGE}\n`);
+    process.exit(2);
+  }
+  if (options === "help") {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const bridge = await startBridge(options);
+  process.stdout.write(`${bridge.url}\n`);
+  if (options.staticDir !== undefined) {
+    process.stdout.write(`${bridge.url.replace(/^ws:/, "http:")}\n`);
+  }
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      // A second Ctrl+C: the user does not want to wait for the grace period.
+      const pid = bridge.agentPid;
+      if (pid !== undefined) {
+        try {
+          process.kill(-pid, "SIGKILL");
+        } catch {
+          // Already gone.
+        }
+      }
+      process.exit(130);
+    }
+    stopping = true;
+    process.stderr.write(`[pi-bridge] ${signal}: stopping the agent\n`);
+    bridge.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`pi-bridge: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,86 @@
+/**
+ * The `pi-bridge` command line: options before `--`, the agent command after it.
+ */
+import { parseArgs } from "node:util";
+import type { BridgeOptions, RestartPolicy } from "./bridge.js";
+
+export const USAGE = `Usage: pi-bridge [options] [-- AGENT ARGS...]
+
+Puts an agent speaking pi's RPC protocol (JSONL on stdio) on a WebSocket.
+The agent defaults to \`pi --mode rpc\` (an installed @mariozechner/pi-coding-agent, else pi on PATH).
+
+Options:
+  --port N              Port to listen on (default 8787; 0 picks a free one)
+  --host ADDR           Address to bind (default 127.0.0.1)
+  --allow-remote        Required to bind an address other than loopback
+  --token T             The token clients must present (default: a random 256-bit one)
+  --no-token            Accept clients without a token (any local program can drive the agent)
+  --allow-origin URL    Also accept pages from this origin (repeatable; http://host:* for any port; null)
+  --cwd DIR             The agent's working directory
+  --static DIR          Serve the files in DIR over HTTP on the same port
+  --restart POLICY      never | on-request (default) | always
+  --grace MS            Milliseconds between SIGTERM and SIGKILL when stopping the agent (default 3000)
+  -h, --help            Show this help
+
+Example:
+  pi-bridge --static ./public -- pi --mode rpc -e ./my-extension.ts`;
+
+const POLICIES: readonly RestartPolicy[] = ["never", "on-request", "always"];
+
+export type CommandLine = BridgeOptions | "help";
+
+/** Parses the command line; throws an Error with a message for the user on bad input. */
+export function parseCommandLine(argv: readonly string[]): CommandLine {
+  const separator = argv.indexOf("--");
+  const own = separator === -1 ? argv : argv.slice(0, separator);
+  const agentArgv = separator === -1 ? [] : argv.slice(separator + 1);
+  const { values, positionals } = parseArgs({
+    args: [...own],
+    strict: true,
+    allowPositionals: true,
+    options: {
+      port: { type: "string" },
+      host: { type: "string" },
+      "allow-remote": { type: "boolean" },
+      token: { type: "string" },
+      "no-token": { type: "boolean" },
+      "allow-origin": { type: "string", multiple: true },
+      cwd: { type: "string" },
+      static: { type: "string" },
+      restart: { type: "string" },
+      grace: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) return "help";
+  if (positionals.length > 0) throw new Error(`Unexpected argument ${positionals[0]}: the agent command goes after --`);
+  if (values.token !== undefined && values["no-token"]) throw new Error("--token and --no-token exclude each other");
+  if (values.token === "") throw new Error("--token must not be empty");
+  const options: BridgeOptions = {};
+  if (values.port !== undefined) options.port = integer("--port", values.port, 0, 65535);
+  if (values.host !== undefined) options.host = values.host;
+  if (values["allow-remote"]) options.allowRemote = true;
+  if (values["no-token"]) options.token = false;
+  else if (values.token !== undefined) options.token = values.token;
+  if (values["allow-origin"] !== undefined) options.allowOrigins = values["allow-origin"];
+  if (values.cwd !== undefined) options.cwd = values.cwd;
+  if (values.static !== undefined) options.staticDir = values.static;
+  if (values.restart !== undefined) {
+    if (!POLICIES.includes(values.restart as RestartPolicy)) {
+      throw new Error(`--restart must be one of ${POLICIES.join(", ")}`);
+    }
+    options.restart = values.restart as RestartPolicy;
+  }
+  if (values.grace !== undefined) options.stopGraceMs = integer("--grace", values.grace, 0, 600_000);
+  if (agentArgv.length > 0) {
+    const [command, ...args] = agentArgv as [string, ...string[]];
+    options.agent = { command, args };
+  }
+  return options;
+}
+
+function integer(flag: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max) throw new Error(`${flag} must be an integer ${min}-${max}`);
+  return value;
+}

@@ -1,0 +1,120 @@
+/**
+ * Who may connect: the checks the bridge runs on every WebSocket upgrade (and, for the host check, on every
+ * static-file request). Pure functions, so each rule is tested on its own.
+ */
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { isIP } from "node:net";
+
+/** 32 random bytes (256 bits) as base64url: well over the 128 bits a guess must beat. */
+export function generateToken(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+/**
+ * Compares a presented token with the expected one in constant time. Both sides are hashed first so that their
+ * lengths, which `timingSafeEqual` requires to be equal, reveal nothing either.
+ */
+export function tokenMatches(presented: string | undefined | null, expected: string): boolean {
+  if (typeof presented !== "string") return false;
+  const a = createHash("sha256").update(presented).digest();
+  const b = createHash("sha256").update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+/** The token of an upgrade request: `?token=` in the URL (browsers cannot set headers), or `Authorization: Bearer`. */
+export function presentedToken(url: URL, authorization: string | undefined): string | undefined {
+  const fromQuery = url.searchParams.get("token");
+  if (fromQuery !== null) return fromQuery;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
+  return match?.[1];
+}
+
+/** 127.0.0.0/8, ::1, ::ffff:127.x and the name localhost. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+  if (bare.toLowerCase() === "localhost") return true;
+  const version = isIP(bare);
+  if (version === 4) return bare.startsWith("127.");
+  if (version === 6) {
+    const lower = bare.toLowerCase();
+    return lower === "::1" || lower === "0:0:0:0:0:0:0:1" || /^::ffff:127\./.test(lower);
+  }
+  return false;
+}
+
+/**
+ * An allowed origin: an exact origin (`https://app.example.com`), an origin with any port
+ * (`http://localhost:*`), or the literal `null` (pages from file: URLs and sandboxed frames send `Origin: null`).
+ */
+export type OriginRule = { kind: "exact"; origin: string } | { kind: "any-port"; prefix: string } | { kind: "null" };
+
+/** The loopback origins a page served from this machine has, on any port, over http or https. */
+export const DEFAULT_ALLOWED_ORIGINS: readonly string[] = [
+  "http://127.0.0.1:*",
+  "http://localhost:*",
+  "http://[::1]:*",
+  "https://127.0.0.1:*",
+  "https://localhost:*",
+  "https://[::1]:*",
+];
+
+/** Parses an `--allow-origin` value; throws with a message for anything that is not an origin. */
+export function parseOriginRule(text: string): OriginRule {
+  if (text === "null") return { kind: "null" };
+  if (text.endsWith(":*")) {
+    const base = text.slice(0, -2);
+    const origin = originOf(base);
+    if (origin === undefined || origin !== base.toLowerCase() || new URL(base).port !== "") {
+      throw new Error(`Not an origin with a port wildcard: ${JSON.stringify(text)} (e.g. http://localhost:*)`);
+    }
+    return { kind: "any-port", prefix: origin };
+  }
+  const origin = originOf(text);
+  if (origin === undefined || origin !== text.replace(/\/$/, "").toLowerCase()) {
+    throw new Error(`Not an origin: ${JSON.stringify(text)} (scheme://host[:port], no path)`);
+  }
+  return { kind: "exact", origin };
+}
+
+function originOf(text: string): string | undefined {
+  try {
+    const url = new URL(text);
+    if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
+    return url.origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a request's Origin header passes. No header at all means a non-browser client (browsers always send
+ * Origin on a WebSocket handshake); those are allowed, and still need the token.
+ */
+export function originAllowed(origin: string | undefined, rules: readonly OriginRule[]): boolean {
+  if (origin === undefined) return true;
+  if (origin === "null") return rules.some((rule) => rule.kind === "null");
+  const normalized = originOf(origin);
+  if (normalized === undefined || normalized !== origin.toLowerCase()) return false;
+  const url = new URL(normalized);
+  const withoutPort = `${url.protocol}//${url.hostname}`;
+  return rules.some((rule) => {
+    if (rule.kind === "exact") return rule.origin === normalized;
+    if (rule.kind === "any-port") return rule.prefix === withoutPort;
+    return false;
+  });
+}
+
+/**
+ * Whether a Host header names this machine. A bridge bound to loopback answers only requests addressed to a
+ * loopback name: a DNS-rebinding page (evil.example resolving to 127.0.0.1) sends `Host: evil.example`.
+ */
+export function hostHeaderAllowed(hostHeader: string | undefined): boolean {
+  if (hostHeader === undefined) return false;
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${hostHeader}`).hostname;
+  } catch {
+    return false;
+  }
+  return isLoopbackHost(hostname);
+}
