@@ -25,6 +25,13 @@ export const ansiStyles = css`
     --_ansi-14: var(--pi-ansi-bright-cyan, light-dark(#1a6a70, #00d7ff));
     --_ansi-15: var(--pi-ansi-bright-white, light-dark(#6b6b6b, #ffffff));
   }
+  /* OKLCH lightness 0.5 and 0.72 keep text at 4.5:1 or more on the light and dark backgrounds and surfaces. */
+  .ansi-fg {
+    color: light-dark(
+      oklch(from var(--_fg) min(l, 0.5) min(c, 0.2) h),
+      oklch(from var(--_fg) max(l, 0.72) c h)
+    );
+  }
   .ansi-bold {
     font-weight: bold;
   }

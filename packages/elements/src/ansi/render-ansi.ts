@@ -31,6 +31,7 @@ function renderRun(run: AnsiRun): TemplateResult | string {
 
 function classes(style: AnsiStyle): Record<string, boolean> {
   return {
+    "ansi-fg": needsContrast(style),
     "ansi-bold": !!style.bold,
     "ansi-dim": !!style.dim,
     "ansi-italic": !!style.italic,
@@ -39,11 +40,21 @@ function classes(style: AnsiStyle): Record<string, boolean> {
   };
 }
 
+/**
+ * A 256-colour or 24-bit foreground on the default background was picked for some terminal's background, often
+ * pi's dark one. Like xterm.js's `minimumContrastRatio`, it is kept readable on ours: the stylesheet clamps its
+ * lightness for the theme (hue kept). A colour on its own background is left as the extension paired it.
+ */
+function needsContrast(style: AnsiStyle): boolean {
+  return style.fg !== undefined && !style.fg.startsWith("var(") && style.bg === undefined && !style.inverse;
+}
+
 /** Inverse swaps foreground and background; an unset side means the element's own text or background colour. */
 function colors(style: AnsiStyle, link: boolean): Record<string, string | undefined> {
   const defaultFg = link ? "var(--_accent)" : "var(--_text)";
   if (style.inverse) {
     return { color: style.bg ?? "var(--_bg)", "background-color": style.fg ?? defaultFg };
   }
+  if (needsContrast(style)) return { "--_fg": style.fg };
   return { color: style.fg, "background-color": style.bg };
 }

@@ -1,0 +1,55 @@
+import { css } from "lit";
+import { ansiStyles } from "../../ansi/ansi.styles.js";
+import { tokens } from "../../theme/tokens.js";
+
+export const styles = [
+  tokens,
+  ansiStyles,
+  css`
+    :host {
+      display: block;
+      background: var(--_surface);
+      font-family: var(--_font-mono);
+      line-height: 1.5;
+    }
+    /* As pi's status line: the entries run on one line that ends in an ellipsis where it no longer fits. */
+    [part~="list"] {
+      margin: 0;
+      padding: calc(var(--_space) / 2) var(--_space);
+      list-style: none;
+      overflow: hidden;
+      white-space: nowrap;
+      text-overflow: ellipsis;
+    }
+    [part~="list"]:empty {
+      padding: 0;
+    }
+    [part~="entry"] {
+      display: inline;
+      white-space: pre;
+    }
+    [part~="entry"]:not(:last-child) {
+      margin-inline-end: 1.5ch;
+    }
+    /* Wrapping mode, and the one-line mode while an entry has keyboard focus: everything unfolds. */
+    :host([wrap]) [part~="list"],
+    [part~="list"]:focus-within {
+      white-space: normal;
+    }
+    :host([wrap]) [part~="entry"],
+    [part~="list"]:focus-within [part~="entry"] {
+      white-space: pre-wrap;
+      overflow-wrap: anywhere;
+    }
+    [part~="entry"]:focus-visible {
+      outline: 2px solid var(--_focus);
+      outline-offset: 0;
+      border-radius: 2px;
+    }
+    @media (forced-colors: active) {
+      [part~="entry"]:focus-visible {
+        outline-color: Highlight;
+      }
+    }
+  `,
+];

@@ -1,0 +1,139 @@
+import type { PiSession, StatusEntry } from "@pi-elements/core";
+import { html, LitElement, type PropertyValues } from "lit";
+import { repeat } from "lit/directives/repeat.js";
+import { stripAnsi } from "../../ansi/parse-ansi.js";
+import { renderAnsi } from "../../ansi/render-ansi.js";
+import { SessionStoreController } from "../../controllers/session-store-controller.js";
+import { localize } from "../../i18n/localize.js";
+import type { StringTable } from "../../i18n/strings.js";
+import { styles } from "./status-bar.styles.js";
+
+/** A status as the element takes it standalone; `text` may be raw (it is sanitized as pi does). */
+export interface StatusInput {
+  readonly key: string;
+  readonly text: string;
+}
+
+/** pi's status-line sanitizing (the same rule as the core's `sanitizeStatusText`, which the session applies). */
+function sanitize(text: string): string {
+  return text
+    .replace(/[\r\n\t]/g, " ")
+    .replace(/ +/g, " ")
+    .trim();
+}
+
+const byKey = new Intl.Collator();
+
+/**
+ * pi's status line: every status set with `setStatus`, sorted by key, ANSI styling rendered. One line by default,
+ * cut with an ellipsis where it no longer fits; each entry shows its full text as a tooltip on hover, and the
+ * entries cut short become focusable: while one has keyboard focus the line unfolds to show everything. With
+ * `wrap`, the entries always wrap instead.
+ *
+ * The statuses come from the `session` property, else from an ancestor `<pi-session>`, else from `statuses`.
+ * Not a live region: statuses change often (a burst can be thousands), and announcing each would drown a screen
+ * reader; the list is read when visited.
+ *
+ * @csspart list - The line of entries (a list named "Status").
+ * @csspart entry - One status; carries `data-key` with the status key.
+ * @csspart link - An OSC 8 hyperlink inside a status.
+ * @cssprop --pi-color-surface - Background of the bar.
+ * @cssprop --pi-color-text - Text colour.
+ * @cssprop --pi-color-focus - Focus ring of a truncated entry.
+ * @cssprop --pi-font-family-mono - Font of the entries.
+ * @cssprop --pi-ansi-red - One of the 16 ANSI colours (`--pi-ansi-black` … `--pi-ansi-bright-white`).
+ */
+export class PiStatusBar extends LitElement {
+  static override styles = styles;
+
+  static override properties = {
+    session: { attribute: false },
+    statuses: { attribute: false },
+    wrap: { type: Boolean, reflect: true },
+    theme: { type: String, reflect: true },
+    strings: { attribute: false },
+  };
+
+  /** The session whose statuses to show; without it, an ancestor `<pi-session>`'s. */
+  declare session: PiSession | undefined;
+  /** Statuses for standalone use (ignored while a session is in use); any order, raw text allowed. */
+  declare statuses: readonly StatusInput[];
+  /** Wrap long statuses onto more lines instead of truncating them to one line. */
+  declare wrap: boolean;
+  /** `"light"` or `"dark"` forces a theme; by default it follows `prefers-color-scheme`. */
+  declare theme: "light" | "dark" | undefined;
+  /** Per-element string overrides. */
+  declare strings: StringTable | undefined;
+
+  readonly #store = new SessionStoreController<readonly StatusEntry[]>(this, (s) => s.statuses);
+  #resizeObserver: ResizeObserver | undefined;
+
+  constructor() {
+    super();
+    this.session = undefined;
+    this.statuses = [];
+    this.wrap = false;
+    this.theme = undefined;
+    this.strings = undefined;
+  }
+
+  /** The statuses on display, sorted by key, with sanitized text. */
+  get entries(): readonly StatusInput[] {
+    const fromSession = this.#store.value;
+    if (fromSession) return fromSession;
+    return this.statuses
+      .map((s) => ({ key: String(s.key), text: sanitize(String(s.text ?? "")) }))
+      .sort((a, b) => byKey.compare(a.key, b.key));
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#resizeObserver ??= new ResizeObserver(() => this.#markTruncated());
+    this.#resizeObserver.observe(this);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#resizeObserver?.disconnect();
+  }
+
+  protected override render() {
+    return html`<ul part="list" @focusout=${this.#onFocusOut} aria-label=${localize(this, "status", undefined, this.strings)}>
+      ${repeat(
+        this.entries,
+        (entry) => entry.key,
+        (entry) =>
+          html`<li part="entry" data-key=${entry.key} title=${stripAnsi(entry.text)}>${renderAnsi(entry.text)}</li>`,
+      )}
+    </ul>`;
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    super.updated(changed);
+    this.#markTruncated();
+  }
+
+  #onFocusOut = (event: FocusEvent) => {
+    const list = event.currentTarget as HTMLElement;
+    if (!list.contains(event.relatedTarget as Node | null)) requestAnimationFrame(() => this.#markTruncated());
+  };
+
+  /**
+   * Only entries the ellipsis cuts short (or hides) get a tab stop: the others have nothing more to show. While one
+   * has focus the line is unfolded, so the tab stops are left as they are until focus leaves.
+   */
+  #markTruncated(): void {
+    const list = this.renderRoot.querySelector('[part~="list"]');
+    if (!list || list.matches(":focus-within")) return;
+    const box = list.getBoundingClientRect();
+    const style = getComputedStyle(list);
+    const start = box.left + Number.parseFloat(style.paddingLeft);
+    const end = box.right - Number.parseFloat(style.paddingRight);
+    for (const item of list.querySelectorAll<HTMLElement>('[part~="entry"]')) {
+      const rect = item.getBoundingClientRect();
+      const cut = !this.wrap && (rect.right > end + 0.5 || rect.left < start - 0.5);
+      if (cut) item.tabIndex = 0;
+      else item.removeAttribute("tabindex");
+    }
+  }
+}

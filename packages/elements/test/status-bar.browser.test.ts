@@ -1,0 +1,226 @@
+import { ContextProvider } from "@lit/context";
+import { expect, fixture, html, nextFrame } from "@open-wc/testing";
+import type { PiSession } from "@pi-elements/core";
+import { executeServerCommand } from "@web/test-runner-commands";
+import { UiState } from "../../core/src/session/ui-state.js";
+import { sessionContext } from "../src/context.js";
+import "../src/elements/status-bar/define.js";
+import { PiStatusBar } from "../src/elements/status-bar/status-bar.js";
+
+const E = "\u001b";
+
+/** A stand-in session: the real UI state, without a transport (dialogs are not involved here). */
+function fakeSession(): { session: PiSession; state: UiState } {
+  // Scheduled through a closure: UiState's default calls queueMicrotask detached from window (Illegal invocation).
+  const state = new UiState({ schedule: (flush) => queueMicrotask(flush) });
+  return { session: { ui: state } as unknown as PiSession, state };
+}
+
+let seq = 0;
+function setStatus(state: UiState, key: string, text: string | undefined): void {
+  state.apply(
+    { type: "extension_ui_request", id: `s${seq++}`, method: "setStatus", statusKey: key, statusText: text },
+    Date.now(),
+  );
+}
+
+const entries = (el: PiStatusBar) => [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part~="entry"]')];
+const keys = (el: PiStatusBar) => entries(el).map((e) => e.dataset.key);
+const texts = (el: PiStatusBar) => entries(el).map((e) => e.textContent);
+
+class CountingStatusBar extends PiStatusBar {
+  renders = 0;
+  protected override render() {
+    this.renders++;
+    return super.render();
+  }
+}
+customElements.define("counting-status-bar", CountingStatusBar);
+
+describe("pi-status-bar", () => {
+  it("shows standalone statuses sorted by key, sanitized as pi does, each with part=entry and data-key", async () => {
+    const el = await fixture<PiStatusBar>(html`<pi-status-bar
+      .statuses=${[
+        { key: "zeta", text: "last" },
+        { key: "alpha", text: "  two\twords\r\nand   spaces  " },
+        { key: "beta", text: "" },
+      ]}
+    ></pi-status-bar>`);
+    expect(keys(el)).to.deep.equal(["alpha", "beta", "zeta"]);
+    expect(texts(el)).to.deep.equal(["two words and spaces", "", "last"]);
+    const list = el.shadowRoot!.querySelector('[part~="list"]');
+    expect(list?.getAttribute("aria-label")).to.equal("Status");
+  });
+
+  it("renders ANSI styling instead of leaking escapes, and markup as text", async () => {
+    const el = await fixture<PiStatusBar>(html`<pi-status-bar
+      .statuses=${[
+        { key: "a", text: `${E}[38;2;138;190;183m● ready${E}[39m ${E}[1mbold${E}[22m` },
+        { key: "b", text: "<img src=x onerror=alert(1)><script>x()</script>" },
+      ]}
+    ></pi-status-bar>`);
+    expect(texts(el)).to.deep.equal(["● ready bold", "<img src=x onerror=alert(1)><script>x()</script>"]);
+    const spans = entries(el)[0]!.querySelectorAll("span");
+    expect(spans[0]?.style.getPropertyValue("--_fg")).to.equal("#8abeb7");
+    el.theme = "dark";
+    await el.updateComplete;
+    const darkColor = getComputedStyle(spans[0]!).color;
+    el.theme = "light";
+    await el.updateComplete;
+    const lightColor = getComputedStyle(spans[0]!).color;
+    // Kept as sent where it reads well (dark), darkened to stay readable on the light background, hue kept.
+    expect(darkColor).to.match(/^oklch\(0\.763\d* 0\.055\d* 185\.7\d*\)$/);
+    expect(lightColor).to.match(/^oklch\(0\.5 0\.055\d* 185\.7\d*\)$/);
+    expect(getComputedStyle(spans[1]!).fontWeight).to.equal("700");
+    expect(el.shadowRoot!.querySelector("img, script")).to.equal(null);
+    await expect(el).to.be.accessible();
+  });
+
+  it("follows a session's statuses: set, change, clear and an empty text", async () => {
+    const { session, state } = fakeSession();
+    setStatus(state, "git", "main");
+    const el = await fixture<PiStatusBar>(html`<pi-status-bar .session=${session}></pi-status-bar>`);
+    expect(texts(el)).to.deep.equal(["main"]);
+    setStatus(state, "build", "ok");
+    setStatus(state, "git", "feature");
+    setStatus(state, "empty", "");
+    await el.updateComplete;
+    await nextFrame();
+    expect(keys(el)).to.deep.equal(["build", "empty", "git"]);
+    expect(texts(el)).to.deep.equal(["ok", "", "feature"]);
+    setStatus(state, "git", undefined);
+    await nextFrame();
+    expect(keys(el)).to.deep.equal(["build", "empty"]);
+    state.reset();
+    await nextFrame();
+    expect(entries(el)).to.have.length(0);
+    await expect(el).to.be.accessible();
+  });
+
+  it("finds the session of an ancestor through context, and prefers its own session property", async () => {
+    const a = fakeSession();
+    const b = fakeSession();
+    setStatus(a.state, "k", "from context");
+    setStatus(b.state, "k", "own");
+    const wrapper = await fixture<HTMLDivElement>(html`<div></div>`);
+    new ContextProvider(wrapper, { context: sessionContext, initialValue: a.session });
+    const el = document.createElement("pi-status-bar");
+    wrapper.append(el);
+    await el.updateComplete;
+    expect(texts(el)).to.deep.equal(["from context"]);
+    el.session = b.session;
+    await el.updateComplete;
+    expect(texts(el)).to.deep.equal(["own"]);
+    setStatus(a.state, "k", "ignored");
+    setStatus(b.state, "k", "own 2");
+    await nextFrame();
+    expect(texts(el)).to.deep.equal(["own 2"]);
+  });
+
+  it("renders at most twice for a burst of 2,000 setStatus", async () => {
+    const { session, state } = fakeSession();
+    const el = await fixture<CountingStatusBar>(html`<counting-status-bar .session=${session}></counting-status-bar>`);
+    el.renders = 0;
+    for (let i = 0; i < 2000; i++) setStatus(state, `key${i % 50}`, `value ${i}`);
+    await el.updateComplete;
+    await nextFrame();
+    await nextFrame();
+    expect(el.renders).to.be.within(1, 2);
+    expect(entries(el)).to.have.length(50);
+    expect(entries(el).find((e) => e.dataset.key === "key49")?.textContent).to.equal("value 1999");
+  });
+
+  it("keeps one line with an ellipsis; a truncated entry has its full text as title and becomes focusable", async () => {
+    const long = "a very long status text that cannot possibly fit in the narrow bar given to it here";
+    const el = await fixture<PiStatusBar>(html`<pi-status-bar
+      style="inline-size: 20rem"
+      .statuses=${[{ key: "a", text: "short" }, { key: "b", text: `${E}[31m${long}${E}[0m` }]}
+    ></pi-status-bar>`);
+    await nextFrame();
+    const [short, truncated] = entries(el);
+    expect(el.getBoundingClientRect().height).to.be.below(40);
+    const list = el.shadowRoot!.querySelector<HTMLElement>('[part~="list"]')!;
+    expect(list.scrollWidth).to.be.greaterThan(list.clientWidth);
+    expect(getComputedStyle(list).textOverflow).to.equal("ellipsis");
+    expect(truncated!.title).to.equal(long);
+    expect(truncated!.tabIndex).to.equal(0);
+    expect(short!.hasAttribute("tabindex")).to.equal(false);
+    truncated!.focus();
+    await nextFrame();
+    expect(el.shadowRoot!.activeElement).to.equal(truncated);
+    expect(list.scrollWidth).to.be.at.most(list.clientWidth);
+    expect(el.getBoundingClientRect().height).to.be.greaterThan(50);
+    await expect(el).to.be.accessible();
+    truncated!.blur();
+    await nextFrame();
+    await nextFrame();
+    expect(el.getBoundingClientRect().height).to.be.below(40);
+    expect(truncated!.tabIndex).to.equal(0);
+  });
+
+  it("wraps instead of truncating with the wrap attribute", async () => {
+    const long = "wrapping mode shows every word of this status on as many lines as it needs to";
+    const el = await fixture<PiStatusBar>(
+      html`<pi-status-bar wrap style="inline-size: 12rem" .statuses=${[{ key: "a", text: long }]}></pi-status-bar>`,
+    );
+    await nextFrame();
+    const [entry] = entries(el);
+    const list = el.shadowRoot!.querySelector<HTMLElement>('[part~="list"]')!;
+    expect(list.scrollWidth).to.be.at.most(list.clientWidth);
+    expect(el.getBoundingClientRect().height).to.be.greaterThan(50);
+    expect(entry!.hasAttribute("tabindex")).to.equal(false);
+  });
+
+  it("lays out right to left under dir=rtl, and handles CJK and emoji", async () => {
+    const el = await fixture<PiStatusBar>(
+      html`<pi-status-bar dir="rtl" .statuses=${[
+        { key: "1", text: "状态：正常 ✅" },
+        { key: "2", text: "ステータス 🚀👩‍💻" },
+      ]}></pi-status-bar>`,
+    );
+    const [first, second] = entries(el);
+    expect(first!.getBoundingClientRect().right).to.be.greaterThan(second!.getBoundingClientRect().right);
+    expect(texts(el)).to.deep.equal(["状态：正常 ✅", "ステータス 🚀👩‍💻"]);
+    await expect(el).to.be.accessible();
+  });
+
+  it("names the list in the nearest language", async () => {
+    const wrapper = await fixture<HTMLDivElement>(
+      html`<div lang="ja"><pi-status-bar .statuses=${[{ key: "a", text: "x" }]}></pi-status-bar></div>`,
+    );
+    const el = wrapper.querySelector("pi-status-bar")!;
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('[part~="list"]')?.getAttribute("aria-label")).to.equal("ステータス");
+  });
+
+  for (const theme of ["light", "dark"] as const) {
+    it(`passes axe in the ${theme} theme, empty and full, and takes a screenshot`, async () => {
+      const statuses = [
+        { key: "1-git", text: `${E}[32m⎇ main${E}[39m ${E}[2m+3 −1${E}[22m` },
+        { key: "2-model", text: `${E}[38;2;138;190;183mclaude-sonnet${E}[39m · ${E}[33m42% context${E}[39m` },
+        {
+          key: "3-ansi",
+          text: `${[0, 1, 2, 3, 4, 5, 6, 7].map((n) => `${E}[${30 + n}m■${E}[${90 + n}m■`).join("")}${E}[0m`,
+        },
+        { key: "4-link", text: `${E}]8;;https://pi.dev/${E}\\docs${E}]8;;${E}\\ <b>not bold</b> 中文 🚀` },
+        {
+          key: "5-long",
+          text: "a long status that will be cut with an ellipsis at the end of the bar because it is long",
+        },
+      ];
+      const empty = await fixture<PiStatusBar>(html`<pi-status-bar theme=${theme}></pi-status-bar>`);
+      await expect(empty).to.be.accessible();
+      const el = await fixture<PiStatusBar>(html`<div style="inline-size: 44rem; padding: 4px">
+        <pi-status-bar id="shot" theme=${theme} .statuses=${statuses}></pi-status-bar>
+        <pi-status-bar wrap theme=${theme} .statuses=${statuses}></pi-status-bar>
+      </div>`);
+      const bar = el.querySelector("pi-status-bar")!;
+      await nextFrame();
+      await expect(bar).to.be.accessible();
+      await expect(el.querySelector("pi-status-bar[wrap]")).to.be.accessible();
+      const background = getComputedStyle(bar).backgroundColor;
+      expect(background).to.equal(theme === "light" ? "rgb(244, 244, 247)" : "rgb(38, 38, 46)");
+      await executeServerCommand("screenshot", { name: `status-bar-${theme}`, selector: "div:has(> #shot)" });
+    });
+  }
+});
