@@ -1,0 +1,114 @@
+/** The frame every dialog shares: the `<dialog>` box, heading with countdown, buttons. Private `--_*` tokens only. */
+import { css } from "lit";
+
+export const dialogStyles = css`
+  :host {
+    display: block;
+  }
+  :host(:not([open])) {
+    display: none;
+  }
+  dialog {
+    position: relative;
+    inset: auto;
+    display: flex;
+    flex-direction: column;
+    gap: var(--_space);
+    box-sizing: border-box;
+    inline-size: 100%;
+    max-inline-size: 100%;
+    margin: 0;
+    padding: calc(var(--_space) * 1.5);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    background: var(--_bg);
+    color: var(--_text);
+    font: inherit;
+  }
+  dialog:not([open]) {
+    display: none;
+  }
+  :host([modal]) dialog {
+    position: fixed;
+    inset: 0;
+    margin: auto;
+    inline-size: min(40rem, calc(100vw - 2rem));
+    block-size: fit-content;
+    max-block-size: calc(100vh - 2rem);
+    box-shadow: 0 0.5rem 2rem rgb(0 0 0 / 0.35);
+  }
+  dialog::backdrop {
+    background: rgb(0 0 0 / 0.45);
+  }
+  .heading {
+    margin: 0;
+    font-size: 1em;
+    font-weight: 600;
+    color: var(--_accent);
+    overflow-wrap: anywhere;
+  }
+  [part="countdown"] {
+    font-weight: normal;
+    color: var(--_muted);
+    font-variant-numeric: tabular-nums;
+  }
+  .visually-hidden {
+    position: absolute;
+    inline-size: 1px;
+    block-size: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
+  .actions {
+    display: flex;
+    flex-wrap: wrap;
+    justify-content: flex-end;
+    gap: var(--_space);
+  }
+  button {
+    font: inherit;
+    color: var(--_text);
+    background: var(--_surface);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    padding: calc(var(--_space) * 0.5) calc(var(--_space) * 1.5);
+    min-block-size: 2rem;
+    cursor: pointer;
+  }
+  button.primary {
+    border-color: var(--_accent);
+  }
+  button:hover {
+    background: var(--_selected-bg);
+  }
+  :focus-visible {
+    outline: 2px solid var(--_focus);
+    outline-offset: 2px;
+  }
+  input,
+  textarea {
+    font: inherit;
+    color: var(--_text);
+    background: var(--_surface);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    padding: calc(var(--_space) * 0.5) var(--_space);
+    box-sizing: border-box;
+    inline-size: 100%;
+  }
+  ::placeholder {
+    color: var(--_muted);
+    opacity: 1;
+  }
+  .hint {
+    margin: 0;
+    color: var(--_muted);
+    font-size: 0.9em;
+  }
+  @media (forced-colors: active) {
+    button.primary {
+      border-width: 2px;
+    }
+  }
+`;

@@ -1,0 +1,298 @@
+/**
+ * What the four dialog elements (pi-select, pi-confirm, pi-input, pi-editor) share, written once.
+ *
+ * Design
+ * - A dialog renders inline by default, in place of the prompt as pi's TUI does: a non-modal `<dialog>` in
+ *   the flow of the page. With the `modal` attribute it uses `showModal()` instead (top layer, inert page,
+ *   backdrop click cancels with source "backdrop"). The host element `pi-extension-ui` embeds these inline.
+ * - Three ways to drive one:
+ *   1. Standalone: set `heading` (not `title`, which is HTMLElement's tooltip), the element's own fields and
+ *      `timeout` (ms), then `show()` or set the `open` attribute; listen for `pi-submit` / `pi-cancel`.
+ *   2. As a promise: `await el.ask()` opens it and resolves with the answer, or undefined when cancelled.
+ *   3. From a session: give it `request` (a DialogRequest from the core) and `session` (or an ancestor
+ *      `<pi-session>`); it fills itself from the request, opens, and answers with `session.respond(id, answer)`,
+ *      the one answer path. `deadline` (a time on `clock`, e.g. PendingDialog.deadline) overrides `timeout` so a
+ *      dialog that waited in a queue shows the time really left.
+ *   Whatever the driver, an answer is given at most once per opening, and always also as an event.
+ * - Behaviour lives in controllers: CountdownController ("Title (5s)"; screen readers get the deadline once as
+ *   the dialog's description, the ticking number is aria-hidden), KeyGuardController (a key press that started
+ *   before the dialog opened never answers it), ImeGuardController (Enter that commits an IME composition never
+ *   submits), FocusReturnController (focus in on open, back on close).
+ * - Esc cancels (source "keyboard") unless an IME composition owns it. pi's Ctrl+C is left to the browser (copy).
+ */
+
+import { ContextConsumer } from "@lit/context";
+import type { DialogAnswer, DialogRequest } from "@pi-elements/core";
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from "lit";
+import { sessionContext } from "../context.js";
+import { localize } from "../i18n/localize.js";
+import type { StringKey, StringTable } from "../i18n/strings.js";
+import { type Clock, CountdownController, realClock } from "./countdown-controller.js";
+import { FocusReturnController } from "./focus-return-controller.js";
+import { ImeGuardController } from "./ime-guard-controller.js";
+import { KeyGuardController } from "./key-guard-controller.js";
+
+export type { Clock } from "./countdown-controller.js";
+
+export type DialogCancelSource = "keyboard" | "button" | "timeout" | "backdrop";
+export interface PiCancelDetail {
+  source: DialogCancelSource;
+}
+export type PiSubmitDetail = { value: string } | { confirmed: boolean };
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    /** A dialog was answered: `{value}` (select, input, editor) or `{confirmed}` (confirm). */
+    "pi-submit": CustomEvent<PiSubmitDetail>;
+    /** A dialog closed without an answer, and why. */
+    "pi-cancel": CustomEvent<PiCancelDetail>;
+  }
+}
+
+/** What a dialog needs from a session: the one answer path. A PiSession is one. */
+export interface DialogResponder {
+  respond(id: string, answer: DialogAnswer): boolean;
+}
+
+export abstract class DialogElement<R extends DialogRequest, A> extends LitElement {
+  static override properties = {
+    heading: { type: String },
+    timeout: { type: Number },
+    deadline: { type: Number, attribute: false },
+    open: { type: Boolean, reflect: true },
+    modal: { type: Boolean, reflect: true },
+    session: { attribute: false },
+    request: { attribute: false },
+    clock: { attribute: false },
+    strings: { attribute: false },
+  };
+
+  /** The dialog's title. Named `heading` because `title` is every element's tooltip. */
+  declare heading: string;
+  /** Milliseconds before the dialog cancels itself (source "timeout"); none when undefined. */
+  declare timeout: number | undefined;
+  /** Absolute deadline on `clock`; wins over `timeout`. */
+  declare deadline: number | undefined;
+  declare open: boolean;
+  /** Use a modal `<dialog>` (top layer) instead of rendering inline. */
+  declare modal: boolean;
+  /** Where answers go when `request` is set; otherwise the ancestor `<pi-session>`'s session. */
+  declare session: DialogResponder | undefined;
+  /** A dialog request from the core: fills the element, opens it, and is answered through the session. */
+  declare request: R | undefined;
+  /** Time source for the countdown; the session's clock when counting towards a session deadline. */
+  declare clock: Clock;
+  /** Per-element string overrides (see setStrings for page-wide ones). */
+  declare strings: StringTable | undefined;
+
+  /** The request method this element answers. */
+  protected abstract readonly method: R["method"];
+
+  protected readonly countdown = new CountdownController(this, () => this.cancel("timeout"));
+  protected readonly keyGuard = new KeyGuardController(this);
+  protected readonly ime = new ImeGuardController(this);
+  protected readonly focusReturn = new FocusReturnController(this);
+  readonly #context = new ContextConsumer(this, { context: sessionContext, subscribe: true });
+  #answered = false;
+  #initialSeconds: number | undefined;
+  #focusPending = false;
+  #waiters: Array<(answer: A | undefined) => void> = [];
+
+  constructor() {
+    super();
+    this.heading = "";
+    this.timeout = undefined;
+    this.deadline = undefined;
+    this.open = false;
+    this.modal = false;
+    this.session = undefined;
+    this.request = undefined;
+    this.clock = realClock;
+    this.strings = undefined;
+    this.addEventListener("keydown", this.#onKeydown);
+  }
+
+  /** Opens the dialog (same as setting `open`). */
+  show(): void {
+    this.open = true;
+  }
+
+  /** Opens the dialog and resolves with the answer, or undefined when it is cancelled or removed. */
+  ask(): Promise<A | undefined> {
+    this.show();
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  /** Cancels the dialog as if the user had; the session (if any) gets `{cancelled: true}`. */
+  cancel(source: DialogCancelSource = "button"): boolean {
+    return this.answer({ cancelled: true }, source);
+  }
+
+  /** The session answers go to: the `session` property, else the provided one. */
+  get effectiveSession(): DialogResponder | undefined {
+    return this.session ?? this.#context.value;
+  }
+
+  /** Fills the element's own fields from a request of its method. */
+  protected abstract applyRequest(request: R): void;
+  /** The control that takes focus when the dialog opens. */
+  protected abstract focusTarget(): HTMLElement | null | undefined;
+  /** The body under the heading: message, list, field, buttons. */
+  protected abstract renderBody(): TemplateResult;
+  /** The value `ask()` resolves with for a non-cancel answer. */
+  protected abstract askResult(answer: DialogAnswer): A | undefined;
+  /** The dialog's role: "dialog", or "alertdialog" for a confirmation. */
+  protected get dialogRole(): "dialog" | "alertdialog" {
+    return "dialog";
+  }
+  /** Ids of elements that describe the dialog besides its deadline. */
+  protected get describedBy(): string[] {
+    return [];
+  }
+
+  protected t(key: StringKey, values?: Record<string, string | number>): string {
+    return localize(this, key, values, this.strings);
+  }
+
+  /**
+   * Answers once: closes, sends to the session when session-driven, fires `pi-submit` or `pi-cancel`, and
+   * settles `ask()`. Returns false (and does nothing) when the dialog is not open or already answered.
+   */
+  protected answer(answer: DialogAnswer, source: DialogCancelSource = "button"): boolean {
+    if (!this.open || this.#answered) return false;
+    this.#answered = true;
+    this.open = false;
+    this.countdown.stop();
+    const request = this.request;
+    if (request) this.effectiveSession?.respond(request.id, answer);
+    const init = { bubbles: true, composed: true };
+    if ("cancelled" in answer) {
+      this.dispatchEvent(new CustomEvent<PiCancelDetail>("pi-cancel", { ...init, detail: { source } }));
+    } else {
+      this.dispatchEvent(new CustomEvent<PiSubmitDetail>("pi-submit", { ...init, detail: answer }));
+    }
+    this.#settle("cancelled" in answer ? undefined : this.askResult(answer));
+    return true;
+  }
+
+  #settle(result: A | undefined): void {
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const resolve of waiters) resolve(result);
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has("request") && this.request) {
+      const request = this.request;
+      if (request.method === this.method) {
+        this.heading = request.title;
+        const timeout = (request as { timeout?: unknown }).timeout;
+        this.timeout = typeof timeout === "number" ? timeout : undefined;
+        this.applyRequest(request);
+        // A new request is a new question, even if the previous one was never closed.
+        if (this.open) this.#opened();
+        this.open = true;
+      } else {
+        // A request for another kind of dialog is not ours to show or answer.
+        this.request = undefined;
+      }
+    }
+    if (changed.has("open")) {
+      if (this.open) this.#opened();
+      else if (changed.get("open") === true) this.#closed();
+    }
+  }
+
+  #opened(): void {
+    this.#answered = false;
+    this.keyGuard.arm();
+    const deadline =
+      this.deadline ?? (this.timeout !== undefined && this.timeout >= 0 ? this.clock.now() + this.timeout : undefined);
+    if (deadline !== undefined) this.countdown.start(deadline, this.clock);
+    else this.countdown.stop();
+    this.#initialSeconds = this.countdown.seconds;
+    this.focusReturn.remember();
+    this.#focusPending = true;
+  }
+
+  #closed(): void {
+    this.countdown.stop();
+    this.focusReturn.restore();
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    super.updated(changed);
+    const dialog = this.renderRoot.querySelector("dialog");
+    if (!dialog) return;
+    if (this.open && !dialog.open) {
+      if (this.modal) dialog.showModal();
+      else dialog.show();
+    } else if (!this.open && dialog.open) {
+      dialog.close();
+    }
+    if (this.open && this.#focusPending) {
+      this.#focusPending = false;
+      this.focusTarget()?.focus();
+    }
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    // Removed while open (e.g. the session closed it remotely): no answer is sent, but ask() must not hang.
+    if (this.open && !this.#answered) this.#settle(undefined);
+  }
+
+  readonly #onKeydown = (event: KeyboardEvent): void => {
+    if (event.key === "Escape" && this.open && !event.defaultPrevented && !this.ime.isComposing(event)) {
+      event.preventDefault();
+      this.cancel("keyboard");
+    }
+  };
+
+  readonly #onNativeCancel = (event: Event): void => {
+    // A modal <dialog>'s own close request (Esc); the keydown handler normally gets there first.
+    event.preventDefault();
+    this.cancel("keyboard");
+  };
+
+  readonly #onDialogClick = (event: MouseEvent): void => {
+    const dialog = event.currentTarget as HTMLDialogElement;
+    if (!this.modal || event.target !== dialog) return;
+    const box = dialog.getBoundingClientRect();
+    const inside =
+      event.clientX >= box.left &&
+      event.clientX <= box.right &&
+      event.clientY >= box.top &&
+      event.clientY <= box.bottom;
+    if (!inside) this.cancel("backdrop");
+  };
+
+  protected override render(): TemplateResult {
+    const seconds = this.countdown.seconds;
+    const describedBy = [...this.describedBy, ...(this.#initialSeconds !== undefined ? ["deadline"] : [])];
+    return html`<dialog
+      part="dialog"
+      role=${this.dialogRole === "alertdialog" ? "alertdialog" : nothing}
+      aria-labelledby="heading"
+      aria-describedby=${describedBy.length ? describedBy.join(" ") : nothing}
+      @cancel=${this.#onNativeCancel}
+      @click=${this.#onDialogClick}
+    >
+      <h2 part="heading" class="heading">
+        <span id="heading">${this.heading}</span>${
+          seconds !== undefined
+            ? html`<span part="countdown" aria-hidden="true"> (${this.t("secondsLeft", { seconds })})</span>`
+            : nothing
+        }
+      </h2>
+      ${
+        this.#initialSeconds !== undefined
+          ? html`<span id="deadline" class="visually-hidden"
+              >${this.t("timeoutNotice", { seconds: this.#initialSeconds })}</span
+            >`
+          : nothing
+      }
+      ${this.renderBody()}
+    </dialog>`;
+  }
+}

@@ -1,0 +1,78 @@
+import type { ConfirmRequest, DialogAnswer } from "@pi-elements/core";
+import { html, type TemplateResult } from "lit";
+import { DialogElement } from "../../controllers/dialog-element.js";
+import { dialogStyles } from "../../controllers/dialog-element.styles.js";
+import { tokens } from "../../theme/tokens.js";
+import { confirmStyles } from "./confirm.styles.js";
+
+/**
+ * A yes/no question (pi's `ctx.ui.confirm`): an alertdialog with a heading, a message whose line breaks are kept,
+ * and localized Yes / No buttons. Yes has focus when it opens; the arrow keys move between the two; Esc cancels.
+ * Inline by default; `modal` for a top-layer dialog. See DialogElement for the three ways to drive it.
+ *
+ * @event pi-submit - `{confirmed: boolean}`: Yes or No was chosen.
+ * @event pi-cancel - `{source: "keyboard" | "button" | "timeout" | "backdrop"}`: closed without an answer.
+ * @csspart dialog - The `<dialog>` box.
+ * @csspart heading - The title line, with the countdown.
+ * @csspart countdown - "(5s)" after the title while a timeout runs.
+ * @csspart message - The message text.
+ * @csspart actions - The row of buttons.
+ * @csspart button - Each button.
+ * @csspart yes-button - The Yes button.
+ * @csspart no-button - The No button.
+ * @cssprop --pi-color-accent - Heading and primary button colour.
+ */
+export class PiConfirm extends DialogElement<ConfirmRequest, boolean> {
+  static override styles = [tokens, dialogStyles, confirmStyles];
+  static override properties = { ...DialogElement.properties, message: { type: String } };
+
+  /** The question's details; line breaks are shown as line breaks. */
+  declare message: string;
+  protected readonly method = "confirm" as const;
+
+  constructor() {
+    super();
+    this.message = "";
+  }
+
+  protected override get dialogRole(): "alertdialog" {
+    return "alertdialog";
+  }
+
+  protected override get describedBy(): string[] {
+    return this.message ? ["message"] : [];
+  }
+
+  protected applyRequest(request: ConfirmRequest): void {
+    this.message = request.message;
+  }
+
+  protected focusTarget(): HTMLElement | null {
+    return this.renderRoot.querySelector<HTMLElement>("[part~=yes-button]");
+  }
+
+  protected askResult(answer: DialogAnswer): boolean | undefined {
+    return "confirmed" in answer ? answer.confirmed : undefined;
+  }
+
+  /** Chooses Yes (true) or No (false), as a click would. */
+  confirm(confirmed: boolean): boolean {
+    return this.answer({ confirmed });
+  }
+
+  #onKeydown(event: KeyboardEvent): void {
+    if (!["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(event.key)) return;
+    event.preventDefault();
+    const buttons = [...this.renderRoot.querySelectorAll<HTMLButtonElement>(".actions button")];
+    const other = buttons.find((button) => button !== this.renderRoot.querySelector(":focus"));
+    other?.focus();
+  }
+
+  protected renderBody(): TemplateResult {
+    return html`${this.message ? html`<p id="message" part="message" class="message">${this.message}</p>` : ""}
+      <div part="actions" class="actions" @keydown=${this.#onKeydown}>
+        <button part="button yes-button" class="primary" @click=${() => this.confirm(true)}>${this.t("yes")}</button>
+        <button part="button no-button" @click=${() => this.confirm(false)}>${this.t("no")}</button>
+      </div>`;
+  }
+}

@@ -1,0 +1,113 @@
+import type { DialogAnswer, EditorRequest } from "@pi-elements/core";
+import { html, type PropertyValues, type TemplateResult } from "lit";
+import { live } from "lit/directives/live.js";
+import { DialogElement } from "../../controllers/dialog-element.js";
+import { dialogStyles } from "../../controllers/dialog-element.styles.js";
+import { tokens } from "../../theme/tokens.js";
+import { editorStyles } from "./editor.styles.js";
+
+export type EditorSubmitKey = "enter" | "mod-enter";
+
+const fieldSizingSupported = typeof CSS !== "undefined" && CSS.supports("field-sizing", "content");
+
+/**
+ * A multi-line text question (pi's `ctx.ui.editor`), filled with the request's prefill. As in pi, Enter submits and
+ * Shift+Enter inserts a newline; `submit-on="mod-enter"` makes Ctrl+Enter (Cmd+Enter on macOS) submit and Enter
+ * insert a newline instead. The field grows with its content (`field-sizing: content`, measured where that is not
+ * supported). The answer is the text exactly as edited: tabs, U+2028, emoji, CJK, trailing newlines kept (the
+ * platform turns a CR LF in a prefill into LF, as every textarea does). Enter that commits an IME composition
+ * never submits. Tab moves focus out, so the dialog stays keyboard-navigable.
+ *
+ * @event pi-submit - `{value: string}`: the edited text.
+ * @event pi-cancel - `{source: "keyboard" | "button" | "timeout" | "backdrop"}`: closed without an answer.
+ * @csspart dialog - The `<dialog>` box.
+ * @csspart heading - The title line, with the countdown.
+ * @csspart countdown - "(5s)" after the title while a timeout runs.
+ * @csspart textarea - The text area.
+ * @csspart hint - Which key submits.
+ * @csspart actions - The row of buttons.
+ * @csspart button - Each button.
+ * @csspart submit-button - Submits the text.
+ * @csspart cancel-button - Cancels.
+ * @cssprop --pi-font-family-mono - The text area's font.
+ */
+export class PiEditor extends DialogElement<EditorRequest, string> {
+  static override styles = [tokens, dialogStyles, editorStyles];
+  static override properties = {
+    ...DialogElement.properties,
+    value: { type: String },
+    submitOn: { type: String, attribute: "submit-on", reflect: true },
+  };
+
+  /** The text; the prefill when opening, then follows editing. */
+  declare value: string;
+  /** Which key submits: "enter" (pi's convention, the default) or "mod-enter" (Ctrl/Cmd+Enter). */
+  declare submitOn: EditorSubmitKey;
+  protected readonly method = "editor" as const;
+
+  constructor() {
+    super();
+    this.value = "";
+    this.submitOn = "enter";
+  }
+
+  protected applyRequest(request: EditorRequest): void {
+    this.value = request.prefill ?? "";
+  }
+
+  protected focusTarget(): HTMLTextAreaElement | null {
+    return this.renderRoot.querySelector("textarea");
+  }
+
+  protected askResult(answer: DialogAnswer): string | undefined {
+    return "value" in answer ? answer.value : undefined;
+  }
+
+  /** Submits the current text. */
+  submit(): boolean {
+    return this.answer({ value: this.focusTarget()?.value ?? this.value });
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    super.updated(changed);
+    if (!fieldSizingSupported) this.#fitHeight();
+  }
+
+  #fitHeight(): void {
+    const area = this.focusTarget();
+    if (!area) return;
+    area.style.height = "auto";
+    area.style.height = `${area.scrollHeight + area.offsetHeight - area.clientHeight}px`;
+  }
+
+  #onKeydown(event: KeyboardEvent): void {
+    if (event.key !== "Enter" || this.ime.isComposing(event)) return;
+    const mod = event.ctrlKey || event.metaKey;
+    const submits = this.submitOn === "mod-enter" ? mod : !event.shiftKey && !event.altKey;
+    if (!submits) return;
+    event.preventDefault();
+    this.submit();
+  }
+
+  protected renderBody(): TemplateResult {
+    const hintKey = this.submitOn === "mod-enter" ? "editorHintModEnter" : "editorHint";
+    return html`<textarea
+        part="textarea"
+        aria-labelledby="heading"
+        aria-describedby="hint"
+        rows="3"
+        spellcheck="false"
+        .value=${live(this.value)}
+        @input=${(event: Event) => {
+          this.value = (event.target as HTMLTextAreaElement).value;
+          if (!fieldSizingSupported) this.#fitHeight();
+        }}
+        @keydown=${this.#onKeydown}
+      ></textarea>
+      <p id="hint" part="hint" class="hint">${this.t(hintKey)}</p>
+      <div part="actions" class="actions">
+        <button part="button cancel-button" @click=${() => this.cancel("button")}>${this.t("cancel")}</button>
+        <button part="button submit-button" class="primary" @click=${() => this.submit()}>${this.t("submit")}</button>
+      </div>`;
+  }
+}

@@ -1,0 +1,87 @@
+import type { DialogAnswer, InputRequest } from "@pi-elements/core";
+import { html, type TemplateResult } from "lit";
+import { live } from "lit/directives/live.js";
+import { DialogElement } from "../../controllers/dialog-element.js";
+import { dialogStyles } from "../../controllers/dialog-element.styles.js";
+import { tokens } from "../../theme/tokens.js";
+
+/**
+ * A one-line text question (pi's `ctx.ui.input`). The placeholder is shown (pi's terminal drops it). Enter
+ * submits, even when the field is empty, except while an IME composition is open; Esc cancels.
+ * Inline by default; `modal` for a top-layer dialog. See DialogElement for the three ways to drive it.
+ *
+ * @event pi-submit - `{value: string}`: the text as typed.
+ * @event pi-cancel - `{source: "keyboard" | "button" | "timeout" | "backdrop"}`: closed without an answer.
+ * @csspart dialog - The `<dialog>` box.
+ * @csspart heading - The title line, with the countdown.
+ * @csspart countdown - "(5s)" after the title while a timeout runs.
+ * @csspart input - The text field.
+ * @csspart actions - The row of buttons.
+ * @csspart button - Each button.
+ * @csspart submit-button - Submits the text.
+ * @csspart cancel-button - Cancels.
+ * @cssprop --pi-color-surface - Field background.
+ */
+export class PiInput extends DialogElement<InputRequest, string> {
+  static override styles = [tokens, dialogStyles];
+  static override properties = {
+    ...DialogElement.properties,
+    placeholder: { type: String },
+    value: { type: String },
+  };
+
+  declare placeholder: string;
+  /** The field's text; starts the field when opening and follows typing. */
+  declare value: string;
+  protected readonly method = "input" as const;
+
+  constructor() {
+    super();
+    this.placeholder = "";
+    this.value = "";
+  }
+
+  protected applyRequest(request: InputRequest): void {
+    this.placeholder = request.placeholder ?? "";
+    this.value = "";
+  }
+
+  protected focusTarget(): HTMLInputElement | null {
+    return this.renderRoot.querySelector("input");
+  }
+
+  protected askResult(answer: DialogAnswer): string | undefined {
+    return "value" in answer ? answer.value : undefined;
+  }
+
+  /** Submits the current text. */
+  submit(): boolean {
+    return this.answer({ value: this.focusTarget()?.value ?? this.value });
+  }
+
+  #onKeydown(event: KeyboardEvent): void {
+    if (event.key !== "Enter" || this.ime.isComposing(event)) return;
+    event.preventDefault();
+    this.submit();
+  }
+
+  protected renderBody(): TemplateResult {
+    return html`<input
+        part="input"
+        type="text"
+        aria-labelledby="heading"
+        autocomplete="off"
+        enterkeyhint="send"
+        placeholder=${this.placeholder}
+        .value=${live(this.value)}
+        @input=${(event: Event) => {
+          this.value = (event.target as HTMLInputElement).value;
+        }}
+        @keydown=${this.#onKeydown}
+      />
+      <div part="actions" class="actions">
+        <button part="button cancel-button" @click=${() => this.cancel("button")}>${this.t("cancel")}</button>
+        <button part="button submit-button" class="primary" @click=${() => this.submit()}>${this.t("submit")}</button>
+      </div>`;
+  }
+}

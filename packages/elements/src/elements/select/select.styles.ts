@@ -1,0 +1,58 @@
+import { css } from "lit";
+
+export const selectStyles = css`
+  [part~="listbox"] {
+    margin: 0;
+    padding: 0;
+    list-style: none;
+    max-block-size: min(18rem, 50vh);
+    overflow-y: auto;
+    overscroll-behavior: contain;
+    border-radius: var(--_radius);
+  }
+  [part~="option"] {
+    display: flex;
+    gap: 0.5ch;
+    padding: calc(var(--_space) * 0.5) var(--_space);
+    border-radius: var(--_radius);
+    cursor: pointer;
+    overflow-wrap: anywhere;
+    white-space: pre-wrap;
+  }
+  /* pi marks the current row with an arrow; the arrow is decoration (empty alternative text). */
+  [part~="option"]::before {
+    content: "→" / "";
+    visibility: hidden;
+    color: var(--_accent);
+    flex: none;
+  }
+  [part~="active"]::before {
+    visibility: visible;
+  }
+  :dir(rtl) [part~="option"]::before {
+    content: "←" / "";
+  }
+  [part~="option"]:hover {
+    background: var(--_surface);
+  }
+  [part~="active"],
+  [part~="active"]:hover {
+    background: var(--_selected-bg);
+    color: var(--_text);
+  }
+  [part~="listbox"]:focus-visible {
+    outline-offset: 0;
+  }
+  .empty {
+    margin: 0;
+    color: var(--_muted);
+  }
+  @media (forced-colors: active) {
+    [part~="active"],
+    [part~="active"]:hover {
+      color: HighlightText;
+      forced-color-adjust: none;
+      background: Highlight;
+    }
+  }
+`;

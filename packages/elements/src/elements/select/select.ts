@@ -1,0 +1,230 @@
+import type { DialogAnswer, SelectRequest } from "@pi-elements/core";
+import { html, nothing, type PropertyValues, type TemplateResult } from "lit";
+import { live } from "lit/directives/live.js";
+import { DialogElement } from "../../controllers/dialog-element.js";
+import { dialogStyles } from "../../controllers/dialog-element.styles.js";
+import { isPrintableKey, normalizeForMatch, TypeaheadController } from "../../controllers/typeahead-controller.js";
+import { tokens } from "../../theme/tokens.js";
+import { selectStyles } from "./select.styles.js";
+
+/**
+ * A choice among options (pi's `ctx.ui.select`), with APG listbox semantics.
+ *
+ * Keys: Up/Down or k/j move (no wrap, as in pi), Home/End go to the first/last, PageUp/PageDown move a page,
+ * Enter chooses, Esc cancels; other printable keys are type-ahead (a 1 s search buffer, matched by code point so
+ * non-Latin labels work; while a search is being typed, k and j are part of it). A click or tap chooses.
+ *
+ * Long lists (more options than `filter-threshold`, default 10) get a filter field that keeps focus (an APG
+ * combobox): typing filters by substring, an IME can compose in it (the way to reach 日本語 options by reading),
+ * and the arrow, Page and Home/End keys still move in the list; k and j type into the filter there. The current
+ * option is always scrolled into view.
+ *
+ * An empty option list shows "No options to choose from": Enter does nothing, Esc and the Cancel button cancel.
+ * Duplicate labels are separate options; the answer is the label string.
+ *
+ * @event pi-submit - `{value: string}`: the chosen option.
+ * @event pi-cancel - `{source: "keyboard" | "button" | "timeout" | "backdrop"}`: closed without an answer.
+ * @csspart dialog - The `<dialog>` box.
+ * @csspart heading - The title line, with the countdown.
+ * @csspart countdown - "(5s)" after the title while a timeout runs.
+ * @csspart filter - The filter field of a long list.
+ * @csspart listbox - The scrolling list.
+ * @csspart option - Each option.
+ * @csspart active - The current option (also `option`).
+ * @csspart empty - The message shown when there is nothing to choose.
+ * @csspart actions - The row of buttons.
+ * @csspart button - Each button.
+ * @csspart cancel-button - Cancels.
+ * @cssprop --pi-color-selected-bg - Background of the current option.
+ */
+export class PiSelect extends DialogElement<SelectRequest, string> {
+  static override styles = [tokens, dialogStyles, selectStyles];
+  static override properties = {
+    ...DialogElement.properties,
+    options: { attribute: false },
+    filterThreshold: { type: Number, attribute: "filter-threshold" },
+    activeIndex: { state: true },
+    filterText: { state: true },
+  };
+
+  /** The labels to choose from. */
+  declare options: readonly string[];
+  /** A filter field appears when there are more options than this. */
+  declare filterThreshold: number;
+  /** Index (into `options`) of the current option; -1 when none. */
+  declare activeIndex: number;
+  declare filterText: string;
+  protected readonly method = "select" as const;
+  readonly #typeahead = new TypeaheadController(this);
+  #scrollPending = false;
+
+  constructor() {
+    super();
+    this.options = [];
+    this.filterThreshold = 10;
+    this.activeIndex = -1;
+    this.filterText = "";
+  }
+
+  protected applyRequest(request: SelectRequest): void {
+    this.options = request.options;
+  }
+
+  get #filtering(): boolean {
+    return this.options.length > this.filterThreshold;
+  }
+
+  /** Indexes of the options that pass the filter, in order. */
+  get #visible(): number[] {
+    const all = this.options.map((_, index) => index);
+    if (!this.#filtering || this.filterText === "") return all;
+    const needle = normalizeForMatch(this.filterText);
+    return all.filter((index) => normalizeForMatch(this.options[index] ?? "").includes(needle));
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    super.willUpdate(changed);
+    if (changed.has("open") && this.open) {
+      this.filterText = "";
+      this.activeIndex = this.options.length > 0 ? 0 : -1;
+      this.#typeahead.reset();
+      this.#scrollPending = true;
+    }
+    this.#typeahead.clock = this.clock;
+    if (changed.has("options") || changed.has("filterText")) {
+      const visible = this.#visible;
+      if (!visible.includes(this.activeIndex)) this.activeIndex = visible[0] ?? -1;
+    }
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    super.updated(changed);
+    if (changed.has("activeIndex") || this.#scrollPending) {
+      this.#scrollPending = false;
+      this.renderRoot.querySelector(`#option-${this.activeIndex}`)?.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  protected focusTarget(): HTMLElement | null {
+    // With nothing to choose, Cancel is the one thing to do.
+    const selector = this.#filtering ? "[part~=filter]" : "[part~=listbox], [part~=cancel-button]";
+    return this.renderRoot.querySelector<HTMLElement>(selector);
+  }
+
+  protected askResult(answer: DialogAnswer): string | undefined {
+    return "value" in answer ? answer.value : undefined;
+  }
+
+  /** Chooses the option at `index` (into `options`); false when there is none or the dialog is closed. */
+  choose(index = this.activeIndex): boolean {
+    const value = this.options[index];
+    return value === undefined ? false : this.answer({ value });
+  }
+
+  #moveBy(delta: number): void {
+    const visible = this.#visible;
+    if (visible.length === 0) return;
+    const at = Math.max(visible.indexOf(this.activeIndex), 0);
+    const to = Math.min(Math.max(at + delta, 0), visible.length - 1);
+    this.activeIndex = visible[to] ?? -1;
+  }
+
+  #pageSize(): number {
+    const listbox = this.renderRoot.querySelector<HTMLElement>("[part~=listbox]");
+    const option = listbox?.querySelector<HTMLElement>("[role=option]");
+    if (!listbox || !option || option.offsetHeight === 0) return 10;
+    return Math.max(1, Math.floor(listbox.clientHeight / option.offsetHeight) - 1);
+  }
+
+  #onKeydown(event: KeyboardEvent): void {
+    const inFilter = event.target instanceof HTMLInputElement;
+    if (inFilter && this.ime.isComposing(event)) return;
+    const moves: Record<string, () => void> = {
+      ArrowDown: () => this.#moveBy(1),
+      ArrowUp: () => this.#moveBy(-1),
+      PageDown: () => this.#moveBy(this.#pageSize()),
+      PageUp: () => this.#moveBy(-this.#pageSize()),
+      Home: () => this.#moveBy(-Infinity),
+      End: () => this.#moveBy(Infinity),
+    };
+    const move = moves[event.key];
+    if (move && !event.altKey && !event.ctrlKey && !event.metaKey) {
+      event.preventDefault();
+      move();
+    } else if (event.key === "Enter") {
+      event.preventDefault();
+      this.choose();
+    } else if (!inFilter && isPrintableKey(event)) {
+      event.preventDefault();
+      if ((event.key === "j" || event.key === "k") && !this.#typeahead.active) {
+        this.#moveBy(event.key === "j" ? 1 : -1);
+        return;
+      }
+      const found = this.#typeahead.type(event.key, this.options, this.activeIndex);
+      if (found >= 0) this.activeIndex = found;
+    }
+  }
+
+  #onClick(event: MouseEvent): void {
+    const option = (event.target as Element).closest<HTMLElement>("[role=option]");
+    if (!option) return;
+    const index = Number(option.dataset["index"]);
+    this.activeIndex = index;
+    this.choose(index);
+  }
+
+  protected renderBody(): TemplateResult {
+    const visible = this.#visible;
+    const filtering = this.#filtering;
+    const activeId = this.activeIndex >= 0 && visible.length > 0 ? `option-${this.activeIndex}` : undefined;
+    const filter = filtering
+      ? html`<input
+          part="filter"
+          type="text"
+          role="combobox"
+          autocomplete="off"
+          spellcheck="false"
+          aria-label=${this.t("filter")}
+          placeholder=${this.t("filter")}
+          aria-autocomplete="list"
+          aria-expanded=${visible.length > 0 ? "true" : "false"}
+          aria-controls=${visible.length > 0 ? "listbox" : nothing}
+          aria-activedescendant=${activeId ?? nothing}
+          .value=${live(this.filterText)}
+          @input=${(event: Event) => {
+            this.filterText = (event.target as HTMLInputElement).value;
+          }}
+          @keydown=${this.#onKeydown}
+        />`
+      : nothing;
+    const list =
+      visible.length > 0
+        ? html`<ul
+            id="listbox"
+            part="listbox"
+            role="listbox"
+            aria-labelledby="heading"
+            tabindex=${filtering ? nothing : "0"}
+            aria-activedescendant=${!filtering && activeId ? activeId : nothing}
+            @keydown=${this.#onKeydown}
+            @click=${this.#onClick}
+            @mousedown=${(event: MouseEvent) => filtering && event.preventDefault()}
+          >
+            ${visible.map((index) => {
+              const active = index === this.activeIndex;
+              return html`<li
+                id="option-${index}"
+                part=${active ? "option active" : "option"}
+                role="option"
+                aria-selected=${active ? "true" : "false"}
+                data-index=${index}
+              >${this.options[index]}</li>`;
+            })}
+          </ul>`
+        : html`<p part="empty" class="empty">${this.t(this.options.length === 0 ? "noOptions" : "noMatches")}</p>`;
+    return html`${filter}${list}
+      <div part="actions" class="actions">
+        <button part="button cancel-button" @click=${() => this.cancel("button")}>${this.t("cancel")}</button>
+      </div>`;
+  }
+}

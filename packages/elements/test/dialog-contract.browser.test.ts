@@ -1,0 +1,268 @@
+/**
+ * The contract every dialog element keeps (pi-select, pi-confirm, pi-input, pi-editor): one suite, run against
+ * each. Keys are real keyboard input (Playwright via sendKeys); time is a controlled clock.
+ */
+import { expect, fixture, html } from "@open-wc/testing";
+import { sendKeys } from "@web/test-runner-commands";
+import { type AnyDialog, deepActive, dialogCases, recordEvents } from "./support/dialogs.js";
+import { FakeClock } from "./support/fake-clock.js";
+import { FakeSession } from "./support/fake-session.js";
+
+const PAYLOAD = `<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script><b>bold</b>`;
+
+async function mount(
+  el: AnyDialog,
+  attrs: Record<string, string> = {},
+): Promise<{ el: AnyDialog; before: HTMLButtonElement }> {
+  const wrapper = await fixture<HTMLDivElement>(html`<div><button id="before">prompt</button></div>`);
+  for (const [name, value] of Object.entries(attrs)) wrapper.setAttribute(name, value);
+  const before = wrapper.querySelector("button")!;
+  before.focus();
+  wrapper.append(el);
+  return { el, before };
+}
+
+async function open(el: AnyDialog): Promise<void> {
+  el.show();
+  await el.updateComplete;
+}
+
+function headingText(el: AnyDialog): string {
+  return el.shadowRoot!.querySelector("[part=heading]")!.textContent!.replace(/\s+/g, " ").trim();
+}
+
+for (const dialog of dialogCases) {
+  describe(`${dialog.tag} dialog contract`, () => {
+    it("opens, takes focus, and gives it back when it closes", async () => {
+      const { el, before } = await mount(dialog.create());
+      expect(el.shadowRoot!.querySelector("dialog")!.open).to.equal(false);
+      await open(el);
+      expect(el.hasAttribute("open")).to.equal(true);
+      expect(el.shadowRoot!.querySelector("dialog")!.open).to.equal(true);
+      const focused = deepActive();
+      expect(focused && el.shadowRoot!.contains(focused), `focus is inside, got ${focused?.outerHTML}`).to.equal(true);
+      await sendKeys({ press: "Escape" });
+      await el.updateComplete;
+      expect(document.activeElement).to.equal(before);
+    });
+
+    it("is labelled by its heading", async () => {
+      const { el } = await mount(dialog.create());
+      await open(el);
+      const box = el.shadowRoot!.querySelector("dialog")!;
+      const label = el.shadowRoot!.getElementById(box.getAttribute("aria-labelledby")!);
+      expect(label!.textContent).to.equal(el.heading);
+      expect(box.getAttribute("role") ?? "dialog").to.equal(dialog.tag === "pi-confirm" ? "alertdialog" : "dialog");
+    });
+
+    it("Esc cancels with source keyboard", async () => {
+      const { el } = await mount(dialog.create());
+      const events = recordEvents(el);
+      await open(el);
+      await sendKeys({ press: "Escape" });
+      expect(events).to.deep.equal([{ type: "pi-cancel", detail: { source: "keyboard" } }]);
+      await el.updateComplete;
+      expect(el.open).to.equal(false);
+      expect(el.hasAttribute("open")).to.equal(false);
+    });
+
+    it("events bubble out of the element and cross shadow roots", async () => {
+      const { el } = await mount(dialog.create());
+      const seen: string[] = [];
+      document.addEventListener("pi-cancel", (event) => seen.push(event.detail.source), { once: true });
+      await open(el);
+      el.cancel("button");
+      expect(seen).to.deep.equal(["button"]);
+    });
+
+    it("counts down in the title as pi does and cancels with source timeout at zero", async () => {
+      const clock = new FakeClock();
+      const el = dialog.create();
+      el.clock = clock;
+      el.timeout = 4500;
+      await mount(el);
+      const events = recordEvents(el);
+      await open(el);
+      expect(headingText(el)).to.equal(`${el.heading} (5s)`);
+      clock.advance(500);
+      await el.updateComplete;
+      expect(headingText(el)).to.equal(`${el.heading} (4s)`);
+      clock.advance(3000);
+      await el.updateComplete;
+      expect(headingText(el)).to.equal(`${el.heading} (1s)`);
+      expect(events).to.deep.equal([]);
+      clock.advance(999);
+      expect(events).to.deep.equal([]);
+      clock.advance(1);
+      expect(events).to.deep.equal([{ type: "pi-cancel", detail: { source: "timeout" } }]);
+      await el.updateComplete;
+      expect(el.open).to.equal(false);
+      expect(clock.pending).to.equal(0);
+    });
+
+    it("tells screen readers the deadline once; the ticking number is hidden from them", async () => {
+      const clock = new FakeClock();
+      const el = dialog.create();
+      el.clock = clock;
+      el.timeout = 5000;
+      await mount(el);
+      await open(el);
+      const box = el.shadowRoot!.querySelector("dialog")!;
+      const ids = box.getAttribute("aria-describedby")!.split(" ");
+      const description = ids.map((id) => el.shadowRoot!.getElementById(id)!.textContent!.trim()).join(" ");
+      expect(description).to.contain("Closes in 5 seconds");
+      expect(el.shadowRoot!.querySelector("[part=countdown]")!.getAttribute("aria-hidden")).to.equal("true");
+      expect(el.shadowRoot!.querySelector("[aria-live]")).to.equal(null);
+      clock.advance(2000);
+      await el.updateComplete;
+      expect(el.shadowRoot!.getElementById("deadline")!.textContent!.trim()).to.equal("Closes in 5 seconds");
+    });
+
+    it("session-driven: a timeout sends cancelled exactly once and closes", async () => {
+      const clock = new FakeClock();
+      const session = new FakeSession();
+      const el = dialog.create();
+      el.clock = clock;
+      el.session = session;
+      el.request = dialog.request("req-t", "Timed", 3000);
+      await mount(el);
+      await el.updateComplete;
+      expect(el.open).to.equal(true);
+      const events = recordEvents(el);
+      clock.advance(10_000);
+      await el.updateComplete;
+      expect(session.calls).to.deep.equal([{ id: "req-t", answer: { cancelled: true } }]);
+      expect(events).to.deep.equal([{ type: "pi-cancel", detail: { source: "timeout" } }]);
+      await sendKeys({ press: "Escape" });
+      expect(session.calls.length).to.equal(1);
+    });
+
+    it("session-driven: Enter sends exactly one extension_ui_response through session.respond", async () => {
+      const session = new FakeSession();
+      const el = dialog.create();
+      el.session = session;
+      el.request = dialog.request("req-1");
+      await mount(el);
+      await el.updateComplete;
+      const events = recordEvents(el);
+      await sendKeys({ press: "Enter" });
+      await el.updateComplete;
+      expect(session.calls.length).to.equal(1);
+      expect(session.calls[0]!.id).to.equal("req-1");
+      expect(events.length).to.equal(1);
+      expect(el.open).to.equal(false);
+      await sendKeys({ press: "Enter" });
+      await sendKeys({ press: "Escape" });
+      expect(session.calls.length).to.equal(1);
+    });
+
+    it("an Enter pressed before it opened does not answer it (held key, auto-repeat, early event)", async () => {
+      const { el } = await mount(dialog.create());
+      const events = recordEvents(el);
+      const early = new KeyboardEvent("keydown", { key: "Enter", code: "Enter", bubbles: true, composed: true });
+      await sendKeys({ down: "Enter" }); // the Enter meant for the prompt...
+      await open(el); // ...and the dialog appears while it is still down
+      await sendKeys({ down: "Enter" }); // auto-repeat
+      (deepActive() ?? el).dispatchEvent(early); // an event created before the dialog opened
+      await sendKeys({ up: "Enter" });
+      expect(events).to.deep.equal([]);
+      expect(el.open).to.equal(true);
+      await sendKeys({ press: "Enter" }); // a fresh press answers
+      expect(events).to.deep.equal([{ type: "pi-submit", detail: dialog.enterAnswer }]);
+    });
+
+    it("renders markup in every text field as text", async () => {
+      const session = new FakeSession();
+      const el = dialog.create();
+      el.session = session;
+      el.request = dialog.request("req-x", PAYLOAD, 5000);
+      await mount(el);
+      await el.updateComplete;
+      const root = el.shadowRoot!;
+      expect(root.querySelectorAll("img, script, b").length).to.equal(0);
+      expect(document.querySelectorAll("img, script:not([src]) ~ b").length).to.equal(0);
+      expect(root.textContent! + (root.querySelector("input, textarea") as HTMLInputElement | null)?.value).to.contain(
+        "<img src=x",
+      );
+      expect((window as { __pwned?: number }).__pwned).to.equal(undefined);
+    });
+
+    it("ignores a request for another kind of dialog", async () => {
+      const session = new FakeSession();
+      const el = dialog.create();
+      el.session = session;
+      const other = dialogCases.find((c) => c.tag !== dialog.tag)!;
+      el.request = other.request("req-o");
+      await mount(el);
+      await el.updateComplete;
+      expect(el.open).to.equal(false);
+      expect(el.request).to.equal(undefined);
+      expect(session.calls).to.deep.equal([]);
+    });
+
+    it("ask() resolves with the answer, or undefined when cancelled or removed", async () => {
+      const { el } = await mount(dialog.create());
+      const first = el.ask();
+      await el.updateComplete;
+      el.cancel("button");
+      expect(await first).to.equal(undefined);
+      const second = el.ask();
+      await el.updateComplete;
+      await sendKeys({ press: "Enter" });
+      const expected =
+        "confirmed" in dialog.enterAnswer
+          ? dialog.enterAnswer.confirmed
+          : (dialog.enterAnswer as { value: string }).value;
+      expect(await second).to.equal(expected);
+      const third = el.ask();
+      await el.updateComplete;
+      el.remove();
+      expect(await third).to.equal(undefined);
+    });
+
+    for (const theme of ["light", "dark"]) {
+      it(`passes axe open and counting down, theme=${theme}`, async () => {
+        const el = dialog.create();
+        el.setAttribute("theme", theme);
+        el.clock = new FakeClock();
+        await mount(el);
+        await open(el);
+        await expect(el).to.be.accessible();
+        el.open = false;
+        await el.updateComplete;
+        el.timeout = 9000;
+        await open(el);
+        expect(headingText(el)).to.contain("(9s)");
+        await expect(el).to.be.accessible();
+      });
+    }
+
+    it("speaks Japanese and Simplified Chinese from the nearest lang", async () => {
+      for (const [lang, cancelOrYes] of [
+        ["ja", dialog.tag === "pi-confirm" ? "はい" : "キャンセル"],
+        ["zh-CN", dialog.tag === "pi-confirm" ? "是" : "取消"],
+      ] as const) {
+        const el = dialog.create();
+        el.clock = new FakeClock();
+        el.timeout = 3000;
+        await mount(el, { lang });
+        await open(el);
+        const buttons = [...el.shadowRoot!.querySelectorAll("button")].map((b) => b.textContent!.trim());
+        expect(buttons).to.include(cancelOrYes);
+        expect(headingText(el)).to.contain("(3秒)");
+        await expect(el).to.be.accessible();
+      }
+    });
+
+    it("lays out right-to-left under dir=rtl", async () => {
+      const { el } = await mount(dialog.create(), { dir: "rtl", lang: "ar" });
+      await open(el);
+      const box = el.shadowRoot!.querySelector("dialog")!;
+      expect(getComputedStyle(box).direction).to.equal("rtl");
+      const heading = el.shadowRoot!.querySelector("#heading")!.getBoundingClientRect();
+      const frame = box.getBoundingClientRect();
+      expect(frame.right - heading.right, "heading starts at the right edge").to.be.lessThan(frame.width / 4);
+      await expect(el).to.be.accessible();
+    });
+  });
+}

@@ -1,0 +1,19 @@
+/**
+ * A stand-in for PiSession's answer path: records every `respond` call and, like the real one, accepts one answer
+ * per id (a second answer returns false and is not sent).
+ */
+import type { DialogAnswer } from "@pi-elements/core";
+
+export class FakeSession {
+  /** Every call, accepted or not. */
+  readonly calls: Array<{ id: string; answer: DialogAnswer }> = [];
+  /** What would have gone on the wire. */
+  readonly sent: Array<{ id: string; answer: DialogAnswer }> = [];
+
+  respond(id: string, answer: DialogAnswer): boolean {
+    this.calls.push({ id, answer });
+    if (this.sent.some((entry) => entry.id === id)) return false;
+    this.sent.push({ id, answer });
+    return true;
+  }
+}
