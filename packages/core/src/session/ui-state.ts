@@ -75,7 +75,8 @@ export class UiState implements UiStore {
 
   constructor(options: UiStateOptions = {}) {
     this.#maxNotifications = Math.max(0, options.maxNotifications ?? DEFAULT_MAX_NOTIFICATIONS);
-    this.#schedule = options.schedule ?? queueMicrotask;
+    // Wrapped: a browser's queueMicrotask throws "Illegal invocation" when called as a method of another object.
+    this.#schedule = options.schedule ?? ((flush) => queueMicrotask(flush));
     this.#connection = options.connection ?? "open";
   }
 
