@@ -17,6 +17,7 @@ export const en = {
   /** "1 of 3" pending dialogs. */
   queuePosition: "{index} of {total}",
   widgetTruncated: "… (widget truncated)",
+  widgets: "Extension widgets",
   showAll: "Show all {count} lines",
   showLess: "Show less",
   moreNotifications: "+{count} more",
@@ -55,6 +56,7 @@ export const ja: StringTable = {
   timeoutNotice: "{seconds}秒後に閉じます",
   queuePosition: "{total}件中{index}件目",
   widgetTruncated: "…（ウィジェットは省略されました）",
+  widgets: "拡張機能のウィジェット",
   showAll: "全{count}行を表示",
   showLess: "折りたたむ",
   moreNotifications: "他{count}件",
@@ -90,6 +92,7 @@ export const zhHans: StringTable = {
   timeoutNotice: "{seconds}秒后关闭",
   queuePosition: "第{index}个，共{total}个",
   widgetTruncated: "…（小组件已截断）",
+  widgets: "扩展小部件",
   showAll: "显示全部{count}行",
   showLess: "收起",
   moreNotifications: "还有{count}条",
