@@ -1,0 +1,42 @@
+// IME input through Chromium's DevTools protocol, as an operating-system input method would send it:
+// `executeServerCommand("ime", { action: "compose", text })` sets the composition (compositionstart/update);
+// `{ action: "commit", text }` commits it (compositionend + input); `{ action: "key", key: "Enter" }` sends a raw
+// key press while a composition may be open. Used to check that Enter during composition never submits.
+const sessions = new WeakMap();
+
+async function cdp(page) {
+  let client = sessions.get(page);
+  if (!client) {
+    client = await page.context().newCDPSession(page);
+    sessions.set(page, client);
+  }
+  return client;
+}
+
+export function imePlugin() {
+  return {
+    name: "ime",
+    async executeCommand({ command, payload, session }) {
+      if (command !== "ime") return undefined;
+      const client = await cdp(session.browser.getPage(session.id));
+      const { action, text = "", key = "Enter" } = payload ?? {};
+      if (action === "compose") {
+        await client.send("Input.imeSetComposition", {
+          text,
+          selectionStart: text.length,
+          selectionEnd: text.length,
+        });
+      } else if (action === "commit") {
+        await client.send("Input.insertText", { text });
+      } else if (action === "key") {
+        const code = key === "Enter" ? 13 : 0;
+        const common = { key, code: key, windowsVirtualKeyCode: code, nativeVirtualKeyCode: code };
+        await client.send("Input.dispatchKeyEvent", { type: "rawKeyDown", ...common });
+        await client.send("Input.dispatchKeyEvent", { type: "keyUp", ...common });
+      } else {
+        throw new Error(`ime: unknown action ${action}`);
+      }
+      return true;
+    },
+  };
+}
