@@ -1,6 +1,7 @@
 // Servers the browser tests need, started with the test runner and stopped with it. Each registers
 // itself here; tests reach them through `executeServerCommand`.
+import { imePlugin } from "./plugins/ime.mjs";
 import { screenshotPlugin } from "./plugins/screenshot.mjs";
 export function testServerPlugins() {
-  return [screenshotPlugin()];
+  return [screenshotPlugin(), imePlugin()];
 }
