@@ -1,0 +1,61 @@
+import { css } from "lit";
+import { ansiStyles } from "../../ansi/ansi.styles.js";
+import { tokens } from "../../theme/tokens.js";
+
+export const styles = [
+  tokens,
+  ansiStyles,
+  css`
+    :host {
+      display: block;
+      font-family: var(--_font-mono);
+      line-height: 1.45;
+    }
+    [part~="base"] {
+      display: flex;
+      flex-direction: column;
+      gap: calc(var(--_space) / 2);
+    }
+    [part~="widget"] {
+      padding: calc(var(--_space) / 2) var(--_space);
+      background: var(--_surface);
+      border-inline-start: 3px solid var(--_border);
+      border-radius: 2px;
+    }
+    [part~="line"] {
+      min-block-size: 1lh;
+      white-space: pre-wrap;
+      overflow-wrap: anywhere;
+      tab-size: 4;
+    }
+    [part~="toggle"] {
+      display: block;
+      margin: 0;
+      padding: 0;
+      border: 0;
+      background: none;
+      color: var(--_muted);
+      font: inherit;
+      text-align: start;
+      cursor: pointer;
+    }
+    [part~="toggle"]:hover {
+      color: var(--_text);
+      text-decoration: underline;
+    }
+    [part~="toggle"]:focus-visible {
+      outline: 2px solid var(--_focus);
+      outline-offset: 1px;
+      border-radius: 2px;
+    }
+    @media (forced-colors: active) {
+      [part~="widget"] {
+        border: 1px solid CanvasText;
+        border-inline-start-width: 3px;
+      }
+      [part~="toggle"] {
+        color: ButtonText;
+      }
+    }
+  `,
+];

@@ -1,0 +1,151 @@
+import type { PiSession, UiSnapshot, WidgetPlacement } from "@pi-elements/core";
+import { html, LitElement, nothing } from "lit";
+import { repeat } from "lit/directives/repeat.js";
+import { renderAnsi } from "../../ansi/render-ansi.js";
+import { SessionStoreController } from "../../controllers/session-store-controller.js";
+import { localize } from "../../i18n/localize.js";
+import type { StringKey, StringTable } from "../../i18n/strings.js";
+import { styles } from "./widget-slot.styles.js";
+
+/** A widget as the element takes it standalone. */
+export interface WidgetInput {
+  readonly key: string;
+  readonly lines: readonly string[];
+}
+
+/** Detail of `pi-widget-toggle`. */
+export interface WidgetToggleDetail {
+  key: string;
+  expanded: boolean;
+}
+
+/**
+ * The widgets extensions place above or below the editor with `setWidget`, in the order pi shows them, each line
+ * with its ANSI styling. As in pi, a widget shows at most `max-lines` lines (10) and then a "… (widget truncated)"
+ * row; here that row is a button that unfolds the rest (and folds it again). Blank lines keep their height and long
+ * lines wrap. The widget key is `data-key` on the widget, not a visible heading.
+ *
+ * The widgets come from the `session` property, else from an ancestor `<pi-session>`, else from `widgets`. The
+ * slot is one labelled group and not a live region: widgets often redraw (progress, spinners), and announcing each
+ * redraw would drown a screen reader; the text is read when visited.
+ *
+ * @event pi-widget-toggle - A widget was unfolded or folded by its toggle. `detail: { key: string, expanded: boolean }`.
+ * @csspart base - The group holding the widgets (absent while there are none).
+ * @csspart widget - One widget; carries `data-key`.
+ * @csspart lines - The lines of one widget.
+ * @csspart line - One line.
+ * @csspart toggle - The "… (widget truncated)" / "Show less" button.
+ * @csspart link - An OSC 8 hyperlink inside a line.
+ * @cssprop --pi-color-surface - Background of a widget.
+ * @cssprop --pi-color-border - Border of a widget.
+ * @cssprop --pi-color-muted - The toggle's text.
+ * @cssprop --pi-font-family-mono - Font of the lines.
+ * @cssprop --pi-ansi-red - One of the 16 ANSI colours (`--pi-ansi-black` … `--pi-ansi-bright-white`).
+ */
+export class PiWidgetSlot extends LitElement {
+  static override styles = styles;
+
+  static override properties = {
+    session: { attribute: false },
+    placement: { type: String, reflect: true },
+    widgets: { attribute: false },
+    maxLines: { type: Number, attribute: "max-lines" },
+    theme: { type: String, reflect: true },
+    strings: { attribute: false },
+  };
+
+  /** The session whose widgets to show; without it, an ancestor `<pi-session>`'s. */
+  declare session: PiSession | undefined;
+  /** Which of pi's two widget places this slot shows. Anything else counts as `"aboveEditor"`. */
+  declare placement: WidgetPlacement;
+  /** Widgets for standalone use (ignored while a session is in use), in display order. */
+  declare widgets: readonly WidgetInput[];
+  /** Lines shown before the "truncated" row; pi's is 10. Values below 1 count as 1. */
+  declare maxLines: number;
+  /** `"light"` or `"dark"` forces a theme; by default it follows `prefers-color-scheme`. */
+  declare theme: "light" | "dark" | undefined;
+  /** Per-element string overrides. */
+  declare strings: StringTable | undefined;
+
+  // Both placements: a slot whose placement changes then needs no re-subscription.
+  readonly #store = new SessionStoreController<UiSnapshot["widgets"]>(this, (s) => s.widgets);
+  /** Keys of the widgets the user unfolded: view state, kept while the widget is redrawn. */
+  readonly #expanded = new Set<string>();
+
+  constructor() {
+    super();
+    this.session = undefined;
+    this.placement = "aboveEditor";
+    this.widgets = [];
+    this.maxLines = 10;
+    this.theme = undefined;
+    this.strings = undefined;
+  }
+
+  get #placement(): WidgetPlacement {
+    return this.placement === "belowEditor" ? "belowEditor" : "aboveEditor";
+  }
+
+  /** The widgets on display, in order. */
+  get entries(): readonly WidgetInput[] {
+    return this.#store.value?.[this.#placement] ?? this.widgets;
+  }
+
+  #t(key: StringKey, values?: Record<string, string | number>): string {
+    return localize(this, key, values, this.strings);
+  }
+
+  protected override render() {
+    const widgets = this.entries;
+    if (widgets.length === 0) return nothing;
+    return html`<div part="base" role="group" aria-label=${this.#t("widgets")}>
+      ${repeat(
+        widgets,
+        (widget) => widget.key,
+        (widget, index) => this.#renderWidget(widget, index),
+      )}
+    </div>`;
+  }
+
+  #renderWidget(widget: WidgetInput, index: number) {
+    const limit = Math.max(1, Math.floor(this.maxLines) || 10);
+    const lines = Array.isArray(widget.lines) ? widget.lines : [];
+    const truncatable = lines.length > limit;
+    const expanded = truncatable && this.#expanded.has(widget.key);
+    const shown = truncatable && !expanded ? lines.slice(0, limit) : lines;
+    const id = `lines-${index}`;
+    return html`<div part="widget" data-key=${widget.key}>
+      <div part="lines" id=${id}>
+        ${shown.map((line) => html`<div part="line">${renderAnsi(String(line))}</div>`)}
+      </div>
+      ${
+        truncatable
+          ? html`<button
+            type="button"
+            part="toggle"
+            aria-expanded=${expanded ? "true" : "false"}
+            aria-controls=${id}
+            title=${expanded ? nothing : this.#t("showAll", { count: lines.length })}
+            @click=${() => this.#toggle(widget.key)}
+          >
+            ${expanded ? this.#t("showLess") : this.#t("widgetTruncated")}
+          </button>`
+          : nothing
+      }
+    </div>`;
+  }
+
+  #toggle(key: string): void {
+    const expanded = !this.#expanded.has(key);
+    if (expanded) this.#expanded.add(key);
+    else this.#expanded.delete(key);
+    this.requestUpdate();
+    this.dispatchEvent(
+      new CustomEvent<WidgetToggleDetail>("pi-widget-toggle", {
+        detail: { key, expanded },
+        bubbles: true,
+        composed: true,
+      }),
+    );
+  }
+}
