@@ -47,8 +47,13 @@ export class JsonlDecoder {
         this.#append(text, start, text.length);
         return;
       }
-      this.#append(text, start, lf);
-      this.#emit();
+      if (this.#pendingLength === 0 && !this.#skipping) {
+        // The common case, a whole line inside one chunk: no buffering, one slice.
+        this.#complete(text.slice(start, lf));
+      } else {
+        this.#append(text, start, lf);
+        this.#emit();
+      }
       start = lf + 1;
     }
   }
@@ -77,10 +82,15 @@ export class JsonlDecoder {
       this.#skipping = false;
       return;
     }
-    let line = this.#pending.length === 1 ? (this.#pending[0] as string) : this.#pending.join("");
-    this.#pending = [];
+    const line = this.#pending.length === 1 ? (this.#pending[0] as string) : this.#pending.join("");
+    this.#pending.length = 0;
     this.#pendingLength = 0;
-    if (line.endsWith("\r")) line = line.slice(0, -1);
+    this.#complete(line);
+  }
+
+  /** A whole line, without its LF: strips one CR, drops it if too long, skips it if empty. */
+  #complete(text: string): void {
+    const line = text.endsWith("\r") ? text.slice(0, -1) : text;
     if (line.length > this.#maxLineLength) {
       this.#dropLine(line.slice(0, EXCERPT_SOURCE));
       return;
@@ -95,7 +105,7 @@ export class JsonlDecoder {
       if (head.length >= EXCERPT_SOURCE) break;
       head += piece.slice(0, EXCERPT_SOURCE);
     }
-    this.#pending = [];
+    this.#pending.length = 0;
     this.#pendingLength = 0;
     this.#onDiagnostic({
       code: "line-too-long",
