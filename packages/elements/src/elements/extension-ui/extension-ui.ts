@@ -1,0 +1,217 @@
+import type { PendingDialog, PiSession } from "@pi-elements/core";
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from "lit";
+import { keyed } from "lit/directives/keyed.js";
+import { type Clock, realClock } from "../../controllers/countdown-controller.js";
+import type { DialogCancelSource } from "../../controllers/dialog-element.js";
+import { deepActiveElement } from "../../controllers/focus-return-controller.js";
+import { SessionStoreController } from "../../controllers/session-store-controller.js";
+import { localize } from "../../i18n/localize.js";
+import type { StringTable } from "../../i18n/strings.js";
+import { styles } from "./extension-ui.styles.js";
+
+/** How a dialog is presented: in place of the slotted content (pi's TUI), or as a modal over the page. */
+export type ExtensionUiMode = "inline" | "modal";
+
+interface HostSlice {
+  dialogs: readonly PendingDialog[];
+  title: string | undefined;
+}
+
+const sameSlice = (a: HostSlice, b: HostSlice) => a.dialogs === b.dialogs && a.title === b.title;
+
+/**
+ * The element that asks one pending dialog, chosen by its method. The deadline is the session's, so a dialog that
+ * waited in the queue counts down only the time it really has left; `clock` must be the session's clock.
+ */
+function dialogTemplate(dialog: PendingDialog, session: PiSession, clock: Clock): TemplateResult {
+  const { request, deadline } = dialog;
+  switch (request.method) {
+    case "select":
+      return html`<pi-select part="dialog-element" .session=${session} .clock=${clock} .deadline=${deadline} .request=${request}></pi-select>`;
+    case "confirm":
+      return html`<pi-confirm part="dialog-element" .session=${session} .clock=${clock} .deadline=${deadline} .request=${request}></pi-confirm>`;
+    case "input":
+      return html`<pi-input part="dialog-element" .session=${session} .clock=${clock} .deadline=${deadline} .request=${request}></pi-input>`;
+    case "editor":
+      return html`<pi-editor part="dialog-element" .session=${session} .clock=${clock} .deadline=${deadline} .request=${request}></pi-editor>`;
+  }
+}
+
+type DialogHandle = HTMLElement & { cancel(source: DialogCancelSource): boolean };
+
+/**
+ * The all-in-one extension-UI host. It shows the head of the session's dialog queue with the element for its
+ * method (`pi-select`, `pi-confirm`, `pi-input`, `pi-editor`) and, when more are waiting, "1 of 3". When the head
+ * is answered, expires or is closed by the agent, the next one shows; when the queue empties, focus returns to
+ * where it was before the first dialog opened.
+ *
+ * - `mode="inline"` (default): the dialog takes the place of the slotted content, as pi's TUI puts dialogs in
+ *   place of its editor. Put a `<pi-prompt>` in the slot.
+ * - `mode="modal"`: a native `<dialog>` opened with `showModal()` (top layer, the page behind is inert). Escape
+ *   cancels the dialog (`source: "keyboard"`), and so does a click on the backdrop (`source: "backdrop"`).
+ *
+ * With `sync-title`, the session's title (pi's `setTitle`) is mirrored into `document.title`; the page's own title
+ * comes back when the attribute is removed or the element leaves the document.
+ *
+ * @slot - What the host shows while no dialog is pending (in inline mode), or always (in modal mode): usually a `<pi-prompt>`.
+ * Answers go out through the dialog elements, so their `pi-submit` / `pi-cancel` events bubble out of this one.
+ *
+ * @csspart dialog - The container of the shown dialog (the native `<dialog>` in modal mode).
+ * @csspart queue - The "1 of 3" indicator.
+ * @csspart dialog-element - The pi-select / pi-confirm / pi-input / pi-editor element.
+ * @cssprop --pi-color-bg - The modal's background.
+ * @cssprop --pi-color-border - The modal's border.
+ */
+export class PiExtensionUi extends LitElement {
+  static override styles = styles;
+
+  static override properties = {
+    session: { attribute: false },
+    mode: { type: String, reflect: true },
+    syncTitle: { type: Boolean, attribute: "sync-title" },
+    clock: { attribute: false },
+    strings: { attribute: false },
+  };
+
+  /** The session whose dialogs are shown; without it, an ancestor `<pi-session>`'s. */
+  declare session: PiSession | undefined;
+  /** `"inline"` (default) or `"modal"`. Any other value is treated as inline. */
+  declare mode: ExtensionUiMode;
+  /** Mirror the session's title into `document.title`. */
+  declare syncTitle: boolean;
+  /** The clock the session was made with (its dialogs' deadlines are on it); default real time. */
+  declare clock: Clock;
+  /** Per-element string overrides. */
+  declare strings: StringTable | undefined;
+
+  readonly #store = new SessionStoreController<HostSlice>(this, (s) => ({ dialogs: s.dialogs, title: s.title }), {
+    equals: sameSlice,
+  });
+  /** Where focus was when the first dialog of a run opened. */
+  #returnFocus: HTMLElement | null = null;
+  #shownId: string | undefined;
+  #pageTitle: string | undefined;
+
+  constructor() {
+    super();
+    this.session = undefined;
+    this.mode = "inline";
+    this.syncTitle = false;
+    this.clock = realClock;
+    this.strings = undefined;
+  }
+
+  /** The dialog being shown, if any. */
+  get current(): PendingDialog | undefined {
+    return this.#store.value?.dialogs[0];
+  }
+
+  get #modal(): boolean {
+    return this.mode === "modal";
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#restoreTitle();
+  }
+
+  protected override update(changed: PropertyValues<this>): void {
+    // Remember focus before the first dialog of a run replaces (inline) or covers (modal) the page.
+    const head = this.current;
+    if (head && this.#shownId === undefined) {
+      const active = deepActiveElement();
+      this.#returnFocus = active instanceof HTMLElement ? active : null;
+    }
+    super.update(changed);
+  }
+
+  protected override render() {
+    const dialogs = this.#store.value?.dialogs ?? [];
+    const head = dialogs[0];
+    const session = this.#store.session;
+    const content =
+      head && session
+        ? html`${
+            dialogs.length > 1
+              ? html`<span part="queue">${localize(this, "queuePosition", { index: 1, total: dialogs.length }, this.strings)}</span>`
+              : nothing
+          }${keyed(head.id, dialogTemplate(head, session, this.clock))}`
+        : nothing;
+    if (this.#modal) {
+      return html`<slot></slot><dialog part="dialog" aria-label=${head?.request.title ?? nothing}
+        @cancel=${this.#onDialogCancel} @click=${this.#onDialogClick}>${content}</dialog>`;
+    }
+    return html`<slot ?hidden=${head !== undefined}></slot>${
+      head ? html`<div part="dialog" role="group" aria-label=${head.request.title}>${content}</div>` : nothing
+    }`;
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    const head = this.current;
+    const dialog = this.renderRoot.querySelector("dialog");
+    if (dialog) {
+      if (head && !dialog.open) dialog.showModal();
+      else if (!head && dialog.open) dialog.close();
+    }
+    if (head && head.id !== this.#shownId) {
+      this.#shownId = head.id;
+      this.#focusDialog();
+    } else if (!head && this.#shownId !== undefined) {
+      this.#shownId = undefined;
+      const target = this.#returnFocus;
+      this.#returnFocus = null;
+      if (target?.isConnected) target.focus();
+    }
+    if (changed.has("syncTitle") || this.syncTitle) this.#syncTitle();
+  }
+
+  /** Moves focus into the new dialog element unless it already took it. */
+  #focusDialog(): void {
+    const element = this.renderRoot.querySelector<HTMLElement>('[part~="dialog-element"]');
+    if (!element) return;
+    void (element as HTMLElement & { updateComplete?: Promise<unknown> }).updateComplete?.then(() => {
+      if (element.isConnected && !element.matches(":focus-within")) element.focus();
+    });
+  }
+
+  #syncTitle(): void {
+    if (!this.syncTitle) {
+      this.#restoreTitle();
+      return;
+    }
+    const title = this.#store.value?.title;
+    if (title === undefined) return;
+    this.#pageTitle ??= document.title;
+    if (document.title !== title) document.title = title;
+  }
+
+  #restoreTitle(): void {
+    if (this.#pageTitle === undefined) return;
+    document.title = this.#pageTitle;
+    this.#pageTitle = undefined;
+  }
+
+  /** Escape on the modal (the platform's cancel): answer the head as cancelled instead of just hiding it. */
+  #onDialogCancel(event: Event): void {
+    event.preventDefault();
+    this.#cancelHead("keyboard");
+  }
+
+  /** A click whose target is the `<dialog>` itself and lies outside its box landed on the backdrop. */
+  #onDialogClick(event: MouseEvent): void {
+    const dialog = event.currentTarget as HTMLDialogElement;
+    if (event.target !== dialog) return;
+    const box = dialog.getBoundingClientRect();
+    const inside =
+      event.clientX >= box.left &&
+      event.clientX <= box.right &&
+      event.clientY >= box.top &&
+      event.clientY <= box.bottom;
+    if (!inside) this.#cancelHead("backdrop");
+  }
+
+  /** Cancels through the dialog element, so it fires its own `pi-cancel` with this source. */
+  #cancelHead(source: DialogCancelSource): void {
+    this.renderRoot.querySelector<DialogHandle>('[part~="dialog-element"]')?.cancel(source);
+  }
+}

@@ -1,0 +1,288 @@
+import { expect, fixture, html } from "@open-wc/testing";
+import { executeServerCommand, sendKeys, sendMouse } from "@web/test-runner-commands";
+import "../src/elements/extension-ui/define.js";
+import "../src/elements/prompt/define.js";
+import "../src/elements/session/define.js";
+import type { PiExtensionUi } from "../src/elements/extension-ui/extension-ui.js";
+import type { PiPrompt } from "../src/elements/prompt/prompt.js";
+import { FakeAgent, ManualClock, settle } from "./session-fake-agent.js";
+
+type Mounted = { host: PiExtensionUi; prompt: PiPrompt };
+
+async function mount(agent: FakeAgent, attrs = ""): Promise<Mounted> {
+  const wrapper = await fixture<HTMLElement>(html`<div></div>`);
+  wrapper.innerHTML = `<pi-extension-ui ${attrs}><pi-prompt></pi-prompt></pi-extension-ui>`;
+  const host = wrapper.querySelector("pi-extension-ui")!;
+  host.session = agent.session;
+  const prompt = wrapper.querySelector("pi-prompt")!;
+  prompt.session = agent.session;
+  await host.updateComplete;
+  return { host, prompt };
+}
+
+const shown = (host: PiExtensionUi) => host.shadowRoot!.querySelector<HTMLElement>('[part~="dialog-element"]');
+const queueText = (host: PiExtensionUi) => host.shadowRoot!.querySelector('[part~="queue"]')?.textContent ?? null;
+function deepActive(): Element | null {
+  let active = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return active;
+}
+const promptField = (prompt: PiPrompt) => prompt.shadowRoot!.querySelector("textarea")!;
+
+describe("pi-extension-ui inline", () => {
+  let agent: FakeAgent;
+  beforeEach(() => {
+    agent = new FakeAgent();
+  });
+  afterEach(() => agent.session.close());
+
+  it("shows the slotted prompt while no dialog is pending", async () => {
+    const { host, prompt } = await mount(agent);
+    expect(shown(host)).to.equal(null);
+    expect(prompt.checkVisibility()).to.equal(true);
+  });
+
+  it("shows a dialog in place of the prompt, answers it by keyboard and gives focus back", async () => {
+    const { host, prompt } = await mount(agent);
+    promptField(prompt).focus();
+    const id = agent.request("input", { title: "Branch name?", placeholder: "feature/…" });
+    await settle();
+    const dialog = shown(host)!;
+    expect(dialog.localName).to.equal("pi-input");
+    expect(prompt.checkVisibility()).to.equal(false);
+    expect(dialog.shadowRoot!.contains(deepActive())).to.equal(true);
+    await sendKeys({ type: "fix/prompt" });
+    await sendKeys({ press: "Enter" });
+    await settle();
+    expect(agent.responses()).to.deep.equal([{ type: "extension_ui_response", id, value: "fix/prompt" }]);
+    expect(shown(host)).to.equal(null);
+    expect(prompt.checkVisibility()).to.equal(true);
+    expect(deepActive()).to.equal(promptField(prompt));
+  });
+
+  it("works through a queue with a '1 of 3' indicator, by keyboard and mouse", async () => {
+    const { host } = await mount(agent);
+    const confirm = agent.request("confirm", { title: "Allow rm?", message: "rm -rf build" });
+    const input = agent.request("input", { title: "Why?" });
+    const select = agent.request("select", { title: "Pick", options: ["alpha", "beta"] });
+    await settle();
+    expect(queueText(host)).to.equal("1 of 3");
+    expect(shown(host)!.localName).to.equal("pi-confirm");
+    await sendKeys({ press: "Enter" });
+    await settle();
+    expect(queueText(host)).to.equal("1 of 2");
+    expect(shown(host)!.localName).to.equal("pi-input");
+    await sendKeys({ press: "Escape" });
+    await settle();
+    expect(queueText(host)).to.equal(null);
+    const picker = shown(host)!;
+    expect(picker.localName).to.equal("pi-select");
+    const beta = [...picker.shadowRoot!.querySelectorAll<HTMLElement>("[role=option]")].find(
+      (option) => option.textContent?.trim() === "beta",
+    )!;
+    beta.click();
+    await settle();
+    expect(agent.responses()).to.deep.equal([
+      { type: "extension_ui_response", id: confirm, confirmed: true },
+      { type: "extension_ui_response", id: input, cancelled: true },
+      { type: "extension_ui_response", id: select, value: "beta" },
+    ]);
+    expect(shown(host)).to.equal(null);
+  });
+
+  it("says the queue position in the nearest language", async () => {
+    const wrapper = await fixture<HTMLElement>(html`<div lang="ja"><pi-extension-ui></pi-extension-ui></div>`);
+    const host = wrapper.querySelector("pi-extension-ui")!;
+    host.session = agent.session;
+    agent.request("input", { title: "a" });
+    agent.request("input", { title: "b" });
+    await settle();
+    expect(queueText(host)).to.equal("2件中1件目");
+  });
+
+  it("moves on when the head is closed remotely or expires", async () => {
+    const clock = new ManualClock();
+    agent.session.close();
+    agent = new FakeAgent({ clock });
+    const { host } = await mount(agent);
+    host.clock = clock;
+    const first = agent.request("confirm", { title: "first", message: "" });
+    agent.request("confirm", { title: "second", message: "", timeout: 3000 });
+    agent.request("input", { title: "third" });
+    await settle();
+    expect(shown(host)!.shadowRoot!.textContent).to.contain("first");
+    agent.send({ type: "pi-elements/dialog_closed", id: first, reason: "answered" });
+    await settle();
+    const second = shown(host)!;
+    expect(second.shadowRoot!.textContent).to.contain("second");
+    expect(second.shadowRoot!.querySelector('[part~="countdown"]')!.textContent).to.contain("3");
+    expect(queueText(host)).to.equal("1 of 2");
+    clock.advance(3000);
+    await settle();
+    expect(shown(host)!.localName).to.equal("pi-input");
+    expect(queueText(host)).to.equal(null);
+    expect(agent.responses().map((r) => r.id)).to.not.include(first);
+  });
+
+  it("renders markup in requests as text", async () => {
+    const { host } = await mount(agent);
+    const payload = `<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script>`;
+    agent.request("confirm", { title: payload, message: payload });
+    agent.request("select", { title: payload, options: [payload] });
+    await settle();
+    const roots = [host.shadowRoot!, shown(host)!.shadowRoot!];
+    for (const root of roots) expect(root.querySelectorAll("img, script")).to.have.length(0);
+    expect(shown(host)!.shadowRoot!.textContent).to.contain(payload);
+    expect((window as { __pwned?: number }).__pwned).to.equal(undefined);
+  });
+
+  it("treats an unknown mode as inline", async () => {
+    const { host, prompt } = await mount(agent, 'mode="sideways"');
+    agent.request("input", { title: "where?" });
+    await settle();
+    expect(host.shadowRoot!.querySelector("dialog[part~=dialog]")).to.equal(null);
+    expect(prompt.checkVisibility()).to.equal(false);
+  });
+
+  it("finds its session through an ancestor pi-session", async () => {
+    const wrapper = await fixture<HTMLElement>(html`<pi-session .session=${agent.session}
+      ><pi-extension-ui><pi-prompt></pi-prompt></pi-extension-ui
+    ></pi-session>`);
+    const host = wrapper.querySelector("pi-extension-ui")!;
+    agent.request("input", { title: "context" });
+    await settle();
+    expect(shown(host)!.localName).to.equal("pi-input");
+    await sendKeys({ press: "Enter" });
+    await settle();
+    expect(agent.responses()).to.have.length(1);
+  });
+
+  it("shows nothing but its slot without a session", async () => {
+    const el = await fixture<PiExtensionUi>(html`<pi-extension-ui><p>idle</p></pi-extension-ui>`);
+    expect(shown(el)).to.equal(null);
+    expect(el.querySelector("p")!.checkVisibility()).to.equal(true);
+  });
+
+  for (const theme of ["light", "dark"] as const) {
+    it(`passes axe with a queue open in the ${theme} theme`, async () => {
+      const { host } = await mount(agent, `theme="${theme}"`);
+      await expect(host).to.be.accessible();
+      agent.request("select", { title: "Model", options: ["sonnet", "opus", "haiku"], timeout: 10000 });
+      agent.request("confirm", { title: "Sure?", message: "yes" });
+      await settle();
+      for (const el of [host, shown(host)!]) el.setAttribute("theme", theme);
+      await settle();
+      await expect(host).to.be.accessible();
+      await executeServerCommand("screenshot", {
+        name: `pi-extension-ui-inline-${theme}`,
+        selector: "pi-extension-ui",
+      });
+    });
+  }
+});
+
+describe("pi-extension-ui modal", () => {
+  let agent: FakeAgent;
+  const pageTitle = document.title;
+  beforeEach(() => {
+    agent = new FakeAgent();
+  });
+  afterEach(() => {
+    agent.session.close();
+    document.title = pageTitle;
+  });
+
+  it("opens a native modal dialog in the top layer and closes it when the queue empties", async () => {
+    const { host, prompt } = await mount(agent, 'mode="modal"');
+    promptField(prompt).focus();
+    agent.request("confirm", { title: "Deploy?", message: "to production" });
+    await settle();
+    const box = host.shadowRoot!.querySelector("dialog")!;
+    expect(box.open).to.equal(true);
+    expect(box.matches(":modal")).to.equal(true);
+    expect(prompt.checkVisibility()).to.equal(true);
+    expect(shown(host)!.shadowRoot!.contains(deepActive())).to.equal(true);
+    const no = shown(host)!.shadowRoot!.querySelector<HTMLElement>('[part~="no-button"]')!;
+    no.click();
+    await settle();
+    expect(box.open).to.equal(false);
+    expect(agent.responses()[0]).to.include({ confirmed: false });
+    expect(deepActive()).to.equal(promptField(prompt));
+  });
+
+  it("cancels with source keyboard on Escape", async () => {
+    const { host } = await mount(agent, 'mode="modal"');
+    const sources: string[] = [];
+    host.addEventListener("pi-cancel", (e) => sources.push(e.detail.source));
+    const id = agent.request("input", { title: "Name?" });
+    await settle();
+    await sendKeys({ press: "Escape" });
+    await settle();
+    expect(sources).to.deep.equal(["keyboard"]);
+    expect(agent.responses()).to.deep.equal([{ type: "extension_ui_response", id, cancelled: true }]);
+    expect(host.shadowRoot!.querySelector("dialog")!.open).to.equal(false);
+  });
+
+  it("cancels with source backdrop on a click outside the box", async () => {
+    const { host } = await mount(agent, 'mode="modal"');
+    const sources: string[] = [];
+    host.addEventListener("pi-cancel", (e) => sources.push(e.detail.source));
+    const id = agent.request("select", { title: "Pick", options: ["a", "b"] });
+    await settle();
+    await sendMouse({ type: "click", position: [2, 2] });
+    await settle();
+    expect(sources).to.deep.equal(["backdrop"]);
+    expect(agent.responses()).to.deep.equal([{ type: "extension_ui_response", id, cancelled: true }]);
+  });
+
+  it("stays open across the queue and shows the position", async () => {
+    const { host } = await mount(agent, 'mode="modal"');
+    agent.request("input", { title: "one" });
+    agent.request("input", { title: "two" });
+    await settle();
+    expect(queueText(host)).to.equal("1 of 2");
+    await sendKeys({ press: "Enter" });
+    await settle();
+    expect(host.shadowRoot!.querySelector("dialog")!.open).to.equal(true);
+    expect(shown(host)!.shadowRoot!.textContent).to.contain("two");
+    expect(queueText(host)).to.equal(null);
+  });
+
+  it("mirrors the session title into document.title with sync-title, and restores the page's", async () => {
+    const { host } = await mount(agent, "sync-title");
+    document.title = "my page";
+    agent.request("setTitle", { title: "pi — refactor" });
+    await settle();
+    expect(document.title).to.equal("pi — refactor");
+    agent.request("setTitle", { title: "<b>pi</b>" });
+    await settle();
+    expect(document.title).to.equal("<b>pi</b>");
+    host.removeAttribute("sync-title");
+    await settle();
+    expect(document.title).to.equal("my page");
+    agent.request("setTitle", { title: "ignored" });
+    await settle();
+    expect(document.title).to.equal("my page");
+  });
+
+  it("leaves document.title alone without sync-title", async () => {
+    await mount(agent);
+    document.title = "untouched";
+    agent.request("setTitle", { title: "pi" });
+    await settle();
+    expect(document.title).to.equal("untouched");
+  });
+
+  for (const theme of ["light", "dark"] as const) {
+    it(`passes axe with the modal open in the ${theme} theme`, async () => {
+      const { host } = await mount(agent, `mode="modal" theme="${theme}"`);
+      agent.request("editor", { title: "Commit message", prefill: "fix: prompt\n\nbody" });
+      agent.request("input", { title: "next" });
+      await settle();
+      shown(host)!.setAttribute("theme", theme);
+      await settle();
+      await expect(host).to.be.accessible();
+      await executeServerCommand("screenshot", { name: `pi-extension-ui-modal-${theme}` });
+    });
+  }
+});

@@ -1,0 +1,273 @@
+import { expect, fixture, html } from "@open-wc/testing";
+import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
+import "../src/elements/prompt/define.js";
+import "../src/elements/session/define.js";
+import type { PiPrompt, PromptSendDetail } from "../src/elements/prompt/prompt.js";
+import { FakeAgent, settle } from "./session-fake-agent.js";
+
+const textarea = (el: PiPrompt) => el.shadowRoot!.querySelector("textarea")!;
+const button = (el: PiPrompt, part: string) => el.shadowRoot!.querySelector<HTMLButtonElement>(`[part~="${part}"]`);
+const sends = (el: HTMLElement) => {
+  const details: PromptSendDetail[] = [];
+  el.addEventListener("pi-send", (e) => details.push(e.detail));
+  return details;
+};
+
+async function typeInto(el: PiPrompt, text: string) {
+  textarea(el).focus();
+  await sendKeys({ type: text });
+  await el.updateComplete;
+}
+
+describe("pi-prompt standalone", () => {
+  it("sends the typed text with Enter as a prompt, fires pi-send and clears", async () => {
+    const el = await fixture<PiPrompt>(html`<pi-prompt></pi-prompt>`);
+    const events = sends(el);
+    await typeInto(el, "hello pi");
+    await sendKeys({ press: "Enter" });
+    await settle();
+    expect(events).to.deep.equal([{ message: "hello pi", command: "prompt" }]);
+    expect(textarea(el).value).to.equal("");
+    expect(el.value).to.equal("");
+  });
+
+  it("inserts a new line with Shift+Enter and sends both lines", async () => {
+    const el = await fixture<PiPrompt>(html`<pi-prompt></pi-prompt>`);
+    const events = sends(el);
+    await typeInto(el, "one");
+    await sendKeys({ press: "Shift+Enter" });
+    await sendKeys({ type: "two" });
+    expect(events).to.have.length(0);
+    expect(textarea(el).value).to.equal("one\ntwo");
+    await sendKeys({ press: "Enter" });
+    await settle();
+    expect(events).to.deep.equal([{ message: "one\ntwo", command: "prompt" }]);
+  });
+
+  it("sends with a click on the send button", async () => {
+    const el = await fixture<PiPrompt>(html`<pi-prompt .value=${"by mouse"}></pi-prompt>`);
+    const events = sends(el);
+    button(el, "send")!.click();
+    await settle();
+    expect(events).to.deep.equal([{ message: "by mouse", command: "prompt" }]);
+  });
+
+  it("sends nothing for empty or blank text", async () => {
+    const el = await fixture<PiPrompt>(html`<pi-prompt></pi-prompt>`);
+    const events = sends(el);
+    textarea(el).focus();
+    await sendKeys({ press: "Enter" });
+    await sendKeys({ type: "   " });
+    await sendKeys({ press: "Enter" });
+    await settle();
+    expect(events).to.have.length(0);
+    expect(textarea(el).value).to.equal("   ");
+  });
+
+  it("keeps the text when pi-send is cancelled", async () => {
+    const el = await fixture<PiPrompt>(html`<pi-prompt .value=${"keep me"}></pi-prompt>`);
+    el.addEventListener("pi-send", (e) => e.preventDefault());
+    button(el, "send")!.click();
+    await settle();
+    expect(textarea(el).value).to.equal("keep me");
+  });
+
+  it("never sends on an Enter that commits an IME composition", async () => {
+    const el = await fixture<PiPrompt>(html`<pi-prompt .value=${"にほんご"}></pi-prompt>`);
+    const events = sends(el);
+    const field = textarea(el);
+    field.dispatchEvent(
+      new KeyboardEvent("keydown", { key: "Enter", isComposing: true, bubbles: true, composed: true }),
+    );
+    field.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", keyCode: 229, bubbles: true, composed: true }));
+    field.dispatchEvent(new CompositionEvent("compositionstart", { bubbles: true, composed: true }));
+    field.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true, composed: true }));
+    await settle();
+    expect(events).to.have.length(0);
+    field.dispatchEvent(new CompositionEvent("compositionend", { bubbles: true, composed: true }));
+    field.dispatchEvent(
+      new KeyboardEvent("keydown", { key: "Enter", bubbles: true, composed: true, cancelable: true }),
+    );
+    await settle();
+    expect(events).to.deep.equal([{ message: "にほんご", command: "prompt" }]);
+  });
+
+  it("does nothing while disabled", async () => {
+    const el = await fixture<PiPrompt>(html`<pi-prompt disabled .value=${"x"}></pi-prompt>`);
+    const events = sends(el);
+    expect(textarea(el).disabled).to.equal(true);
+    expect(button(el, "send")!.disabled).to.equal(true);
+    button(el, "send")!.click();
+    await settle();
+    expect(events).to.have.length(0);
+  });
+
+  it("names the field in the nearest language", async () => {
+    const el = await fixture<PiPrompt>(html`<div lang="ja"><pi-prompt></pi-prompt></div>`);
+    const prompt = el.querySelector("pi-prompt")!;
+    await prompt.updateComplete;
+    expect(textarea(prompt).getAttribute("aria-label")).to.equal("pi へのメッセージ");
+    expect(button(prompt, "send")!.textContent).to.equal("送信");
+  });
+});
+
+describe("pi-prompt with a session", () => {
+  let agent: FakeAgent;
+  beforeEach(() => {
+    agent = new FakeAgent();
+  });
+  afterEach(() => agent.session.close());
+
+  it("is filled by set_editor_text, every time, even with the same text", async () => {
+    const el = await fixture<PiPrompt>(html`<pi-prompt .session=${agent.session}></pi-prompt>`);
+    agent.request("set_editor_text", { text: "from the agent" });
+    await settle();
+    expect(textarea(el).value).to.equal("from the agent");
+    await typeInto(el, " and me");
+    expect(textarea(el).value).to.equal("from the agent and me");
+    agent.request("set_editor_text", { text: "from the agent" });
+    await settle();
+    expect(textarea(el).value).to.equal("from the agent");
+  });
+
+  it("puts markup from set_editor_text in as text, never as elements", async () => {
+    const el = await fixture<PiPrompt>(html`<pi-prompt .session=${agent.session}></pi-prompt>`);
+    const payload = `<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>`;
+    agent.request("set_editor_text", { text: payload });
+    await settle();
+    expect(textarea(el).value).to.equal(payload);
+    expect(el.shadowRoot!.querySelectorAll("img, script")).to.have.length(0);
+    expect((window as { __pwned?: number }).__pwned).to.equal(undefined);
+  });
+
+  it("sends prompt through the session and clears once the agent accepted it", async () => {
+    const el = await fixture<PiPrompt>(html`<pi-prompt .session=${agent.session}></pi-prompt>`);
+    const events = sends(el);
+    await typeInto(el, "run the tests");
+    await sendKeys({ press: "Enter" });
+    await settle();
+    expect(agent.commands()).to.deep.equal([{ type: "prompt", message: "run the tests" }]);
+    expect(events).to.deep.equal([{ message: "run the tests", command: "prompt" }]);
+    expect(textarea(el).value).to.equal("");
+  });
+
+  it("keeps the text and fires pi-send-error when the agent rejects the command", async () => {
+    agent.failing.add("prompt");
+    const el = await fixture<PiPrompt>(html`<pi-prompt .session=${agent.session}></pi-prompt>`);
+    const errors: unknown[] = [];
+    el.addEventListener("pi-send-error", (e) => errors.push(e.detail.message));
+    await typeInto(el, "rejected");
+    await sendKeys({ press: "Enter" });
+    await settle();
+    expect(errors).to.deep.equal(["rejected"]);
+    expect(textarea(el).value).to.equal("rejected");
+  });
+
+  it("does not send twice while a command is in flight", async () => {
+    agent.silent.add("prompt");
+    const el = await fixture<PiPrompt>(html`<pi-prompt .session=${agent.session}></pi-prompt>`);
+    await typeInto(el, "once");
+    await sendKeys({ press: "Enter" });
+    await settle();
+    await sendKeys({ press: "Enter" });
+    await settle();
+    expect(agent.commands()).to.deep.equal([{ type: "prompt", message: "once" }]);
+    expect(button(el, "send")!.disabled).to.equal(true);
+  });
+
+  it("steers with Enter, queues a follow-up with Alt+Enter and aborts with Escape while the agent streams", async () => {
+    const el = await fixture<PiPrompt>(html`<pi-prompt .session=${agent.session}></pi-prompt>`);
+    agent.send({ type: "agent_start" });
+    await settle();
+    expect(el.streaming).to.equal(true);
+    expect(button(el, "send")).to.equal(null);
+    expect(button(el, "steer")!.textContent).to.equal("Steer");
+    await typeInto(el, "go left");
+    await sendKeys({ press: "Enter" });
+    await settle();
+    await sendKeys({ type: "then tidy up" });
+    await sendKeys({ press: "Alt+Enter" });
+    await settle();
+    await sendKeys({ press: "Escape" });
+    await settle();
+    expect(agent.commands()).to.deep.equal([
+      { type: "steer", message: "go left" },
+      { type: "follow_up", message: "then tidy up" },
+      { type: "abort" },
+    ]);
+    agent.send({ type: "agent_end", messages: [] });
+    await settle();
+    expect(el.streaming).to.equal(false);
+    await sendKeys({ type: "next" });
+    await sendKeys({ press: "Escape" });
+    await sendKeys({ press: "Enter" });
+    await settle();
+    expect(agent.commands().slice(3)).to.deep.equal([{ type: "prompt", message: "next" }]);
+  });
+
+  it("steers, follows up and stops with the mouse", async () => {
+    const el = await fixture<PiPrompt>(html`<pi-prompt .session=${agent.session}></pi-prompt>`);
+    agent.send({ type: "agent_start" });
+    await settle();
+    el.value = "a";
+    await el.updateComplete;
+    button(el, "steer")!.click();
+    await settle();
+    el.value = "b";
+    await el.updateComplete;
+    button(el, "follow-up")!.click();
+    await settle();
+    button(el, "abort")!.click();
+    await settle();
+    expect(agent.commands()).to.deep.equal([
+      { type: "steer", message: "a" },
+      { type: "follow_up", message: "b" },
+      { type: "abort" },
+    ]);
+  });
+
+  it("disables sending and says so while the session is disconnected", async () => {
+    const el = await fixture<PiPrompt>(html`<pi-prompt .session=${agent.session} .value=${"hello"}></pi-prompt>`);
+    agent.client.close();
+    await settle();
+    const status = el.shadowRoot!.querySelector('[part~="status"]')!;
+    expect(status.getAttribute("role")).to.equal("status");
+    expect(status.textContent).to.equal("Disconnected");
+    expect(button(el, "send")!.disabled).to.equal(true);
+    textarea(el).focus();
+    await sendKeys({ press: "Enter" });
+    await settle();
+    expect(agent.commands()).to.deep.equal([]);
+    expect(textarea(el).value).to.equal("hello");
+  });
+
+  it("uses the session of an ancestor pi-session", async () => {
+    const wrapper = await fixture<HTMLElement>(
+      html`<pi-session .session=${agent.session}><div><pi-prompt></pi-prompt></div></pi-session>`,
+    );
+    const el = wrapper.querySelector("pi-prompt")!;
+    agent.request("set_editor_text", { text: "via context" });
+    await settle();
+    expect(textarea(el).value).to.equal("via context");
+    button(el, "send")!.click();
+    await settle();
+    expect(agent.commands()).to.deep.equal([{ type: "prompt", message: "via context" }]);
+  });
+
+  for (const theme of ["light", "dark"] as const) {
+    it(`passes axe idle, streaming and disconnected in the ${theme} theme`, async () => {
+      const el = await fixture<PiPrompt>(
+        html`<pi-prompt theme=${theme} .session=${agent.session} .value=${"draft"}></pi-prompt>`,
+      );
+      await expect(el).to.be.accessible();
+      await executeServerCommand("screenshot", { name: `pi-prompt-${theme}`, selector: "pi-prompt" });
+      agent.send({ type: "agent_start" });
+      await settle();
+      await expect(el).to.be.accessible();
+      await executeServerCommand("screenshot", { name: `pi-prompt-streaming-${theme}`, selector: "pi-prompt" });
+      agent.client.close();
+      await settle();
+      await expect(el).to.be.accessible();
+    });
+  }
+});
