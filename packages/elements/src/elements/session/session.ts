@@ -1,0 +1,112 @@
+import { ContextProvider } from "@lit/context";
+import { PiSession, WebSocketTransport } from "@pi-elements/core";
+import { css, html, LitElement, type PropertyValues } from "lit";
+import { sessionContext } from "../../context.js";
+
+/** Detail of `pi-session-change`. */
+export interface SessionChangeDetail {
+  session: PiSession | undefined;
+}
+
+/**
+ * Declarative wiring for plain HTML: `<pi-session url="ws://127.0.0.1:8787/?token=…">` connects to a pi-elements
+ * bridge over a WebSocket and gives the session to every pi-* descendant (through @lit/context). For any other
+ * transport, set the `session` property to a `PiSession` you made; it takes precedence over `url`.
+ *
+ * A session made from `url` belongs to this element: it is closed when the element leaves the document or the
+ * url changes. A session given through the property belongs to the page and is never closed here.
+ *
+ * @slot - The pi-* elements (and anything else) that share this session.
+ * @event pi-session-change - The session changed (made, replaced or closed). `detail: { session: PiSession | undefined }`.
+ */
+export class PiSessionElement extends LitElement {
+  static override styles = css`
+    :host {
+      display: contents;
+    }
+  `;
+
+  static override properties = {
+    url: { type: String },
+    framing: { type: String },
+  };
+
+  /** WebSocket URL of a pi-elements bridge (the token goes in the query). */
+  declare url: string | undefined;
+  /**
+   * How WebSocket frames carry records: `"jsonl"` (default; what the pi-elements bridge speaks: raw JSONL chunks,
+   * which also accepts one record per frame) or `"record"` (exactly one record per frame, no line feeds).
+   */
+  declare framing: "jsonl" | "record";
+
+  readonly #provider = new ContextProvider(this, { context: sessionContext });
+  #given: PiSession | undefined;
+  #owned: PiSession | undefined;
+
+  constructor() {
+    super();
+    this.url = undefined;
+    this.framing = "jsonl";
+  }
+
+  /** The session in use: the one set through this property, else the one made from `url`. */
+  get session(): PiSession | undefined {
+    return this.#given ?? this.#owned;
+  }
+
+  set session(session: PiSession | undefined) {
+    const before = this.session;
+    this.#given = session;
+    this.#publish(before);
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#openFromUrl();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    // A move within the document disconnects and reconnects in one task: keep the connection through it.
+    queueMicrotask(() => {
+      if (!this.isConnected) this.#closeOwned();
+    });
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if ((changed.has("url") || changed.has("framing")) && this.isConnected) {
+      this.#closeOwned();
+      this.#openFromUrl();
+    }
+  }
+
+  protected override render() {
+    return html`<slot></slot>`;
+  }
+
+  #openFromUrl(): void {
+    if (this.#owned || !this.url) return;
+    const before = this.session;
+    const framing = this.framing === "record" ? "record" : "jsonl";
+    this.#owned = new PiSession(new WebSocketTransport(this.url, { framing }));
+    this.#publish(before);
+  }
+
+  #closeOwned(): void {
+    const owned = this.#owned;
+    if (!owned) return;
+    const before = this.session;
+    this.#owned = undefined;
+    owned.close();
+    this.#publish(before);
+  }
+
+  #publish(before: PiSession | undefined): void {
+    const session = this.session;
+    if (session === before) return;
+    this.#provider.setValue(session);
+    this.dispatchEvent(
+      new CustomEvent<SessionChangeDetail>("pi-session-change", { detail: { session }, bubbles: true, composed: true }),
+    );
+  }
+}

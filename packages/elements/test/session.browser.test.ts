@@ -1,0 +1,160 @@
+import { expect, fixture, html } from "@open-wc/testing";
+import { PiSession, WebSocketTransport } from "@pi-elements/core";
+import { executeServerCommand } from "@web/test-runner-commands";
+import "../src/elements/extension-ui/define.js";
+import "../src/elements/prompt/define.js";
+import "../src/elements/session/define.js";
+import type { PiExtensionUi } from "../src/elements/extension-ui/extension-ui.js";
+import type { PiSessionElement } from "../src/elements/session/session.js";
+import { FakeAgent, settle } from "./session-fake-agent.js";
+
+const changes = (el: HTMLElement) => {
+  const seen: (PiSession | undefined)[] = [];
+  el.addEventListener("pi-session-change", (e) => seen.push(e.detail.session));
+  return seen;
+};
+
+let roomCount = 0;
+const newRoom = () => `pi-session-${Date.now()}-${++roomCount}`;
+
+describe("pi-session with a given session", () => {
+  let agent: FakeAgent;
+  beforeEach(() => {
+    agent = new FakeAgent();
+  });
+  afterEach(() => agent.session.close());
+
+  it("provides the session to pi-* descendants, also ones added later and nested in other elements", async () => {
+    const el = await fixture<PiSessionElement>(html`<pi-session></pi-session>`);
+    const seen = changes(el);
+    el.session = agent.session;
+    expect(el.session).to.equal(agent.session);
+    expect(seen).to.deep.equal([agent.session]);
+    const section = document.createElement("section");
+    section.innerHTML = `<pi-extension-ui sync-title></pi-extension-ui>`;
+    el.append(section);
+    const host = section.querySelector<PiExtensionUi>("pi-extension-ui")!;
+    const before = document.title;
+    agent.request("input", { title: "via context" });
+    agent.request("setTitle", { title: "from pi-session" });
+    await settle();
+    expect(host.current?.request.title).to.equal("via context");
+    expect(document.title).to.equal("from pi-session");
+    host.remove();
+    expect(document.title).to.equal(before);
+  });
+
+  it("switches every descendant when the session is replaced, and an element's own session wins", async () => {
+    const other = new FakeAgent();
+    const el = await fixture<PiSessionElement>(
+      html`<pi-session .session=${agent.session}><pi-extension-ui></pi-extension-ui><pi-extension-ui id="own"></pi-extension-ui></pi-session>`,
+    );
+    const [viaContext, own] = el.querySelectorAll("pi-extension-ui");
+    own!.session = other.session;
+    agent.request("input", { title: "first agent" });
+    other.request("input", { title: "own agent" });
+    await settle();
+    expect(viaContext!.current?.request.title).to.equal("first agent");
+    expect(own!.current?.request.title).to.equal("own agent");
+    const third = new FakeAgent();
+    third.request("confirm", { title: "third agent", message: "" });
+    el.session = third.session;
+    await settle();
+    expect(viaContext!.current?.request.title).to.equal("third agent");
+    expect(own!.current?.request.title).to.equal("own agent");
+    other.session.close();
+    third.session.close();
+  });
+
+  it("never closes a session it was given", async () => {
+    const el = await fixture<PiSessionElement>(html`<pi-session .session=${agent.session}></pi-session>`);
+    el.remove();
+    await settle();
+    expect(agent.session.ui.getSnapshot().connection).to.equal("open");
+    expect(el.session).to.equal(agent.session);
+  });
+
+  it("renders its children and nothing else", async () => {
+    const el = await fixture<PiSessionElement>(html`<pi-session><p>child</p></pi-session>`);
+    expect(getComputedStyle(el).display).to.equal("contents");
+    expect(el.shadowRoot!.querySelectorAll("*:not(slot)")).to.have.length(0);
+    expect(el.querySelector("p")!.checkVisibility()).to.equal(true);
+    await expect(el).to.be.accessible();
+  });
+});
+
+describe("pi-session with a url", () => {
+  it("connects over a WebSocket, speaks JSONL, and closes on removal", async () => {
+    const room = newRoom();
+    const url = (await executeServerCommand("ws-server:url", { room })) as string;
+    const wrapper = await fixture<HTMLElement>(html`<div></div>`);
+    const el = document.createElement("pi-session");
+    const seen = changes(el);
+    el.setAttribute("url", url);
+    el.innerHTML = `<pi-extension-ui><pi-prompt></pi-prompt></pi-extension-ui>`;
+    wrapper.append(el);
+    const session = el.session!;
+    expect(session).to.be.instanceOf(PiSession);
+    expect(session.transport).to.be.instanceOf(WebSocketTransport);
+    expect(seen).to.deep.equal([session]);
+    await executeServerCommand("ws-server:wait-for-connections", { room, total: 1, open: 1 });
+    // Two records in one frame, as a bridge piping pi's stdout may send them.
+    const request = { type: "extension_ui_request", id: "w1", method: "input", title: "over the wire" };
+    const title = { type: "extension_ui_request", id: "w2", method: "setTitle", title: "t" };
+    await executeServerCommand("ws-server:send", {
+      room,
+      frames: [`${JSON.stringify(request)}\n${JSON.stringify(title)}\n`],
+    });
+    const host = el.querySelector("pi-extension-ui")!;
+    for (let i = 0; i < 50 && !host.current; i++) await settle();
+    expect(host.current?.id).to.equal("w1");
+    host.shadowRoot!.querySelector<HTMLElement & { cancel(): boolean }>('[part~="dialog-element"]')!.cancel();
+    const frames = (await executeServerCommand("ws-server:wait-for-received", { room, count: 1 })) as string[];
+    expect(frames).to.deep.equal([`${JSON.stringify({ type: "extension_ui_response", id: "w1", cancelled: true })}\n`]);
+    el.remove();
+    await settle();
+    expect(seen).to.deep.equal([session, undefined]);
+    expect(el.session).to.equal(undefined);
+    expect(session.ui.getSnapshot().connection).to.equal("closed");
+    await executeServerCommand("ws-server:wait-for-connections", { room, total: 1, open: 0 });
+  });
+
+  it("keeps its connection when moved within the document", async () => {
+    const url = (await executeServerCommand("ws-server:url", { room: newRoom() })) as string;
+    const wrapper = await fixture<HTMLElement>(html`<div><section></section></div>`);
+    const el = document.createElement("pi-session");
+    el.url = url;
+    wrapper.append(el);
+    const session = el.session;
+    wrapper.querySelector("section")!.append(el);
+    await settle();
+    expect(el.session).to.equal(session);
+    expect(session!.ui.getSnapshot().connection).to.not.equal("closed");
+    el.remove();
+  });
+
+  it("reconnects elsewhere when the url changes, and a given session takes precedence", async () => {
+    const first = (await executeServerCommand("ws-server:url", { room: newRoom() })) as string;
+    const second = (await executeServerCommand("ws-server:url", { room: newRoom() })) as string;
+    const el = await fixture<PiSessionElement>(html`<pi-session url=${first}></pi-session>`);
+    const one = el.session!;
+    el.url = second;
+    await el.updateComplete;
+    const two = el.session!;
+    expect(two).to.not.equal(one);
+    expect((two.transport as WebSocketTransport).url).to.equal(second);
+    expect(one.ui.getSnapshot().connection).to.equal("closed");
+    const agent = new FakeAgent();
+    el.session = agent.session;
+    expect(el.session).to.equal(agent.session);
+    el.session = undefined;
+    expect(el.session).to.equal(two);
+    el.remove();
+    agent.session.close();
+  });
+
+  it("has no session without url or property", async () => {
+    const el = await fixture<PiSessionElement>(html`<pi-session></pi-session>`);
+    expect(el.session).to.equal(undefined);
+  });
+});
