@@ -1,0 +1,133 @@
+import { expect, fixture, html } from "@open-wc/testing";
+import { sendKeys, sendMouse } from "@web/test-runner-commands";
+import "../src/elements/confirm/define.js";
+import type { PiConfirm } from "../src/elements/confirm/confirm.js";
+import { deepActive, recordEvents } from "./support/dialogs.js";
+import { FakeSession } from "./support/fake-session.js";
+
+async function openConfirm(message = "Line one\nLine two\n\n  indented"): Promise<PiConfirm> {
+  const el = await fixture<PiConfirm>(html`<pi-confirm heading="Delete?" .message=${message}></pi-confirm>`);
+  el.show();
+  await el.updateComplete;
+  return el;
+}
+
+function button(el: PiConfirm, part: "yes-button" | "no-button"): HTMLButtonElement {
+  return el.shadowRoot!.querySelector(`[part~=${part}]`)!;
+}
+
+describe("pi-confirm", () => {
+  it("is an alertdialog named by the title and described by the message, line breaks kept", async () => {
+    const el = await openConfirm();
+    const box = el.shadowRoot!.querySelector("dialog")!;
+    expect(box.getAttribute("role")).to.equal("alertdialog");
+    const message = el.shadowRoot!.querySelector<HTMLElement>("[part~=message]")!;
+    expect(box.getAttribute("aria-describedby")).to.equal("message");
+    expect(message.textContent).to.equal("Line one\nLine two\n\n  indented");
+    expect(getComputedStyle(message).whiteSpace).to.equal("pre-wrap");
+    expect(message.innerText.split("\n").length).to.equal(4);
+  });
+
+  it("Yes has focus; Enter confirms", async () => {
+    const el = await openConfirm();
+    const events = recordEvents(el);
+    expect(deepActive()).to.equal(button(el, "yes-button"));
+    await sendKeys({ press: "Enter" });
+    expect(events).to.deep.equal([{ type: "pi-submit", detail: { confirmed: true } }]);
+  });
+
+  it("arrow keys move between Yes and No; Enter on No answers false", async () => {
+    const el = await openConfirm();
+    const events = recordEvents(el);
+    await sendKeys({ press: "ArrowDown" });
+    expect(deepActive()).to.equal(button(el, "no-button"));
+    await sendKeys({ press: "ArrowUp" });
+    expect(deepActive()).to.equal(button(el, "yes-button"));
+    await sendKeys({ press: "ArrowRight" });
+    await sendKeys({ press: "Enter" });
+    expect(events).to.deep.equal([{ type: "pi-submit", detail: { confirmed: false } }]);
+  });
+
+  it("clicking No answers false, clicking Yes answers true", async () => {
+    const el = await openConfirm();
+    const events = recordEvents(el);
+    const click = async (target: Element) => {
+      const box = target.getBoundingClientRect();
+      await sendMouse({
+        type: "click",
+        position: [Math.round(box.x + box.width / 2), Math.round(box.y + box.height / 2)],
+      });
+    };
+    await click(button(el, "no-button"));
+    el.show();
+    await el.updateComplete;
+    await click(button(el, "yes-button"));
+    expect(events).to.deep.equal([
+      { type: "pi-submit", detail: { confirmed: false } },
+      { type: "pi-submit", detail: { confirmed: true } },
+    ]);
+  });
+
+  it("session-driven: Esc answers {cancelled: true}; No answers {confirmed: false}", async () => {
+    const session = new FakeSession();
+    const el = await fixture<PiConfirm>(html`<pi-confirm .session=${session}></pi-confirm>`);
+    el.request = { type: "extension_ui_request", id: "c1", method: "confirm", title: "Allow?", message: "bash: ls" };
+    await el.updateComplete;
+    await sendKeys({ press: "Escape" });
+    el.request = { type: "extension_ui_request", id: "c2", method: "confirm", title: "Allow?", message: "bash: rm" };
+    await el.updateComplete;
+    button(el, "no-button").click();
+    expect(session.sent).to.deep.equal([
+      { id: "c1", answer: { cancelled: true } },
+      { id: "c2", answer: { confirmed: false } },
+    ]);
+  });
+
+  it("Yes / No are localized", async () => {
+    const wrapper = await fixture<HTMLDivElement>(
+      html`<div lang="ja"><pi-confirm heading="削除しますか？" message="元に戻せません"></pi-confirm></div>`,
+    );
+    const el = wrapper.querySelector("pi-confirm")!;
+    el.show();
+    await el.updateComplete;
+    expect([button(el, "yes-button").textContent, button(el, "no-button").textContent]).to.deep.equal([
+      "はい",
+      "いいえ",
+    ]);
+    wrapper.lang = "zh-CN";
+    el.requestUpdate();
+    await el.updateComplete;
+    expect([button(el, "yes-button").textContent, button(el, "no-button").textContent]).to.deep.equal(["是", "否"]);
+    el.strings = { yes: "Allow", no: "Deny" };
+    await el.updateComplete;
+    expect([button(el, "yes-button").textContent, button(el, "no-button").textContent]).to.deep.equal([
+      "Allow",
+      "Deny",
+    ]);
+  });
+
+  it("an empty message renders no message paragraph and stays accessible", async () => {
+    const el = await openConfirm("");
+    expect(el.shadowRoot!.querySelector("[part~=message]")).to.equal(null);
+    expect(el.shadowRoot!.querySelector("dialog")!.hasAttribute("aria-describedby")).to.equal(false);
+    await expect(el).to.be.accessible();
+  });
+
+  it("modal: top layer via showModal, backdrop click cancels with source backdrop", async () => {
+    const el = await fixture<PiConfirm>(html`<pi-confirm modal heading="Modal?" message="m"></pi-confirm>`);
+    const events = recordEvents(el);
+    el.show();
+    await el.updateComplete;
+    const box = el.shadowRoot!.querySelector("dialog")!;
+    expect(box.matches(":modal")).to.equal(true);
+    await expect(el).to.be.accessible();
+    await sendMouse({ type: "click", position: [3, 3] });
+    expect(events).to.deep.equal([{ type: "pi-cancel", detail: { source: "backdrop" } }]);
+    el.show();
+    await el.updateComplete;
+    await sendKeys({ press: "Escape" });
+    expect(events[1]).to.deep.equal({ type: "pi-cancel", detail: { source: "keyboard" } });
+    await el.updateComplete;
+    expect(box.open).to.equal(false);
+  });
+});

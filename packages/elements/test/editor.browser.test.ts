@@ -1,0 +1,110 @@
+import { expect, fixture, html } from "@open-wc/testing";
+import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
+import "../src/elements/editor/define.js";
+import type { PiEditor } from "../src/elements/editor/editor.js";
+import { deepActive, recordEvents } from "./support/dialogs.js";
+import { FakeSession } from "./support/fake-session.js";
+
+async function openEditor(value = "", submitOn?: string): Promise<PiEditor> {
+  const el = await fixture<PiEditor>(html`<pi-editor heading="Edit" .value=${value}></pi-editor>`);
+  if (submitOn) el.setAttribute("submit-on", submitOn);
+  el.show();
+  await el.updateComplete;
+  return el;
+}
+
+function area(el: PiEditor): HTMLTextAreaElement {
+  return el.shadowRoot!.querySelector("textarea")!;
+}
+
+const TRICKY = "tab\there\u2028line separator\u2029para\n😀👩‍👩‍👧 emoji\n中文 日本語 한국어\n\n\n";
+
+describe("pi-editor", () => {
+  it("opens with the prefill in a focused multi-line field", async () => {
+    const el = await openEditor("line 1\nline 2");
+    expect(area(el).value).to.equal("line 1\nline 2");
+    expect(deepActive()).to.equal(area(el));
+  });
+
+  it("Shift+Enter inserts a newline; Enter submits (pi's convention)", async () => {
+    const el = await openEditor();
+    const events = recordEvents(el);
+    await sendKeys({ type: "first" });
+    await sendKeys({ press: "Shift+Enter" });
+    await sendKeys({ type: "second" });
+    expect(events).to.deep.equal([]);
+    await sendKeys({ press: "Enter" });
+    expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "first\nsecond" } }]);
+  });
+
+  it('submit-on="mod-enter": Enter inserts a newline, Ctrl+Enter submits, and the hint says so', async () => {
+    const el = await openEditor("", "mod-enter");
+    const events = recordEvents(el);
+    expect(el.shadowRoot!.querySelector("[part~=hint]")!.textContent).to.equal("Ctrl+Enter to submit");
+    await sendKeys({ type: "a" });
+    await sendKeys({ press: "Enter" });
+    await sendKeys({ type: "b" });
+    expect(events).to.deep.equal([]);
+    await sendKeys({ press: "Control+Enter" });
+    expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "a\nb" } }]);
+  });
+
+  it("returns the text exactly as edited: tabs, U+2028/U+2029, emoji, CJK, trailing newlines", async () => {
+    const session = new FakeSession();
+    const el = await fixture<PiEditor>(html`<pi-editor .session=${session}></pi-editor>`);
+    el.request = { type: "extension_ui_request", id: "e1", method: "editor", title: "Edit", prefill: TRICKY };
+    await el.updateComplete;
+    expect(area(el).value).to.equal(TRICKY);
+    el.shadowRoot!.querySelector<HTMLButtonElement>("[part~=submit-button]")!.click();
+    expect(session.sent).to.deep.equal([{ id: "e1", answer: { value: TRICKY } }]);
+  });
+
+  it("keeps typed tricky text too (end of text, then Enter)", async () => {
+    const el = await openEditor("x");
+    const events = recordEvents(el);
+    area(el).setSelectionRange(1, 1);
+    await sendKeys({ type: " 中文😀\t" });
+    await sendKeys({ press: "Shift+Enter" });
+    await sendKeys({ press: "Shift+Enter" });
+    await sendKeys({ press: "Enter" });
+    expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "x 中文😀\t\n\n" } }]);
+  });
+
+  it("grows with its content", async () => {
+    const el = await openEditor("one");
+    const before = area(el).getBoundingClientRect().height;
+    el.value = Array.from({ length: 12 }, (_, i) => `line ${i}`).join("\n");
+    await el.updateComplete;
+    const after = area(el).getBoundingClientRect().height;
+    expect(after).to.be.greaterThan(before * 2);
+    expect(area(el).scrollHeight - area(el).clientHeight).to.be.lessThan(2);
+  });
+
+  it("Enter during an IME composition never submits (synthetic and CDP)", async () => {
+    const el = await openEditor();
+    const events = recordEvents(el);
+    area(el).dispatchEvent(
+      new KeyboardEvent("keydown", { key: "Enter", isComposing: true, bubbles: true, composed: true }),
+    );
+    area(el).dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", keyCode: 229, bubbles: true, composed: true }));
+    await executeServerCommand("ime", { action: "compose", text: "ちゅうごく" });
+    await executeServerCommand("ime", { action: "key", key: "Enter" });
+    expect(events).to.deep.equal([]);
+    await executeServerCommand("ime", { action: "commit", text: "中国" });
+    await sendKeys({ press: "Enter" });
+    expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "中国" } }]);
+  });
+
+  it("Esc cancels; the Cancel button cancels with source button", async () => {
+    const el = await openEditor("draft");
+    const events = recordEvents(el);
+    await sendKeys({ press: "Escape" });
+    el.show();
+    await el.updateComplete;
+    el.shadowRoot!.querySelector<HTMLButtonElement>("[part~=cancel-button]")!.click();
+    expect(events).to.deep.equal([
+      { type: "pi-cancel", detail: { source: "keyboard" } },
+      { type: "pi-cancel", detail: { source: "button" } },
+    ]);
+  });
+});

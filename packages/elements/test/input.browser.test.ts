@@ -1,0 +1,110 @@
+import { expect, fixture, html } from "@open-wc/testing";
+import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
+import "../src/elements/input/define.js";
+import type { PiInput } from "../src/elements/input/input.js";
+import { deepActive, recordEvents } from "./support/dialogs.js";
+import { FakeSession } from "./support/fake-session.js";
+
+async function openInput(placeholder = "feature/…"): Promise<PiInput> {
+  const el = await fixture<PiInput>(html`<pi-input heading="Branch" placeholder=${placeholder}></pi-input>`);
+  el.show();
+  await el.updateComplete;
+  return el;
+}
+
+function field(el: PiInput): HTMLInputElement {
+  return el.shadowRoot!.querySelector("input")!;
+}
+
+describe("pi-input", () => {
+  it("shows the placeholder in a focused one-line field labelled by the heading", async () => {
+    const el = await openInput("e.g. main");
+    expect(field(el).placeholder).to.equal("e.g. main");
+    expect(field(el).type).to.equal("text");
+    expect(deepActive()).to.equal(field(el));
+    expect(field(el).getAttribute("aria-labelledby")).to.equal("heading");
+  });
+
+  it("Enter submits what was typed", async () => {
+    const el = await openInput();
+    const events = recordEvents(el);
+    await sendKeys({ type: "fix/ほげ 🙂" });
+    await sendKeys({ press: "Enter" });
+    expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "fix/ほげ 🙂" } }]);
+    expect(el.value).to.equal("fix/ほげ 🙂");
+  });
+
+  it("Enter submits even when empty", async () => {
+    const el = await openInput();
+    const events = recordEvents(el);
+    await sendKeys({ press: "Enter" });
+    expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "" } }]);
+  });
+
+  it("the Submit and Cancel buttons answer by mouse", async () => {
+    const el = await openInput();
+    const events = recordEvents(el);
+    await sendKeys({ type: "x" });
+    el.shadowRoot!.querySelector<HTMLButtonElement>("[part~=submit-button]")!.click();
+    el.show();
+    await el.updateComplete;
+    el.shadowRoot!.querySelector<HTMLButtonElement>("[part~=cancel-button]")!.click();
+    expect(events).to.deep.equal([
+      { type: "pi-submit", detail: { value: "x" } },
+      { type: "pi-cancel", detail: { source: "button" } },
+    ]);
+  });
+
+  it("Enter during an IME composition (isComposing, keyCode 229, between composition events) never submits", async () => {
+    const el = await openInput();
+    const events = recordEvents(el);
+    const input = field(el);
+    const enter = (init: KeyboardEventInit) =>
+      input.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true, composed: true, ...init }));
+    enter({ isComposing: true });
+    enter({ keyCode: 229 });
+    input.dispatchEvent(new CompositionEvent("compositionstart", { bubbles: true, composed: true, data: "" }));
+    enter({});
+    input.dispatchEvent(new CompositionEvent("compositionend", { bubbles: true, composed: true, data: "日本" }));
+    expect(events).to.deep.equal([]);
+    enter({});
+    expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "" } }]);
+  });
+
+  it("a real IME composition (CDP Input.imeSetComposition): Enter commits the text, the next Enter submits", async () => {
+    const el = await openInput();
+    const events = recordEvents(el);
+    await executeServerCommand("ime", { action: "compose", text: "にほんご" });
+    expect(field(el).value).to.equal("にほんご");
+    await executeServerCommand("ime", { action: "key", key: "Enter" });
+    expect(events).to.deep.equal([]);
+    await executeServerCommand("ime", { action: "commit", text: "日本語" });
+    expect(field(el).value).to.equal("日本語");
+    await sendKeys({ press: "Enter" });
+    expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "日本語" } }]);
+  });
+
+  it("session-driven: the request's placeholder and title, answered with {value}", async () => {
+    const session = new FakeSession();
+    const el = await fixture<PiInput>(html`<pi-input .session=${session}></pi-input>`);
+    el.request = { type: "extension_ui_request", id: "i1", method: "input", title: "Name?", placeholder: "your name" };
+    await el.updateComplete;
+    expect(field(el).placeholder).to.equal("your name");
+    await sendKeys({ type: "Ada" });
+    await sendKeys({ press: "Enter" });
+    expect(session.sent).to.deep.equal([{ id: "i1", answer: { value: "Ada" } }]);
+  });
+
+  it("a request without a placeholder shows none; reopening starts empty", async () => {
+    const session = new FakeSession();
+    const el = await fixture<PiInput>(html`<pi-input .session=${session}></pi-input>`);
+    el.request = { type: "extension_ui_request", id: "a", method: "input", title: "A", placeholder: "first" };
+    await el.updateComplete;
+    await sendKeys({ type: "typed" });
+    await sendKeys({ press: "Enter" });
+    el.request = { type: "extension_ui_request", id: "b", method: "input", title: "B" };
+    await el.updateComplete;
+    expect(field(el).placeholder).to.equal("");
+    expect(field(el).value).to.equal("");
+  });
+});

@@ -1,0 +1,249 @@
+import { expect, fixture, html } from "@open-wc/testing";
+import { sendKeys, sendMouse } from "@web/test-runner-commands";
+import "../src/elements/select/define.js";
+import type { PiSelect } from "../src/elements/select/select.js";
+import { deepActive, recordEvents } from "./support/dialogs.js";
+import { FakeClock } from "./support/fake-clock.js";
+import { FakeSession } from "./support/fake-session.js";
+
+async function openSelect(options: string[], attrs = ""): Promise<PiSelect> {
+  const el = await fixture<PiSelect>(html`<pi-select heading="Choose" .options=${options}></pi-select>`);
+  if (attrs) el.setAttribute("filter-threshold", attrs);
+  el.clock = new FakeClock();
+  el.show();
+  await el.updateComplete;
+  return el;
+}
+
+function activeLabel(el: PiSelect): string | undefined {
+  return el.shadowRoot!.querySelector("[aria-selected=true]")?.textContent ?? undefined;
+}
+
+async function press(el: PiSelect, ...keys: string[]): Promise<void> {
+  for (const key of keys) await sendKeys({ press: key });
+  await el.updateComplete;
+}
+
+function center(element: Element): [number, number] {
+  const box = element.getBoundingClientRect();
+  return [Math.round(box.left + box.width / 2), Math.round(box.top + box.height / 2)];
+}
+
+describe("pi-select", () => {
+  it("is an APG listbox with aria-activedescendant on the focused list", async () => {
+    const el = await openSelect(["a", "b", "c"]);
+    const listbox = el.shadowRoot!.querySelector("[role=listbox]")!;
+    expect(deepActive()).to.equal(listbox);
+    const options = [...listbox.querySelectorAll("[role=option]")];
+    expect(options.map((o) => o.textContent)).to.deep.equal(["a", "b", "c"]);
+    expect(listbox.getAttribute("aria-activedescendant")).to.equal(options[0]!.id);
+    expect(options.map((o) => o.getAttribute("aria-selected"))).to.deep.equal(["true", "false", "false"]);
+  });
+
+  it("Down/Up and j/k move without wrapping; Enter chooses", async () => {
+    const el = await openSelect(["a", "b", "c"]);
+    const events = recordEvents(el);
+    await press(el, "ArrowUp");
+    expect(activeLabel(el)).to.equal("a");
+    await press(el, "ArrowDown", "j");
+    expect(activeLabel(el)).to.equal("c");
+    await press(el, "j", "ArrowDown");
+    expect(activeLabel(el)).to.equal("c");
+    await press(el, "k");
+    expect(activeLabel(el)).to.equal("b");
+    const listbox = el.shadowRoot!.querySelector("[role=listbox]")!;
+    expect(listbox.getAttribute("aria-activedescendant")).to.equal("option-1");
+    await press(el, "Enter");
+    expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "b" } }]);
+  });
+
+  it("Home/End and PageUp/PageDown", async () => {
+    const el = await openSelect(Array.from({ length: 10 }, (_, i) => `item ${i}`));
+    await press(el, "End");
+    expect(activeLabel(el)).to.equal("item 9");
+    await press(el, "Home");
+    expect(activeLabel(el)).to.equal("item 0");
+    await press(el, "PageDown");
+    const paged = Number(activeLabel(el)!.split(" ")[1]);
+    expect(paged).to.be.greaterThan(1);
+    await press(el, "PageDown", "PageDown", "PageDown", "PageDown", "PageDown");
+    expect(activeLabel(el)).to.equal("item 9");
+    await press(el, "PageUp", "PageUp", "PageUp", "PageUp", "PageUp", "PageUp");
+    expect(activeLabel(el)).to.equal("item 0");
+  });
+
+  it("type-ahead finds by prefix within a second, cycles on a repeated letter, and works for non-Latin labels", async () => {
+    const el = await openSelect(["apple", "banana", "blueberry", "cherry", "日本語", "русский", "Ελληνικά"]);
+    const clock = el.clock as FakeClock;
+    await press(el, "b");
+    expect(activeLabel(el)).to.equal("banana");
+    await press(el, "b");
+    expect(activeLabel(el)).to.equal("blueberry");
+    clock.advance(1500);
+    await press(el, "c");
+    expect(activeLabel(el)).to.equal("cherry");
+    clock.advance(1500);
+    await press(el, "b", "l");
+    expect(activeLabel(el)).to.equal("blueberry");
+    clock.advance(1500);
+    // Keys a non-Latin keyboard layout produces (no IME involved on a list).
+    for (const [key, label] of [
+      ["р", "русский"],
+      ["ε", "Ελληνικά"],
+      ["日", "日本語"],
+    ]) {
+      el.shadowRoot!.querySelector("[role=listbox]")!.dispatchEvent(
+        new KeyboardEvent("keydown", { key: key!, bubbles: true, composed: true }),
+      );
+      await el.updateComplete;
+      expect(activeLabel(el)).to.equal(label);
+      clock.advance(1500);
+    }
+  });
+
+  it("k and j are part of a search being typed", async () => {
+    const el = await openSelect(["ok", "akj", "akk", "zzz"]);
+    await press(el, "a", "k", "k");
+    expect(activeLabel(el)).to.equal("akk");
+  });
+
+  it("a click (or tap) chooses an option", async () => {
+    const el = await openSelect(["a", "b", "c"]);
+    const events = recordEvents(el);
+    const [x, y] = center(el.shadowRoot!.querySelectorAll("[role=option]")[2]!);
+    await sendMouse({ type: "click", position: [x, y] });
+    expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "c" } }]);
+  });
+
+  it("the Cancel button cancels with source button", async () => {
+    const el = await openSelect(["a"]);
+    const events = recordEvents(el);
+    const [x, y] = center(el.shadowRoot!.querySelector("[part~=cancel-button]")!);
+    await sendMouse({ type: "click", position: [x, y] });
+    expect(events).to.deep.equal([{ type: "pi-cancel", detail: { source: "button" } }]);
+  });
+
+  it("a 500-option list scrolls and keeps the current option in view, with a filter field", async () => {
+    const options = Array.from({ length: 500 }, (_, i) => `option ${i}`);
+    const el = await openSelect(options);
+    const filter = el.shadowRoot!.querySelector<HTMLInputElement>("[part~=filter]")!;
+    expect(deepActive()).to.equal(filter);
+    expect(filter.getAttribute("role")).to.equal("combobox");
+    const listbox = el.shadowRoot!.querySelector<HTMLElement>("[role=listbox]")!;
+    expect(listbox.scrollHeight).to.be.greaterThan(listbox.clientHeight);
+    const inView = () => {
+      const option = el.shadowRoot!.querySelector("[aria-selected=true]")!.getBoundingClientRect();
+      const box = listbox.getBoundingClientRect();
+      return option.top >= box.top - 1 && option.bottom <= box.bottom + 1;
+    };
+    await press(el, "End");
+    expect(activeLabel(el)).to.equal("option 499");
+    expect(inView()).to.equal(true);
+    expect(filter.getAttribute("aria-activedescendant")).to.equal("option-499");
+    await press(el, "PageUp", "PageUp", "ArrowUp");
+    expect(inView()).to.equal(true);
+    await press(el, "Home");
+    expect(listbox.scrollTop).to.equal(0);
+    await expect(el).to.be.accessible();
+  });
+
+  it("typing in the filter narrows the list (k and j are text there); arrows still move; Enter chooses", async () => {
+    const options = [...Array.from({ length: 20 }, (_, i) => `task ${i}`), "jq", "kubectl", "日本語のテスト"];
+    const el = await openSelect(options);
+    const events = recordEvents(el);
+    await sendKeys({ type: "task 1" });
+    await el.updateComplete;
+    const labels = () => [...el.shadowRoot!.querySelectorAll("[role=option]")].map((o) => o.textContent);
+    expect(labels()).to.deep.equal(["task 1", ...Array.from({ length: 10 }, (_, i) => `task ${10 + i}`)]);
+    await press(el, "ArrowDown", "ArrowDown");
+    expect(activeLabel(el)).to.equal("task 11");
+    const filter = el.shadowRoot!.querySelector<HTMLInputElement>("[part~=filter]")!;
+    filter.select();
+    await sendKeys({ type: "kj" });
+    await el.updateComplete;
+    expect(filter.value).to.equal("kj");
+    expect(labels()).to.deep.equal([]);
+    await sendKeys({ press: "Backspace" });
+    await sendKeys({ type: "ub" });
+    await el.updateComplete;
+    expect(labels()).to.deep.equal(["kubectl"]);
+    filter.value = "日本";
+    filter.dispatchEvent(new Event("input"));
+    await el.updateComplete;
+    expect(labels()).to.deep.equal(["日本語のテスト"]);
+    await press(el, "Enter");
+    expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "日本語のテスト" } }]);
+  });
+
+  it("a filter that matches nothing says so; Enter does nothing; Esc cancels", async () => {
+    const el = await openSelect(Array.from({ length: 12 }, (_, i) => `x${i}`));
+    const events = recordEvents(el);
+    await sendKeys({ type: "zzz" });
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector("[role=option]")).to.equal(null);
+    expect(el.shadowRoot!.querySelector("[part~=empty]")!.textContent).to.contain("No matching options");
+    await expect(el).to.be.accessible();
+    await press(el, "Enter");
+    expect(events).to.deep.equal([]);
+    await press(el, "Escape");
+    expect(events).to.deep.equal([{ type: "pi-cancel", detail: { source: "keyboard" } }]);
+  });
+
+  it("an empty option list says so, focuses Cancel, and Enter cannot choose anything", async () => {
+    for (const theme of ["light", "dark"]) {
+      const el = await openSelect([]);
+      el.setAttribute("theme", theme);
+      const events = recordEvents(el);
+      expect(el.shadowRoot!.querySelector("[part~=empty]")!.textContent).to.contain("No options to choose from");
+      expect(deepActive()).to.equal(el.shadowRoot!.querySelector("[part~=cancel-button]"));
+      expect(el.choose(0)).to.equal(false);
+      await expect(el).to.be.accessible();
+      // Enter on the focused Cancel button is a button press: it cancels, it never submits.
+      await press(el, "Enter");
+      expect(events).to.deep.equal([{ type: "pi-cancel", detail: { source: "button" } }]);
+    }
+  });
+
+  it("passes axe with a long list in both themes", async () => {
+    for (const theme of ["light", "dark"]) {
+      const el = await openSelect(Array.from({ length: 40 }, (_, i) => `entry ${i}`));
+      el.setAttribute("theme", theme);
+      await expect(el).to.be.accessible();
+    }
+  });
+
+  it("duplicate labels are separate options; the answer is the label", async () => {
+    const session = new FakeSession();
+    const el = await fixture<PiSelect>(html`<pi-select></pi-select>`);
+    el.session = session;
+    el.request = {
+      type: "extension_ui_request",
+      id: "d",
+      method: "select",
+      title: "Dup",
+      options: ["same", "same", "other"],
+    };
+    await el.updateComplete;
+    await press(el, "ArrowDown");
+    expect(el.shadowRoot!.querySelector("[aria-selected=true]")!.id).to.equal("option-1");
+    await press(el, "Enter");
+    expect(session.sent).to.deep.equal([{ id: "d", answer: { value: "same" } }]);
+  });
+
+  it("a new request resets the list, the filter and the current option", async () => {
+    const session = new FakeSession();
+    const el = await fixture<PiSelect>(html`<pi-select></pi-select>`);
+    el.session = session;
+    el.request = { type: "extension_ui_request", id: "1", method: "select", title: "One", options: ["a", "b"] };
+    await el.updateComplete;
+    await press(el, "ArrowDown", "Enter");
+    el.request = { type: "extension_ui_request", id: "2", method: "select", title: "Two", options: ["x", "y", "z"] };
+    await el.updateComplete;
+    expect(activeLabel(el)).to.equal("x");
+    await press(el, "Enter");
+    expect(session.sent).to.deep.equal([
+      { id: "1", answer: { value: "b" } },
+      { id: "2", answer: { value: "x" } },
+    ]);
+  });
+});
