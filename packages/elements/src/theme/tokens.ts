@@ -7,7 +7,7 @@
  * A page switches every element at once with the inheritable `--pi-color-scheme: light | dark` on any ancestor.
  *
  * Colours are pi's dark.json / light.json values; where one of them fails WCAG AA as text on our background
- * (light warning #9a7326, light success #588458, dark muted #808080) the nearest passing shade is used.
+ * (light warning #9a7326, light success #588458, dark muted #808080, dark error #cc6666 at 4.47:1) the nearest passing shade is used.
  */
 import { css } from "lit";
 
@@ -19,7 +19,7 @@ export const tokens = css`
     --_surface: var(--pi-color-surface, light-dark(#f4f4f7, #26262e));
     --_border: var(--pi-color-border, light-dark(#b0b0b0, #505050));
     --_accent: var(--pi-color-accent, light-dark(#4f7373, #8abeb7));
-    --_error: var(--pi-color-error, light-dark(#a34f4f, #cc6666));
+    --_error: var(--pi-color-error, light-dark(#a34f4f, #d47474));
     --_warning: var(--pi-color-warning, light-dark(#85631f, #ffff00));
     --_success: var(--pi-color-success, light-dark(#4d744d, #b5bd68));
     --_muted: var(--pi-color-muted, light-dark(#616161, #949494));
