@@ -170,3 +170,15 @@ test("several sessions are independent: their own ids, commands and state", asyn
   assert.equal(a.session.ui.getSnapshot().statuses.length, 1);
   assert.equal(b.session.ui.getSnapshot().statuses.length, 0);
 });
+
+test("a transport that closes for good closes the session: pending commands reject, answers are refused", async () => {
+  const { transport, session } = setup();
+  const pending = session.send("get_state", {});
+  transport.receive({ type: "extension_ui_request", id: "d", method: "input", title: "t" });
+  transport.setState("reconnecting");
+  assert.equal(await settled(pending), "pending", "reconnecting is not the end");
+  transport.setState("closed");
+  await assert.rejects(pending, PiSessionClosedError);
+  assert.equal(session.respond("d", { value: "x" }), false);
+  assert.equal(session.ui.getSnapshot().connection, "closed");
+});

@@ -253,6 +253,19 @@ describe("agent events and the transport", () => {
     assert.deepEqual(future, [{ type: "shiny_new_event", payload: 1 }]);
   });
 
+  test("a listener added mid-stream hears the events after it, by EventTarget rules", () => {
+    const { transport, session } = setup();
+    const update = { type: "message_update", message: {}, assistantMessageEvent: { type: "text_delta" } };
+    transport.receive(update);
+    let named = 0;
+    let any = 0;
+    session.addEventListener("message_update", () => named++, { once: true });
+    session.addEventListener("agent-event", () => any++);
+    transport.receive(update, update);
+    assert.equal(named, 1);
+    assert.equal(any, 2);
+  });
+
   test("agent_start and agent_end set streaming", () => {
     const { transport, session } = setup();
     transport.receive({ type: "agent_start" });

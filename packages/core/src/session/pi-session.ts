@@ -102,6 +102,16 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
   #closed = false;
   #deadlineTimer: unknown;
   #armedDeadline: number | undefined;
+  /**
+   * Event types anyone ever listened to. Others are not dispatched at all: building an Event per `message_update`
+   * token that nobody hears is most of the cost of a busy stream.
+   */
+  readonly #listened = new Set<string>();
+
+  override addEventListener: TypedEventTarget<SessionEventMap>["addEventListener"] = (type, listener, options) => {
+    this.#listened.add(type);
+    EventTarget.prototype.addEventListener.call(this, type, listener as EventListenerOrEventListenerObject, options);
+  };
 
   constructor(transport: Transport, options: PiSessionOptions = {}) {
     super();
@@ -250,6 +260,8 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
 
   #onState = (event: ValueEvent<TransportState>): void => {
     this.#state.setConnection(event.value);
+    // "closed" is final for a transport (reconnecting is its own state): nothing in flight can be answered now.
+    if (event.value === "closed") this.close();
   };
 
   #onTransportDiagnostic = (event: ValueEvent<Diagnostic>): void => {
@@ -366,7 +378,9 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
     if (event.type === "agent_start") this.#state.setStreaming(true);
     else if (event.type === "agent_end") this.#state.setStreaming(false);
     this.#emit("agent-event", event);
-    if (KNOWN_AGENT_EVENTS.has(event.type)) this.dispatchEvent(new ValueEvent(event.type, event));
+    if (this.#listened.has(event.type) && KNOWN_AGENT_EVENTS.has(event.type)) {
+      this.dispatchEvent(new ValueEvent(event.type, event));
+    }
   }
 
   /** Removes a dialog, answers it when the client decided (answered / timeout), and tells listeners. */
@@ -427,7 +441,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
     type: K,
     value: SessionEventMap[K]["value"],
   ): void {
-    this.dispatchEvent(new ValueEvent(type, value));
+    if (this.#listened.has(type)) this.dispatchEvent(new ValueEvent(type, value));
   }
 }
 
