@@ -1,0 +1,66 @@
+/**
+ * For benchmarks that run in the browser: bundles a page script with esbuild (minified, as an app would ship it)
+ * and opens it in Debian's Chromium via playwright-core. The page is served from a loopback HTTP server rather
+ * than about:blank so it is a normal secure origin (workers, storage, timers behave as on a site).
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { type Browser, chromium, type Page } from "playwright-core";
+// @ts-expect-error: a plain .mjs helper shared with the test runner, without type declarations.
+import { launchOptions } from "../scripts/chromium.mjs";
+
+export interface BenchPage {
+  page: Page;
+  /** Uncaught errors of the page so far: a benchmark whose page threw measured something else. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/** Opens a page that has run `entry` (a TypeScript module) as its only script. `gc()` is exposed to the page. */
+export async function openBundledPage(entry: URL): Promise<BenchPage> {
+  const bundle = await build({
+    entryPoints: [fileURLToPath(entry)],
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    minify: process.env.BENCH_MINIFY !== "0",
+    write: false,
+    conditions: ["browser", "production"],
+    define: { "process.env.NODE_ENV": '"production"' },
+  });
+  const script = bundle.outputFiles[0]!.text;
+  const server = createServer((request, response) => {
+    if (request.url === "/bench.js") {
+      response.writeHead(200, { "content-type": "text/javascript" }).end(script);
+    } else {
+      response
+        .writeHead(200, { "content-type": "text/html" })
+        .end('<!doctype html><meta charset="utf-8"><script type="module" src="/bench.js"></script>');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const options = launchOptions() as { args: string[] };
+  const browser: Browser = await chromium.launch({ ...options, args: [...options.args, "--js-flags=--expose-gc"] });
+  try {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { waitUntil: "load" });
+    if (errors.length > 0) throw new Error(`The bench page failed: ${errors.join("; ")}`);
+    return {
+      page,
+      errors,
+      async close() {
+        await browser.close();
+        server.close();
+      },
+    };
+  } catch (error) {
+    await browser.close();
+    server.close();
+    throw error;
+  }
+}
