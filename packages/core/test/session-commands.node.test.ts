@@ -104,6 +104,17 @@ test("options.timeout rejects with a TimeoutError at that time on the session's 
   assert.equal(diagnostics[0]?.code, "unknown-response-id");
 });
 
+test("a command timeout longer than one timer can wait still ends exactly on time", async () => {
+  const transport = new FakeTransport();
+  const clock = new ManualClock(0, 1000);
+  const session = new PiSession(transport, { clock });
+  const promise = session.send("compact", {}, { timeout: 5500 });
+  clock.advance(5499);
+  assert.equal(await settled(promise), "pending");
+  clock.advance(1);
+  await assert.rejects(promise, { name: "TimeoutError" });
+});
+
 test("a response before the timeout resolves and disarms the timer", async () => {
   const { transport, clock, session } = setup();
   const promise = session.send("get_commands", {}, { timeout: 1000 });

@@ -50,7 +50,11 @@ export class ManualClock implements Clock {
   #nextHandle = 1;
   readonly #timers = new Map<number, { at: number; fn: () => void }>();
 
-  constructor(start = 1_000_000) {
+  /** `maxDelay` caps each timer the way real timers cap at 2^31-1 ms: a longer wait fires early. */
+  constructor(
+    start = 1_000_000,
+    readonly maxDelay = Number.POSITIVE_INFINITY,
+  ) {
     this.#now = start;
   }
 
@@ -60,7 +64,7 @@ export class ManualClock implements Clock {
 
   setTimeout(fn: () => void, ms: number): unknown {
     const handle = this.#nextHandle++;
-    this.#timers.set(handle, { at: this.#now + Math.max(0, ms), fn });
+    this.#timers.set(handle, { at: this.#now + Math.min(Math.max(0, ms), this.maxDelay), fn });
     return handle;
   }
 

@@ -173,11 +173,15 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
       });
       signal?.addEventListener("abort", onAbort, { once: true });
       if (timeout !== undefined) {
-        timer = this.#clock.setTimeout(
-          () =>
-            settle(() => reject(new DOMException(`"${type}" got no response within ${timeout} ms.`, "TimeoutError"))),
-          timeout,
-        );
+        const due = this.#clock.now() + timeout;
+        // A clock may cap one wait (real timers overflow past 2^31-1 ms), so an early wake-up just waits again.
+        const wait = () => {
+          timer = this.#clock.setTimeout(() => {
+            if (this.#clock.now() < due) return wait();
+            settle(() => reject(new DOMException(`"${type}" got no response within ${timeout} ms.`, "TimeoutError")));
+          }, due - this.#clock.now());
+        };
+        wait();
       }
       try {
         this.transport.send(JSON.stringify(command));
