@@ -25,6 +25,7 @@ describe("pi-confirm", () => {
     expect(box.getAttribute("aria-describedby")).to.equal("message");
     expect(message.textContent).to.equal("Line one\nLine two\n\n  indented");
     expect(getComputedStyle(message).whiteSpace).to.equal("pre-wrap");
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered line breaks are what is checked here.
     expect(message.innerText.split("\n").length).to.equal(4);
   });
 

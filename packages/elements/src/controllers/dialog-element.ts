@@ -188,6 +188,8 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
         this.heading = request.title;
         const timeout = (request as { timeout?: unknown }).timeout;
         this.timeout = typeof timeout === "number" ? timeout : undefined;
+        // A deadline belongs to one request: a new request without one counts from its own timeout.
+        if (!changed.has("deadline")) this.deadline = undefined;
         this.applyRequest(request);
         // A new request is a new question, even if the previous one was never closed.
         if (this.open) this.#opened();
@@ -206,13 +208,16 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
   #opened(): void {
     this.#answered = false;
     this.keyGuard.arm();
-    const deadline =
-      this.deadline ?? (this.timeout !== undefined && this.timeout >= 0 ? this.clock.now() + this.timeout : undefined);
-    if (deadline !== undefined) this.countdown.start(deadline, this.clock);
-    else this.countdown.stop();
-    this.#initialSeconds = this.countdown.seconds;
     this.focusReturn.remember();
     this.#focusPending = true;
+    // As in pi, a timeout of 0 (or less) means none. A deadline already past cancels at once.
+    const timeout = this.timeout !== undefined && this.timeout > 0 ? this.timeout : undefined;
+    const deadline = this.deadline ?? (timeout !== undefined ? this.clock.now() + timeout : undefined);
+    this.#initialSeconds = undefined;
+    if (deadline === undefined) this.countdown.stop();
+    else this.countdown.start(deadline, this.clock);
+    this.#initialSeconds = this.countdown.seconds;
+    if (!this.open) this.#closed();
   }
 
   #closed(): void {

@@ -1,0 +1,180 @@
+/** The shared dialog controllers on their own: countdown arithmetic, type-ahead matching, key guard, focus return. */
+import { expect, fixture, html, nextFrame } from "@open-wc/testing";
+import { sendKeys } from "@web/test-runner-commands";
+import { LitElement } from "lit";
+import { CountdownController } from "../src/controllers/countdown-controller.js";
+import { FocusReturnController } from "../src/controllers/focus-return-controller.js";
+import { KeyGuardController } from "../src/controllers/key-guard-controller.js";
+import { TypeaheadController } from "../src/controllers/typeahead-controller.js";
+import "../src/elements/input/define.js";
+import type { PiInput } from "../src/elements/input/input.js";
+import { recordEvents } from "./support/dialogs.js";
+import { FakeClock } from "./support/fake-clock.js";
+import { FakeSession } from "./support/fake-session.js";
+
+class ControllerHost extends LitElement {
+  expired = 0;
+  readonly countdown = new CountdownController(this, () => this.expired++);
+  readonly typeahead = new TypeaheadController(this);
+  readonly keyGuard = new KeyGuardController(this);
+  readonly focusReturn = new FocusReturnController(this);
+}
+customElements.define("controller-host", ControllerHost);
+
+async function host(): Promise<ControllerHost> {
+  return fixture<ControllerHost>(html`<controller-host tabindex="-1"></controller-host>`);
+}
+
+describe("CountdownController", () => {
+  it("shows ceil(remaining / 1000) and ticks on whole seconds", async () => {
+    const el = await host();
+    const clock = new FakeClock();
+    el.countdown.start(clock.now() + 2001, clock);
+    expect(el.countdown.seconds).to.equal(3);
+    clock.advance(1);
+    expect(el.countdown.seconds).to.equal(2);
+    clock.advance(999);
+    expect(el.countdown.seconds).to.equal(2);
+    clock.advance(1);
+    expect(el.countdown.seconds).to.equal(1);
+    expect(el.expired).to.equal(0);
+    clock.advance(1000);
+    expect(el.expired).to.equal(1);
+    expect(el.countdown.seconds).to.equal(undefined);
+    expect(clock.pending).to.equal(0);
+  });
+
+  it("a deadline already past expires at once; stop() cancels the timer", async () => {
+    const el = await host();
+    const clock = new FakeClock();
+    el.countdown.start(clock.now() - 5, clock);
+    expect(el.expired).to.equal(1);
+    el.countdown.start(clock.now() + 5000, clock);
+    el.countdown.stop();
+    clock.advance(10_000);
+    expect(el.expired).to.equal(1);
+    expect(clock.pending).to.equal(0);
+  });
+
+  it("pauses its timer while the host is out of the document and resumes towards the same deadline", async () => {
+    const el = await host();
+    const clock = new FakeClock();
+    el.countdown.start(clock.now() + 3000, clock);
+    const parent = el.parentElement!;
+    el.remove();
+    expect(clock.pending).to.equal(0);
+    clock.advance(2500);
+    parent.append(el);
+    expect(el.countdown.seconds).to.equal(1);
+    clock.advance(500);
+    expect(el.expired).to.equal(1);
+  });
+});
+
+describe("TypeaheadController", () => {
+  it("forgets the search after a second", async () => {
+    const el = await host();
+    const clock = new FakeClock();
+    el.typeahead.clock = clock;
+    const labels = ["abc", "abd", "bcd"];
+    expect(el.typeahead.type("a", labels, 0)).to.equal(1);
+    expect(el.typeahead.type("b", labels, 1)).to.equal(1);
+    expect(el.typeahead.active).to.equal(true);
+    clock.advance(999);
+    expect(el.typeahead.active).to.equal(true);
+    clock.advance(1);
+    expect(el.typeahead.active).to.equal(false);
+    expect(el.typeahead.type("b", labels, 1)).to.equal(2);
+  });
+
+  it("matches case-insensitively, after NFKC, by code point; -1 when nothing matches", async () => {
+    const el = await host();
+    el.typeahead.clock = new FakeClock();
+    expect(el.typeahead.type("Ｅ", ["x", "éa", "Entry"], 0)).to.equal(2); // full-width Ｅ folds to e
+    el.typeahead.reset();
+    expect(el.typeahead.type("x", ["a", "𝒳 math"], 0)).to.equal(1); // NFKC maps 𝒳 to X
+    el.typeahead.reset();
+    expect(el.typeahead.type("😀", ["a", "😀 smile"], 0)).to.equal(1);
+    el.typeahead.reset();
+    expect(el.typeahead.type("q", ["a", "b"], 0)).to.equal(-1);
+    expect(el.typeahead.type("q", [], -1)).to.equal(-1);
+  });
+});
+
+describe("KeyGuardController", () => {
+  it("blocks events created before arming and presses that began before it", async () => {
+    const el = await host();
+    el.focus();
+    const early = new KeyboardEvent("keydown", { key: "x", code: "KeyX" });
+    await nextFrame();
+    el.keyGuard.arm();
+    expect(el.keyGuard.allows(early)).to.equal(false);
+    await nextFrame();
+    expect(el.keyGuard.allows(new KeyboardEvent("keydown", { key: "x", code: "KeyX" }))).to.equal(true);
+    await sendKeys({ down: "Shift" });
+    el.keyGuard.arm();
+    const seen: KeyboardEvent[] = [];
+    el.addEventListener("keydown", (event) => seen.push(event));
+    await sendKeys({ down: "Shift" }); // auto-repeat of a key held since before arming
+    await sendKeys({ up: "Shift" });
+    await sendKeys({ press: "Shift" });
+    expect(seen.map((event) => event.repeat)).to.deep.equal([false]);
+  });
+});
+
+describe("FocusReturnController", () => {
+  it("returns focus only when it is still inside or lost to body", async () => {
+    const wrapper = await fixture<HTMLDivElement>(
+      html`<div><button id="a">a</button><button id="b">b</button><controller-host tabindex="-1"></controller-host></div>`,
+    );
+    const [a, b] = [...wrapper.querySelectorAll("button")];
+    const el = wrapper.querySelector<ControllerHost>("controller-host")!;
+    a!.focus();
+    el.focusReturn.remember();
+    el.focus();
+    el.focusReturn.restore();
+    expect(document.activeElement).to.equal(a);
+    el.focusReturn.remember();
+    el.focus();
+    b!.focus(); // the user went elsewhere
+    el.focusReturn.restore();
+    expect(document.activeElement).to.equal(b);
+  });
+});
+
+describe("DialogElement timing edge cases", () => {
+  it("timeout 0 means no countdown, as in pi", async () => {
+    const el = await fixture<PiInput>(html`<pi-input heading="T" timeout="0"></pi-input>`);
+    el.clock = new FakeClock();
+    el.show();
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector("[part=countdown]")).to.equal(null);
+    (el.clock as FakeClock).advance(100_000);
+    expect(el.open).to.equal(true);
+  });
+
+  it("a session deadline already past cancels at once (timeout), sending cancelled once", async () => {
+    const clock = new FakeClock();
+    const session = new FakeSession();
+    const el = await fixture<PiInput>(html`<pi-input .clock=${clock} .session=${session}></pi-input>`);
+    const events = recordEvents(el);
+    el.deadline = clock.now() - 1;
+    el.request = { type: "extension_ui_request", id: "late", method: "input", title: "Late", timeout: 1000 };
+    await el.updateComplete;
+    expect(el.open).to.equal(false);
+    expect(events).to.deep.equal([{ type: "pi-cancel", detail: { source: "timeout" } }]);
+    expect(session.sent).to.deep.equal([{ id: "late", answer: { cancelled: true } }]);
+  });
+
+  it("deadline (e.g. a queued dialog's) wins over timeout, and a later request drops it", async () => {
+    const clock = new FakeClock();
+    const el = await fixture<PiInput>(html`<pi-input .clock=${clock} .session=${new FakeSession()}></pi-input>`);
+    el.deadline = clock.now() + 2000;
+    el.request = { type: "extension_ui_request", id: "q", method: "input", title: "Q", timeout: 10_000 };
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector("[part=countdown]")!.textContent).to.contain("(2s)");
+    el.request = { type: "extension_ui_request", id: "r", method: "input", title: "R", timeout: 7000 };
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector("[part=countdown]")!.textContent).to.contain("(7s)");
+  });
+});
