@@ -120,8 +120,9 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
   const clients = new Set<WebSocket>();
   const broadcast = (frame: string, except?: WebSocket) => {
     for (const client of clients) {
-      if (client === except) continue;
+      if (client === except || client.readyState !== client.OPEN) continue;
       if (client.bufferedAmount > maxClientBacklog) {
+        log(`[pi-bridge] disconnecting a slow client: ${client.bufferedAmount} bytes waiting for it`);
         client.close(CloseCode.tryAgainLater, "too much output waiting: reconnect");
         continue;
       }

@@ -1,0 +1,252 @@
+/**
+ * Who may connect and what a client may send, through a real bridge around the fake agent. The agent reports every
+ * line it receives, so "nothing invalid is forwarded" is checked at the agent, after a valid marker command.
+ */
+import assert from "node:assert/strict";
+import { request } from "node:http";
+import { after, before, describe, it } from "node:test";
+import { startBridge } from "../src/index.js";
+import { fakeAgent, type Rec, startFakeBridge, TestClient, withToken } from "./support/harness.js";
+
+type Bridge = Awaited<ReturnType<typeof startFakeBridge>>;
+
+describe("binding", () => {
+  it("listens on 127.0.0.1 by default", async () => {
+    const bridge = await startFakeBridge();
+    try {
+      assert.equal(bridge.host, "127.0.0.1");
+      assert.match(bridge.url, /^ws:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
+    } finally {
+      await bridge.close();
+    }
+  });
+
+  it("refuses a non-loopback address without allowRemote, and starts no agent", async () => {
+    await assert.rejects(
+      startBridge({ port: 0, host: "0.0.0.0", agent: fakeAgent(), log: () => {} }),
+      /not a loopback address.*allow-remote/i,
+    );
+  });
+
+  it("binds another address with allowRemote, and warns", async () => {
+    const bridge = await startFakeBridge({ host: "0.0.0.0", allowRemote: true });
+    try {
+      assert.ok(bridge.logs.some((line) => /WARNING: listening on 0\.0\.0\.0/.test(line)));
+      // Remote clients are not loopback, so the Host check is off here; the token still guards the door.
+      const client = await TestClient.connect(withToken(`ws://127.0.0.1:${bridge.port}/`, bridge.token));
+      await client.close();
+    } finally {
+      await bridge.close();
+    }
+  });
+});
+
+describe("handshake", () => {
+  let bridge: Bridge;
+  before(async () => {
+    bridge = await startFakeBridge({ allowOrigins: ["https://app.example"] });
+  });
+  after(() => bridge.close());
+
+  it("accepts the printed URL", async () => {
+    const client = await TestClient.connect(bridge.url);
+    assert.deepEqual(await client.next((r) => r.type === "pi-elements/hello"), {
+      type: "pi-elements/hello",
+      protocol: 1,
+    });
+    await client.close();
+  });
+
+  it("refuses a missing token with 401", async () => {
+    assert.equal(await new TestClient(withToken(bridge.url, undefined)).refused, 401);
+  });
+
+  it("refuses a wrong token with 401", async () => {
+    assert.equal(await new TestClient(withToken(bridge.url, `${bridge.token}x`)).refused, 401);
+    assert.equal(await new TestClient(withToken(bridge.url, "")).refused, 401);
+  });
+
+  it("accepts the token as Authorization: Bearer", async () => {
+    const client = await TestClient.connect(withToken(bridge.url, undefined), {
+      headers: { Authorization: `Bearer ${bridge.token}` },
+    });
+    await client.close();
+  });
+
+  it("refuses a page from another origin with 403, even with the right token", async () => {
+    assert.equal(await new TestClient(bridge.url, { origin: "http://evil.example" }).refused, 403);
+    assert.equal(await new TestClient(bridge.url, { origin: "null" }).refused, 403);
+  });
+
+  it("accepts loopback pages on any port and the --allow-origin ones", async () => {
+    for (const origin of ["http://localhost:5173", "http://127.0.0.1:1234", "https://app.example"]) {
+      const client = await TestClient.connect(bridge.url, { origin });
+      await client.close();
+    }
+  });
+
+  it("refuses a Host header that is not loopback (DNS rebinding) with 421", async () => {
+    assert.equal(await new TestClient(bridge.url, { headers: { Host: "evil.example:80" } }).refused, 421);
+  });
+
+  it("refuses other paths with 404", async () => {
+    const url = new URL(bridge.url);
+    url.pathname = "/other";
+    assert.equal(await new TestClient(url.toString()).refused, 404);
+  });
+
+  it("answers plain HTTP with 426 when there is no static folder", async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      request({ host: "127.0.0.1", port: bridge.port, path: "/" }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      })
+        .on("error", reject)
+        .end();
+    });
+    assert.equal(status, 426);
+  });
+});
+
+describe("without a token", () => {
+  it("accepts clients only when disabled explicitly, and warns", async () => {
+    const bridge = await startFakeBridge({ token: false });
+    try {
+      assert.equal(bridge.token, undefined);
+      assert.match(bridge.url, /^ws:\/\/127\.0\.0\.1:\d+\/$/);
+      assert.ok(bridge.logs.some((line) => /WARNING: token check disabled/.test(line)));
+      const client = await TestClient.connect(bridge.url);
+      await client.close();
+      // The origin check still applies.
+      assert.equal(await new TestClient(bridge.url, { origin: "http://evil.example" }).refused, 403);
+    } finally {
+      await bridge.close();
+    }
+  });
+
+  it("uses a given token", async () => {
+    const bridge = await startFakeBridge({ token: "correct horse battery staple" });
+    try {
+      assert.equal(bridge.token, "correct horse battery staple");
+      assert.equal(await new TestClient(withToken(bridge.url, "correct horse")).refused, 401);
+      const client = await TestClient.connect(bridge.url);
+      await client.close();
+    } finally {
+      await bridge.close();
+    }
+  });
+});
+
+describe("client frames", () => {
+  let bridge: Bridge;
+  /** A client that watches what reaches the agent. */
+  let observer: TestClient;
+  before(async () => {
+    bridge = await startFakeBridge({ maxPayload: 4096 });
+    observer = await TestClient.connect(bridge.url);
+  });
+  after(async () => {
+    await observer.close();
+    await bridge.close();
+  });
+
+  /** Sends a bad frame from a fresh client, expects the close code, then proves the agent got nothing of it. */
+  async function expectDisconnect(frame: string | Buffer, code: number): Promise<void> {
+    const client = await TestClient.connect(bridge.url);
+    const before = observer.records.length;
+    client.socket.send(frame);
+    assert.equal((await client.closed).code, code);
+    const marker = `marker-${Math.random()}`;
+    const probe = await TestClient.connect(bridge.url);
+    probe.send({ type: "get_state", id: marker });
+    await observer.received((line) => line.id === marker, before);
+    const reached = observer.records.slice(before).filter((r) => r.type === "received");
+    assert.deepEqual(
+      reached.map((r) => JSON.parse(r.line as string).id),
+      [marker],
+      "only the marker reached the agent",
+    );
+    await probe.close();
+  }
+
+  it("forwards a valid command, re-serialized from its validated form", async () => {
+    const client = await TestClient.connect(bridge.url);
+    const from = observer.records.length;
+    client.send({ type: "prompt", message: "hi\u2028there 漢字", id: "p1", extra: "<dropped>" });
+    const line = await observer.received((l) => l.id === "p1", from);
+    assert.deepEqual(JSON.parse(line.line as string), { type: "prompt", message: "hi\u2028there 漢字", id: "p1" });
+    await client.close();
+  });
+
+  it("accepts a JSONL frame of several records, forwarded in order", async () => {
+    const client = await TestClient.connect(bridge.url);
+    const from = observer.records.length;
+    client.send(
+      `${JSON.stringify({ type: "get_state", id: "j1" })}\r\n${JSON.stringify({ type: "abort", id: "j2" })}\n`,
+    );
+    await observer.received((l) => l.id === "j2", from);
+    const ids = observer
+      .agentLines()
+      .slice(-2)
+      .map((l) => l.id);
+    assert.deepEqual(ids, ["j1", "j2"]);
+    await client.close();
+  });
+
+  it("closes 1007 on a frame that is not JSON", () => expectDisconnect("{not json", 1007));
+  it("closes 1008 on JSON that is not an object", () => expectDisconnect("[1,2]", 1008));
+  it("closes 1008 on a record without a type", () => expectDisconnect('{"id":"x"}', 1008));
+  it("closes 1008 on a type a client may not send", async () => {
+    await expectDisconnect(
+      JSON.stringify({ type: "extension_ui_request", id: "x", method: "notify", message: "m" }),
+      1008,
+    );
+    await expectDisconnect(JSON.stringify({ type: "pi-elements/hello", protocol: 1 }), 1008);
+    await expectDisconnect(JSON.stringify({ type: "shutdown_everything" }), 1008);
+  });
+  it("closes 1008 on a known command with invalid fields", () =>
+    expectDisconnect(JSON.stringify({ type: "prompt", message: 42 }), 1008));
+  it("closes 1008 on an invalid extension_ui_response", () =>
+    expectDisconnect(JSON.stringify({ type: "extension_ui_response", id: "x", value: 5 }), 1008));
+  it("forwards nothing from a frame with one bad record among good ones", () =>
+    expectDisconnect(`${JSON.stringify({ type: "get_state", id: "good" })}\n{bad\n`, 1007));
+  it("closes 1003 on a binary frame", () => expectDisconnect(Buffer.from('{"type":"get_state"}'), 1003));
+  it("closes 1009 on a frame over maxPayload", () =>
+    expectDisconnect(JSON.stringify({ type: "prompt", message: "x".repeat(5000) }), 1009));
+  it("closes 1008 on an empty frame", () => expectDisconnect("\n\n", 1008));
+
+  it("leaves the agent running and other clients connected", async () => {
+    assert.ok(bridge.agentPid !== undefined);
+    assert.equal(observer.socket.readyState, observer.socket.OPEN);
+    assert.equal(
+      observer.records.filter((r: Rec) => r.type === "pi-elements/agent_exit").length,
+      0,
+      "the agent never exited",
+    );
+  });
+});
+
+describe("slow clients", () => {
+  it("are disconnected with 1013 when too much output waits for them", async () => {
+    const bridge = await startFakeBridge({ maxClientBacklog: 1 });
+    try {
+      const fast = await TestClient.connect(bridge.url);
+      const slow = await TestClient.connect(bridge.url);
+      // Stop reading on the slow client's side so the bridge's send buffer fills up.
+      (slow.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+      // Kernel buffers absorb some megabytes first: keep the output coming until the bridge gives up on it.
+      for (let round = 1; !bridge.logs.some((line) => line.includes("disconnecting a slow client")); round++) {
+        assert.ok(round <= 50, "the slow client was never disconnected");
+        const from = fast.records.length;
+        fast.directive("burst 20000");
+        await fast.next((r) => r.id === "b20000", from);
+      }
+      (slow.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+      assert.equal((await slow.closed).code, 1013);
+      assert.equal(fast.socket.readyState, fast.socket.OPEN);
+      await fast.close();
+    } finally {
+      await bridge.close();
+    }
+  });
+});

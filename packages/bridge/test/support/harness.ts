@@ -1,0 +1,176 @@
+/**
+ * Shared pieces of the bridge's node tests: a bridge around the fake agent, a WebSocket client that collects
+ * records and lets a test wait for the one it expects, and a controlled clock.
+ */
+import { fileURLToPath } from "node:url";
+import type { Clock } from "@pi-elements/core";
+import WebSocket from "ws";
+import { type BridgeOptions, type RunningBridge, startBridge } from "../../src/index.js";
+
+export const FAKE_AGENT = fileURLToPath(new URL("./fake-agent.mjs", import.meta.url));
+
+/** How long a test waits for something that should happen at once before it fails with a clear message. */
+const WAIT_LIMIT_MS = 10_000;
+
+export type Rec = Record<string, unknown> & { type: string };
+
+export function fakeAgent(...flags: string[]): NonNullable<BridgeOptions["agent"]> {
+  return { command: process.execPath, args: [FAKE_AGENT, ...flags] };
+}
+
+/** A bridge around the fake agent, quiet, on a free port; `logs` collects what it would have printed. */
+export async function startFakeBridge(
+  options: BridgeOptions = {},
+  ...flags: string[]
+): Promise<RunningBridge & { logs: string[] }> {
+  const logs: string[] = [];
+  const bridge = await startBridge({
+    port: 0,
+    agent: fakeAgent(...flags),
+    log: (line) => logs.push(line),
+    stopGraceMs: 1000,
+    ...options,
+  });
+  await bridge.agentStarted();
+  return Object.assign(bridge, { logs });
+}
+
+export class TestClient {
+  readonly socket: WebSocket;
+  /** Every record received, in order. */
+  readonly records: Rec[] = [];
+  /** Every frame received, as text. */
+  readonly frames: string[] = [];
+  readonly opened: Promise<void>;
+  /** Resolves with the close code and reason. */
+  readonly closed: Promise<{ code: number; reason: string }>;
+  /** Resolves with the HTTP status when the handshake is refused. */
+  readonly refused: Promise<number>;
+  #waiters: Array<() => void> = [];
+
+  constructor(url: string, options: WebSocket.ClientOptions = {}) {
+    this.socket = new WebSocket(url, options);
+    this.opened = new Promise((resolve, reject) => {
+      this.socket.once("open", () => resolve());
+      this.socket.once("error", reject);
+    });
+    this.refused = new Promise((resolve) => {
+      this.socket.once("unexpected-response", (_request, response) => {
+        resolve(response.statusCode ?? 0);
+        this.socket.terminate();
+      });
+    });
+    // Keeps a refused handshake from surfacing as an unhandled rejection when a test only awaits `refused`.
+    this.opened.catch(() => {});
+    this.closed = new Promise((resolve) => {
+      this.socket.once("close", (code, reason) => resolve({ code, reason: reason.toString() }));
+    });
+    this.socket.on("error", () => {});
+    this.socket.on("message", (data) => {
+      const text = data.toString();
+      this.frames.push(text);
+      for (const line of text.split("\n")) if (line !== "") this.records.push(JSON.parse(line) as Rec);
+      for (const wake of this.#waiters.splice(0)) wake();
+    });
+  }
+
+  static async connect(url: string, options?: WebSocket.ClientOptions): Promise<TestClient> {
+    const client = new TestClient(url, options);
+    await client.opened;
+    return client;
+  }
+
+  send(value: unknown): void {
+    this.socket.send(typeof value === "string" ? value : JSON.stringify(value));
+  }
+
+  /** Tells the fake agent to do something (see fake-agent.mjs). */
+  directive(text: string): void {
+    this.send({ type: "prompt", message: `!${text}` });
+  }
+
+  /** Waits for the first record, from `from` on, that matches; returns it. */
+  async next(match: (record: Rec) => boolean, from = 0, what = "a matching record"): Promise<Rec> {
+    const deadline = Date.now() + WAIT_LIMIT_MS;
+    for (;;) {
+      const found = this.records.slice(from).find(match);
+      if (found) return found;
+      if (Date.now() > deadline) {
+        throw new Error(`Timed out waiting for ${what}; got ${JSON.stringify(this.records.slice(-5))}`);
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 200);
+        this.#waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** Waits until the agent reports receiving a line that satisfies `match` (parsed). */
+  received(match: (line: Rec) => boolean, from = 0): Promise<Rec> {
+    return this.next(
+      (record) => record.type === "received" && match(JSON.parse(record.line as string) as Rec),
+      from,
+      "a line at the agent",
+    );
+  }
+
+  /** The parsed lines the agent reported receiving so far. */
+  agentLines(): Rec[] {
+    return this.records.filter((r) => r.type === "received").map((r) => JSON.parse(r.line as string) as Rec);
+  }
+
+  close(): Promise<{ code: number; reason: string }> {
+    this.socket.close();
+    return this.closed;
+  }
+}
+
+/** A clock that moves only when told to. */
+export class ManualClock implements Clock {
+  #now = 1_000_000;
+  #timers = new Map<number, { at: number; fn: () => void }>();
+  #nextHandle = 1;
+
+  now(): number {
+    return this.#now;
+  }
+
+  setTimeout(fn: () => void, ms: number): unknown {
+    const handle = this.#nextHandle++;
+    this.#timers.set(handle, { at: this.#now + ms, fn });
+    return handle;
+  }
+
+  clearTimeout(handle: unknown): void {
+    this.#timers.delete(handle as number);
+  }
+
+  /** Moves time forward, running each timer that comes due, in order. */
+  advance(ms: number): void {
+    const end = this.#now + ms;
+    for (;;) {
+      let next: [number, { at: number; fn: () => void }] | undefined;
+      for (const entry of this.#timers) if (entry[1].at <= end && (!next || entry[1].at < next[1].at)) next = entry;
+      if (!next) break;
+      this.#timers.delete(next[0]);
+      this.#now = next[1].at;
+      next[1].fn();
+    }
+    this.#now = end;
+  }
+}
+
+/** A URL with the token replaced (or removed with `undefined`). */
+export function withToken(url: string, token: string | undefined): string {
+  const u = new URL(url);
+  if (token === undefined) u.searchParams.delete("token");
+  else u.searchParams.set("token", token);
+  return u.toString();
+}
+
+export function uiRequest(id: string, method: string, fields: Record<string, unknown> = {}): Rec {
+  return { type: "extension_ui_request", id, method, ...fields };
+}
