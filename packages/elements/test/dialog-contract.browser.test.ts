@@ -3,7 +3,7 @@
  * each. Keys are real keyboard input (Playwright via sendKeys); time is a controlled clock.
  */
 import { expect, fixture, html } from "@open-wc/testing";
-import { sendKeys } from "@web/test-runner-commands";
+import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
 import { type AnyDialog, deepActive, dialogCases, recordEvents } from "./support/dialogs.js";
 import { FakeClock } from "./support/fake-clock.js";
 import { FakeSession } from "./support/fake-session.js";
@@ -266,3 +266,38 @@ for (const dialog of dialogCases) {
     });
   });
 }
+
+describe("dialog screenshots (test-results/screenshots)", () => {
+  for (const dialog of dialogCases) {
+    for (const theme of ["light", "dark"]) {
+      it(`${dialog.tag} in the ${theme} theme, counting down`, async () => {
+        const el = dialog.create();
+        el.setAttribute("theme", theme);
+        el.clock = new FakeClock();
+        el.timeout = 30_000;
+        if (dialog.tag === "pi-select")
+          (el as unknown as { options: string[] }).options = [
+            "claude-sonnet-4",
+            "gpt-5",
+            "gemini-2.5-pro",
+            "日本語のモデル",
+          ];
+        const wrapper = await fixture<HTMLDivElement>(
+          html`<div style="inline-size: 520px; padding: 12px; background: ${theme === "dark" ? "#111" : "#fafafa"}"></div>`,
+        );
+        wrapper.append(el);
+        await open(el);
+        await sendKeys({ press: dialog.tag === "pi-select" ? "ArrowDown" : "Shift" });
+        await el.updateComplete;
+        const name = `${dialog.tag}-${theme}`;
+        const { path } = (await executeServerCommand("screenshot", {
+          name,
+          selector: `${dialog.tag}[theme=${theme}]`,
+        })) as {
+          path: string;
+        };
+        expect(path).to.contain(`${name}.png`);
+      });
+    }
+  }
+});
