@@ -171,13 +171,29 @@ describe("UiState title, editor text, notifications", () => {
     assert.equal(snapshot.notificationCount, 5);
   });
 
-  test("the ring buffer holds 100 by default", () => {
-    const state = new UiState();
+  test("the ring buffer holds 100 by default (also when given a nonsensical size)", () => {
+    for (const state of [
+      new UiState(),
+      new UiState({ maxNotifications: Number.NaN }),
+      new UiState({ maxNotifications: -1 }),
+    ]) {
+      fillAndCheck(state);
+    }
+  });
+
+  function fillAndCheck(state: UiState) {
     for (let i = 0; i < 150; i++) state.apply(req({ method: "notify", message: String(i) }), 0);
     const snapshot = state.getSnapshot();
     assert.equal(snapshot.notifications.length, 100);
     assert.equal(snapshot.notifications[0]?.message, "50");
     assert.equal(snapshot.notificationCount, 150);
+  }
+
+  test("maxNotifications 0 keeps none but still counts", () => {
+    const state = new UiState({ maxNotifications: 0 });
+    state.apply(req({ method: "notify", message: "x" }), 0);
+    assert.deepEqual(state.getSnapshot().notifications, []);
+    assert.equal(state.getSnapshot().notificationCount, 1);
   });
 });
 

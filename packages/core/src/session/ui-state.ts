@@ -74,7 +74,9 @@ export class UiState implements UiStore {
   #notificationsChanged = true;
 
   constructor(options: UiStateOptions = {}) {
-    this.#maxNotifications = Math.max(0, options.maxNotifications ?? DEFAULT_MAX_NOTIFICATIONS);
+    const max = options.maxNotifications ?? DEFAULT_MAX_NOTIFICATIONS;
+    // NaN or a negative size would make the buffer unbounded or nonsensical; fall back to the default.
+    this.#maxNotifications = max >= 0 ? Math.floor(max) : DEFAULT_MAX_NOTIFICATIONS;
     // Wrapped: a browser's queueMicrotask throws "Illegal invocation" when called as a method of another object.
     this.#schedule = options.schedule ?? ((flush) => queueMicrotask(flush));
     this.#connection = options.connection ?? "open";
