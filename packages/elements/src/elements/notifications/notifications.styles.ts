@@ -1,0 +1,127 @@
+import { css } from "lit";
+import { ansiStyles } from "../../ansi/ansi.styles.js";
+import { tokens } from "../../theme/tokens.js";
+
+export const styles = [
+  tokens,
+  ansiStyles,
+  css`
+    :host {
+      display: block;
+      line-height: 1.4;
+    }
+    :host([floating]) {
+      position: fixed;
+      inset-block-end: var(--_space);
+      inset-inline-end: var(--_space);
+      z-index: 1000;
+      max-inline-size: calc(100vw - 2 * var(--_space));
+    }
+    .visually-hidden {
+      position: absolute;
+      inline-size: 1px;
+      block-size: 1px;
+      overflow: hidden;
+      clip-path: inset(50%);
+      white-space: nowrap;
+    }
+    [part~="stack"] {
+      display: flex;
+      flex-direction: column;
+      align-items: stretch;
+      gap: calc(var(--_space) / 2);
+      max-inline-size: var(--pi-notification-width, 32rem);
+    }
+    [part~="more"] {
+      align-self: flex-end;
+      margin: 0;
+      padding: 0 var(--_space);
+      border-radius: var(--_radius);
+      background: var(--_surface);
+      color: var(--_muted);
+    }
+    [part~="list"] {
+      display: flex;
+      flex-direction: column;
+      gap: calc(var(--_space) / 2);
+      margin: 0;
+      padding: 0;
+      list-style: none;
+    }
+    [part~="toast"] {
+      display: flex;
+      align-items: flex-start;
+      gap: var(--_space);
+      padding: var(--_space);
+      padding-inline-start: calc(var(--_space) * 1.5);
+      background: var(--_surface);
+      border: 1px solid var(--_border);
+      border-inline-start: 4px solid var(--_accent-line, var(--_border));
+      border-radius: var(--_radius);
+      color: var(--_muted);
+      box-shadow: 0 2px 8px rgb(0 0 0 / 0.15);
+      animation: pi-toast-in var(--_duration) ease-out;
+    }
+    [part~="toast-warning"] {
+      --_accent-line: var(--_warning);
+      color: var(--_warning);
+    }
+    [part~="toast-error"] {
+      --_accent-line: var(--_error);
+      color: var(--_error);
+    }
+    [part~="body"] {
+      flex: 1;
+      min-inline-size: 0;
+      margin: 0;
+      white-space: pre-wrap;
+      overflow-wrap: anywhere;
+    }
+    [part~="label"] {
+      font-weight: 600;
+    }
+    [part~="dismiss"] {
+      flex: none;
+      display: grid;
+      place-items: center;
+      inline-size: 1.75rem;
+      block-size: 1.75rem;
+      margin: -0.25rem;
+      padding: 0;
+      border: 0;
+      border-radius: var(--_radius);
+      background: none;
+      color: var(--_text);
+      cursor: pointer;
+    }
+    [part~="dismiss"]:hover {
+      background: var(--_selected-bg);
+    }
+    [part~="dismiss"]:focus-visible {
+      outline: 2px solid var(--_focus);
+      outline-offset: 0;
+    }
+    [part~="dismiss"] svg {
+      inline-size: 1rem;
+      block-size: 1rem;
+      stroke: currentColor;
+      stroke-width: 2;
+      stroke-linecap: round;
+    }
+    @keyframes pi-toast-in {
+      from {
+        opacity: 0;
+        translate: 0 0.5rem;
+      }
+    }
+    @media (forced-colors: active) {
+      [part~="toast"] {
+        border-color: CanvasText;
+        box-shadow: none;
+      }
+      [part~="dismiss"] {
+        color: ButtonText;
+      }
+    }
+  `,
+];

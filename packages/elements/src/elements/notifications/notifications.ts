@@ -1,0 +1,374 @@
+import type { Clock, NotificationEntry, NotifyType, PiSession } from "@pi-elements/core";
+import { html, LitElement, nothing, type PropertyValues } from "lit";
+import { repeat } from "lit/directives/repeat.js";
+import { stripAnsi } from "../../ansi/parse-ansi.js";
+import { renderAnsi } from "../../ansi/render-ansi.js";
+import { SessionStoreController } from "../../controllers/session-store-controller.js";
+import { localize } from "../../i18n/localize.js";
+import type { StringKey, StringTable } from "../../i18n/strings.js";
+import { styles } from "./notifications.styles.js";
+
+/** Detail of `pi-notification-dismiss`. */
+export interface NotificationDismissDetail {
+  id: number;
+  type: NotifyType;
+  message: string;
+  source: "button" | "keyboard" | "timeout";
+}
+
+interface Slice {
+  readonly notifications: readonly NotificationEntry[];
+  readonly count: number;
+}
+
+const realClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+/** Standalone notifications kept, like the session's ring buffer. */
+const OWN_LIMIT = 100;
+const TYPES: readonly NotifyType[] = ["info", "warning", "error"];
+const labelKey: Record<NotifyType, StringKey> = { info: "info", warning: "warning", error: "error" };
+
+/**
+ * A toast stack for `notify`, styled as pi shows them: an error in red ("Error: …"), a warning in yellow
+ * ("Warning: …"), info dimmed. Info and warnings dismiss themselves after `duration` ms, counted from when the
+ * element first saw them and paused while the pointer is over the stack or focus is in it; errors stay until
+ * dismissed. At most `max` toasts are in the DOM (the newest), with "+N more" for the other waiting ones, so a
+ * burst of thousands stays cheap. Dismissing is this element's own view state; the session is not told.
+ *
+ * Screen readers hear each new notification once, from one polite live region; errors go to a separate
+ * `role="alert"` region instead, because an error needs attention now, and one region cannot be both polite and
+ * assertive. A burst is announced as its newest message. The toasts themselves are not live (their coming and
+ * going would be announced again); they form a labelled list that can be visited.
+ *
+ * Notifications come from the `session` property, else an ancestor `<pi-session>`; without one, call `notify()`.
+ *
+ * @event pi-notification-dismiss - A toast was dismissed. `detail: { id: number, type: "info" | "warning" | "error", message: string, source: "button" | "keyboard" | "timeout" }`.
+ * @csspart stack - The labelled group of toasts (absent while there are none).
+ * @csspart more - The "+N more" line.
+ * @csspart list - The list of visible toasts.
+ * @csspart toast - One notification; also `toast-info`, `toast-warning` or `toast-error`.
+ * @csspart label - The "Error:" / "Warning:" prefix.
+ * @csspart message - The message text.
+ * @csspart dismiss - The dismiss button.
+ * @csspart link - An OSC 8 hyperlink inside a message.
+ * @cssprop --pi-color-error - Error text and accent.
+ * @cssprop --pi-color-warning - Warning text and accent.
+ * @cssprop --pi-color-muted - Info text.
+ * @cssprop --pi-color-surface - Toast background.
+ * @cssprop --pi-notification-width - Maximum width of a toast (default 32rem).
+ */
+export class PiNotifications extends LitElement {
+  static override styles = styles;
+
+  static override properties = {
+    session: { attribute: false },
+    duration: { type: Number },
+    max: { type: Number },
+    floating: { type: Boolean, reflect: true },
+    clock: { attribute: false },
+    theme: { type: String, reflect: true },
+    strings: { attribute: false },
+  };
+
+  /** The session whose notifications to show; without it, an ancestor `<pi-session>`'s. */
+  declare session: PiSession | undefined;
+  /** How long info and warnings stay, in ms (default 5000). 0, a negative value or Infinity keeps them. */
+  declare duration: number;
+  /** The most toasts shown at once (default 5, at least 1); the rest are counted in "+N more". */
+  declare max: number;
+  /** Fixed to the bottom end corner of the viewport, over the page. */
+  declare floating: boolean;
+  /** The clock for auto-dismissal; tests and apps can drive it. Default: real time. */
+  declare clock: Clock;
+  /** `"light"` or `"dark"` forces a theme; by default it follows `prefers-color-scheme`. */
+  declare theme: "light" | "dark" | undefined;
+  /** Per-element string overrides. */
+  declare strings: StringTable | undefined;
+
+  readonly #store = new SessionStoreController<Slice>(
+    this,
+    (s) => ({ notifications: s.notifications, count: s.notificationCount }),
+    { equals: (a, b) => a.notifications === b.notifications && a.count === b.count },
+  );
+  #own: NotificationEntry[] = [];
+  #ownCount = 0;
+  /** Ids dismissed or expired. Pruned to the ids still in the buffer. */
+  readonly #gone = new Set<number>();
+  /** Clock time each timed (info, warning) notification expires, from when it was first seen. */
+  readonly #deadlines = new Map<number, number>();
+  #lastSeenId = 0;
+  #source: "session" | "own" | undefined;
+  /** The armed timer and the clock that armed it (the `clock` property may change meanwhile). */
+  #timer: { clock: Clock; handle: unknown } | undefined;
+  #pausedAt: number | undefined;
+  #hovered = false;
+  #focused = false;
+  #polite = "";
+  #assertive = "";
+  #announcements = 0;
+
+  constructor() {
+    super();
+    this.session = undefined;
+    this.duration = 5000;
+    this.max = 5;
+    this.floating = false;
+    this.clock = realClock;
+    this.theme = undefined;
+    this.strings = undefined;
+  }
+
+  /**
+   * Shows a notification without a session (ignored for display while a session is in use). Returns its id.
+   * An unknown type counts as "info"; the message is text, never markup.
+   */
+  notify(type: NotifyType, message: string): number {
+    const entry: NotificationEntry = {
+      id: ++this.#ownCount,
+      type: TYPES.includes(type) ? type : "info",
+      message: String(message),
+      time: this.clock.now(),
+    };
+    this.#own = [...this.#own.slice(-(OWN_LIMIT - 1)), entry];
+    this.requestUpdate();
+    return entry.id;
+  }
+
+  /** Dismisses the notification with this id, as its button would. Returns false if it is not active. */
+  dismiss(id: number): boolean {
+    return this.#dismiss(id, "button");
+  }
+
+  /** The notifications not yet dismissed or expired, oldest first. */
+  get active(): readonly NotificationEntry[] {
+    return this.#entries().filter((n) => !this.#gone.has(n.id));
+  }
+
+  #entries(): readonly NotificationEntry[] {
+    return this.#store.value?.notifications ?? this.#own;
+  }
+
+  get #limit(): number {
+    return Math.max(1, Math.floor(this.max) || 5);
+  }
+
+  get #timed(): boolean {
+    return Number.isFinite(this.duration) && this.duration > 0;
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#disarm();
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (this.hasUpdated) this.#arm();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    const source = this.#store.value ? "session" : "own";
+    if (source !== this.#source) {
+      // A new source: its ids are a different sequence, and what it already holds is not news.
+      this.#source = source;
+      this.#gone.clear();
+      this.#deadlines.clear();
+      this.#lastSeenId = source === "own" ? 0 : Math.max(0, ...this.#entries().map((n) => n.id));
+      for (const entry of this.#entries()) this.#track(entry);
+    }
+    this.#takeNew();
+    if (changed.has("duration") && !this.#timed) this.#deadlines.clear();
+  }
+
+  protected override updated(): void {
+    // With no toast left, the stack is gone and no pointerleave or focusout will come: nothing holds the pause.
+    if (!this.renderRoot.querySelector('[part~="stack"]')) {
+      this.#hovered = false;
+      this.#focused = false;
+      this.#setPaused();
+    }
+    this.#arm();
+  }
+
+  /** Starts timers for new entries, prunes state of entries that left the buffer, and queues announcements. */
+  #takeNew(): void {
+    const entries = this.#entries();
+    const inBuffer = new Set<number>();
+    let newestPolite: NotificationEntry | undefined;
+    let newestError: NotificationEntry | undefined;
+    for (const entry of entries) {
+      inBuffer.add(entry.id);
+      if (entry.id <= this.#lastSeenId) continue;
+      this.#track(entry);
+      if (entry.type === "error") newestError = entry;
+      else newestPolite = entry;
+    }
+    this.#lastSeenId = Math.max(this.#lastSeenId, ...inBuffer);
+    for (const id of this.#gone) if (!inBuffer.has(id)) this.#gone.delete(id);
+    for (const id of this.#deadlines.keys()) if (!inBuffer.has(id)) this.#deadlines.delete(id);
+    if (newestPolite || newestError) {
+      // Alternating an invisible trailing space makes a repeated identical message a change screen readers voice.
+      const tail = ++this.#announcements % 2 ? "" : "\u00a0";
+      if (newestPolite) this.#polite = this.#announce(newestPolite) + tail;
+      if (newestError) this.#assertive = this.#announce(newestError) + tail;
+    }
+  }
+
+  #track(entry: NotificationEntry): void {
+    if (entry.type !== "error" && this.#timed && !this.#deadlines.has(entry.id)) {
+      this.#deadlines.set(entry.id, this.clock.now() + this.duration);
+    }
+  }
+
+  #announce(entry: NotificationEntry): string {
+    const text = stripAnsi(entry.message);
+    return entry.type === "info" ? text : `${this.#t(labelKey[entry.type])}: ${text}`;
+  }
+
+  #t(key: StringKey, values?: Record<string, string | number>): string {
+    return localize(this, key, values, this.strings);
+  }
+
+  // --- timers -------------------------------------------------------------------------------------------------
+
+  #disarm(): void {
+    this.#timer?.clock.clearTimeout(this.#timer.handle);
+    this.#timer = undefined;
+  }
+
+  /** One timer, for the earliest deadline; none while paused. */
+  #arm(): void {
+    this.#disarm();
+    if (this.#pausedAt !== undefined || !this.isConnected || !this.#timed) return;
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const [id, deadline] of this.#deadlines) if (!this.#gone.has(id)) earliest = Math.min(earliest, deadline);
+    if (earliest === Number.POSITIVE_INFINITY) return;
+    const clock = this.clock;
+    this.#timer = { clock, handle: clock.setTimeout(() => this.#expire(), Math.max(0, earliest - clock.now())) };
+  }
+
+  #expire(): void {
+    this.#timer = undefined;
+    const now = this.clock.now();
+    for (const entry of this.#entries()) {
+      const deadline = this.#deadlines.get(entry.id);
+      if (deadline !== undefined && deadline <= now && !this.#gone.has(entry.id)) this.#dismiss(entry.id, "timeout");
+    }
+    this.#arm();
+  }
+
+  #setPaused(): void {
+    const paused = this.#hovered || this.#focused;
+    if (paused && this.#pausedAt === undefined) {
+      this.#pausedAt = this.clock.now();
+      this.#disarm();
+    } else if (!paused && this.#pausedAt !== undefined) {
+      const pause = this.clock.now() - this.#pausedAt;
+      this.#pausedAt = undefined;
+      for (const [id, deadline] of this.#deadlines) this.#deadlines.set(id, deadline + pause);
+      this.#arm();
+    }
+  }
+
+  // --- dismissal ----------------------------------------------------------------------------------------------
+
+  #dismiss(id: number, source: NotificationDismissDetail["source"]): boolean {
+    const entry = this.#entries().find((n) => n.id === id);
+    if (!entry || this.#gone.has(id)) return false;
+    this.#gone.add(id);
+    this.#deadlines.delete(id);
+    this.requestUpdate();
+    this.dispatchEvent(
+      new CustomEvent<NotificationDismissDetail>("pi-notification-dismiss", {
+        detail: { id, type: entry.type, message: entry.message, source },
+        bubbles: true,
+        composed: true,
+      }),
+    );
+    return true;
+  }
+
+  /** Dismissing the focused toast moves focus to the toast now in its place, so the keyboard user stays in the stack. */
+  async #dismissFromUser(id: number, source: "button" | "keyboard", index: number): Promise<void> {
+    if (!this.#dismiss(id, source)) return;
+    await this.updateComplete;
+    const buttons = this.renderRoot.querySelectorAll<HTMLButtonElement>('[part~="dismiss"]');
+    const next = buttons[Math.min(index, buttons.length - 1)];
+    if (next) next.focus();
+    else {
+      this.#focused = false;
+      this.#setPaused();
+    }
+  }
+
+  // --- rendering ----------------------------------------------------------------------------------------------
+
+  protected override render() {
+    const active = this.active;
+    const shown = active.slice(-this.#limit);
+    const more = active.length - shown.length;
+    return html`<div class="visually-hidden" aria-live="polite" aria-atomic="true">${this.#polite}</div>
+      <div class="visually-hidden" role="alert" aria-atomic="true">${this.#assertive}</div>
+      ${
+        shown.length === 0
+          ? nothing
+          : html`<section
+            part="stack"
+            aria-label=${this.#t("notifications")}
+            @pointerenter=${() => this.#hover(true)}
+            @pointerleave=${() => this.#hover(false)}
+            @focusin=${() => this.#focus(true)}
+            @focusout=${(e: FocusEvent) => this.#focus(this.renderRoot.contains(e.relatedTarget as Node | null))}
+          >
+            ${more > 0 ? html`<p part="more">${this.#t("moreNotifications", { count: more })}</p>` : nothing}
+            <ol part="list">
+              ${repeat(
+                shown,
+                (n) => n.id,
+                (n, index) => this.#renderToast(n, index),
+              )}
+            </ol>
+          </section>`
+      }`;
+  }
+
+  #renderToast(entry: NotificationEntry, index: number) {
+    const label = entry.type === "info" ? nothing : html`<span part="label">${this.#t(labelKey[entry.type])}:</span> `;
+    return html`<li
+      part="toast toast-${entry.type}"
+      data-id=${entry.id}
+      data-type=${entry.type}
+      @keydown=${(e: KeyboardEvent) => {
+        if (e.key === "Escape" && !e.isComposing) {
+          e.preventDefault();
+          void this.#dismissFromUser(entry.id, "keyboard", index);
+        }
+      }}
+    >
+      <p part="body">${label}<span part="message">${renderAnsi(entry.message)}</span></p>
+      <button
+        type="button"
+        part="dismiss"
+        aria-label=${this.#t("dismiss")}
+        title=${this.#t("dismiss")}
+        @click=${() => this.#dismissFromUser(entry.id, "button", index)}
+      >
+        <svg viewBox="0 0 16 16" aria-hidden="true" focusable="false"><path d="M4 4l8 8M12 4l-8 8" /></svg>
+      </button>
+    </li>`;
+  }
+
+  #hover(on: boolean): void {
+    this.#hovered = on;
+    this.#setPaused();
+  }
+
+  #focus(on: boolean): void {
+    this.#focused = on;
+    this.#setPaused();
+  }
+}

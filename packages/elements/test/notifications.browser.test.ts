@@ -1,0 +1,310 @@
+import { ContextProvider } from "@lit/context";
+import { expect, fixture, html, nextFrame, oneEvent } from "@open-wc/testing";
+import type { Clock, PiSession } from "@pi-elements/core";
+import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
+import { UiState } from "../../core/src/session/ui-state.js";
+import { sessionContext } from "../src/context.js";
+import "../src/elements/notifications/define.js";
+import type { NotificationDismissDetail, PiNotifications } from "../src/elements/notifications/notifications.js";
+
+/** A clock that moves only when told to. */
+class ManualClock implements Clock {
+  time = 1_000_000;
+  #timers = new Map<number, { at: number; fn: () => void }>();
+  #next = 1;
+  now(): number {
+    return this.time;
+  }
+  setTimeout(fn: () => void, ms: number): unknown {
+    const id = this.#next++;
+    this.#timers.set(id, { at: this.time + ms, fn });
+    return id;
+  }
+  clearTimeout(handle: unknown): void {
+    this.#timers.delete(handle as number);
+  }
+  get pending(): number {
+    return this.#timers.size;
+  }
+  advance(ms: number): void {
+    const end = this.time + ms;
+    for (;;) {
+      const due = [...this.#timers].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
+      if (!due) break;
+      this.#timers.delete(due[0]);
+      this.time = due[1].at;
+      due[1].fn();
+    }
+    this.time = end;
+  }
+}
+
+function fakeSession(): { session: PiSession; state: UiState } {
+  // Scheduled through a closure: UiState's default calls queueMicrotask detached from window (Illegal invocation).
+  const state = new UiState({ schedule: (flush) => queueMicrotask(flush) });
+  return { session: { ui: state } as unknown as PiSession, state };
+}
+
+let seq = 0;
+function notify(state: UiState, message: string, notifyType?: "info" | "warning" | "error") {
+  state.apply(
+    { type: "extension_ui_request", id: `n${seq++}`, method: "notify", message, ...(notifyType ? { notifyType } : {}) },
+    Date.now(),
+  );
+}
+
+const root = (el: PiNotifications) => el.shadowRoot!;
+const toasts = (el: PiNotifications) => [...root(el).querySelectorAll<HTMLElement>('[part~="toast"]')];
+const bodies = (el: PiNotifications) => toasts(el).map((t) => t.querySelector('[part~="body"]')?.textContent);
+const polite = (el: PiNotifications) => root(el).querySelector('[aria-live="polite"]')!.textContent;
+const alert = (el: PiNotifications) => root(el).querySelector('[role="alert"]')!.textContent;
+const more = (el: PiNotifications) => root(el).querySelector('[part~="more"]')?.textContent ?? null;
+
+async function mount(clock = new ManualClock(), attrs = html``): Promise<{ el: PiNotifications; clock: ManualClock }> {
+  const el = await fixture<PiNotifications>(html`<pi-notifications .clock=${clock}>${attrs}</pi-notifications>`);
+  return { el, clock };
+}
+
+describe("pi-notifications", () => {
+  it("shows each type as pi does: Error: and Warning: prefixes in their colours, info dimmed", async () => {
+    const { el } = await mount();
+    el.theme = "dark";
+    el.notify("info", "Saved 3 files");
+    el.notify("warning", "Low context");
+    el.notify("error", "Build failed");
+    await el.updateComplete;
+    expect(bodies(el)).to.deep.equal(["Saved 3 files", "Warning: Low context", "Error: Build failed"]);
+    const [info, warning, error] = toasts(el);
+    expect(info!.getAttribute("part")).to.equal("toast toast-info");
+    expect(getComputedStyle(info!).color).to.equal("rgb(148, 148, 148)");
+    expect(getComputedStyle(warning!).color).to.equal("rgb(255, 255, 0)");
+    expect(getComputedStyle(error!).color).to.equal("rgb(212, 116, 116)");
+    expect(root(el).querySelector('[part~="stack"]')?.getAttribute("aria-label")).to.equal("Notifications");
+    await expect(el).to.be.accessible();
+  });
+
+  it("treats an unknown type as info and markup as text", async () => {
+    const { el } = await mount();
+    el.notify("bogus" as "info", "<img src=x onerror=alert(1)><script>alert(2)</script>");
+    await el.updateComplete;
+    expect(toasts(el)[0]?.dataset.type).to.equal("info");
+    expect(bodies(el)).to.deep.equal(["<img src=x onerror=alert(1)><script>alert(2)</script>"]);
+    expect(root(el).querySelector("img, script")).to.equal(null);
+  });
+
+  it("announces each new notification once: politely, and errors in a separate alert region", async () => {
+    const { el } = await mount();
+    expect(polite(el)).to.equal("");
+    el.notify("info", "one");
+    await el.updateComplete;
+    expect(polite(el)).to.equal("one");
+    expect(alert(el)).to.equal("");
+    el.notify("error", "boom");
+    await el.updateComplete;
+    expect(alert(el)?.trim()).to.equal("Error: boom");
+    expect(polite(el)).to.equal("one");
+    el.notify("warning", "careful");
+    el.notify("info", "newest of a burst");
+    await el.updateComplete;
+    expect(polite(el)?.trim()).to.equal("newest of a burst");
+    const before = polite(el);
+    el.notify("info", "newest of a burst");
+    await el.updateComplete;
+    expect(polite(el)).not.to.equal(before);
+    expect(polite(el)?.trim()).to.equal("newest of a burst");
+    expect(root(el).querySelectorAll('[aria-live], [role="alert"], [role="status"]')).to.have.length(2);
+  });
+
+  it("dismisses info and warnings after the configured time; errors stay", async () => {
+    const clock = new ManualClock();
+    const el = await fixture<PiNotifications>(
+      html`<pi-notifications duration="3000" .clock=${clock}></pi-notifications>`,
+    );
+    const events: NotificationDismissDetail[] = [];
+    el.addEventListener("pi-notification-dismiss", (e) => events.push(e.detail));
+    el.notify("info", "i");
+    el.notify("error", "e");
+    await el.updateComplete;
+    clock.advance(1000);
+    el.notify("warning", "w");
+    await el.updateComplete;
+    clock.advance(1999);
+    await el.updateComplete;
+    expect(bodies(el)).to.deep.equal(["i", "Error: e", "Warning: w"]);
+    clock.advance(1);
+    await el.updateComplete;
+    expect(bodies(el)).to.deep.equal(["Error: e", "Warning: w"]);
+    expect(events).to.deep.equal([{ id: 1, type: "info", message: "i", source: "timeout" }]);
+    clock.advance(1000);
+    await el.updateComplete;
+    expect(bodies(el)).to.deep.equal(["Error: e"]);
+    clock.advance(3_600_000);
+    await el.updateComplete;
+    expect(bodies(el)).to.deep.equal(["Error: e"]);
+    expect(clock.pending).to.equal(0);
+  });
+
+  it("keeps info forever with duration 0", async () => {
+    const clock = new ManualClock();
+    const el = await fixture<PiNotifications>(html`<pi-notifications duration="0" .clock=${clock}></pi-notifications>`);
+    el.notify("info", "stays");
+    await el.updateComplete;
+    clock.advance(1e9);
+    await el.updateComplete;
+    expect(bodies(el)).to.deep.equal(["stays"]);
+  });
+
+  it("pauses the countdown while hovered and while focus is inside, then resumes with the time that was left", async () => {
+    const { el, clock } = await mount();
+    el.notify("info", "paused");
+    await el.updateComplete;
+    clock.advance(4000);
+    const stack = root(el).querySelector('[part~="stack"]')!;
+    stack.dispatchEvent(new PointerEvent("pointerenter"));
+    clock.advance(60_000);
+    await el.updateComplete;
+    expect(bodies(el)).to.deep.equal(["paused"]);
+    stack.dispatchEvent(new PointerEvent("pointerleave"));
+    clock.advance(999);
+    await el.updateComplete;
+    expect(bodies(el)).to.deep.equal(["paused"]);
+
+    root(el).querySelector<HTMLButtonElement>('[part~="dismiss"]')!.focus();
+    clock.advance(60_000);
+    await el.updateComplete;
+    expect(bodies(el)).to.deep.equal(["paused"]);
+    (document.activeElement as HTMLElement).blur();
+    clock.advance(1);
+    await el.updateComplete;
+    expect(bodies(el)).to.deep.equal([]);
+  });
+
+  it("dismisses with the button (mouse or keyboard) and with Escape, keeping focus in the stack", async () => {
+    const { el } = await mount();
+    el.notify("error", "a");
+    el.notify("error", "b");
+    el.notify("error", "c");
+    await el.updateComplete;
+    const clicked = oneEvent(el, "pi-notification-dismiss");
+    const buttons = root(el).querySelectorAll<HTMLButtonElement>('[part~="dismiss"]');
+    expect(buttons[0]!.getAttribute("aria-label")).to.equal("Dismiss");
+    buttons[0]!.click();
+    expect((await clicked).detail).to.deep.equal({ id: 1, type: "error", message: "a", source: "button" });
+    await el.updateComplete;
+    expect(bodies(el)).to.deep.equal(["Error: b", "Error: c"]);
+    expect(root(el).activeElement).to.equal(toasts(el)[0]!.querySelector('[part~="dismiss"]'));
+
+    await sendKeys({ press: "Enter" });
+    await el.updateComplete;
+    expect(bodies(el)).to.deep.equal(["Error: c"]);
+    const escaped = oneEvent(el, "pi-notification-dismiss");
+    await sendKeys({ press: "Escape" });
+    expect((await escaped).detail.source).to.equal("keyboard");
+    await el.updateComplete;
+    expect(toasts(el)).to.have.length(0);
+    expect(el.dismiss(3)).to.equal(false);
+    await expect(el).to.be.accessible();
+  });
+
+  it("shows at most max toasts (the newest) and +N more; 10,000 notifications never exceed the cap in the DOM", async () => {
+    const { el } = await mount();
+    for (let i = 1; i <= 12; i++) el.notify("error", `n${i}`);
+    await el.updateComplete;
+    expect(toasts(el)).to.have.length(5);
+    expect(bodies(el)[4]).to.equal("Error: n12");
+    expect(more(el)).to.equal("+7 more");
+    el.max = 2;
+    await el.updateComplete;
+    expect(toasts(el)).to.have.length(2);
+    expect(more(el)).to.equal("+10 more");
+    root(el).querySelector<HTMLButtonElement>('[part~="dismiss"]')!.click();
+    await el.updateComplete;
+    expect(bodies(el)).to.deep.equal(["Error: n10", "Error: n12"]);
+    expect(more(el)).to.equal("+9 more");
+    await expect(el).to.be.accessible();
+
+    el.max = 5;
+    for (let i = 0; i < 10_000; i++) el.notify(i % 3 === 0 ? "error" : "info", `burst ${i}`);
+    await el.updateComplete;
+    expect(root(el).querySelectorAll("li")).to.have.length(5);
+    expect(bodies(el)[4]).to.equal("Error: burst 9999");
+  });
+
+  it("follows a session's notifications; what it held before mounting is shown but not announced", async () => {
+    const clock = new ManualClock();
+    const { session, state } = fakeSession();
+    notify(state, "old");
+    const wrapper = await fixture<HTMLDivElement>(html`<div></div>`);
+    new ContextProvider(wrapper, { context: sessionContext, initialValue: session });
+    const el = Object.assign(document.createElement("pi-notifications"), { clock });
+    wrapper.append(el);
+    await el.updateComplete;
+    expect(bodies(el)).to.deep.equal(["old"]);
+    expect(polite(el)).to.equal("");
+    notify(state, "fresh", "warning");
+    notify(state, "bad", "error");
+    await nextFrame();
+    expect(bodies(el)).to.deep.equal(["old", "Warning: fresh", "Error: bad"]);
+    expect(polite(el)?.trim()).to.equal("Warning: fresh");
+    expect(alert(el)?.trim()).to.equal("Error: bad");
+    clock.advance(5000);
+    await el.updateComplete;
+    expect(bodies(el)).to.deep.equal(["Error: bad"]);
+  });
+
+  it("keeps the DOM at the cap under a 10,000-notification session burst", async () => {
+    const { session, state } = fakeSession();
+    const el = await fixture<PiNotifications>(
+      html`<pi-notifications .session=${session} .clock=${new ManualClock()}></pi-notifications>`,
+    );
+    let most = 0;
+    const observer = new MutationObserver(() => {
+      most = Math.max(most, root(el).querySelectorAll("li").length);
+    });
+    observer.observe(root(el), { childList: true, subtree: true });
+    for (let i = 0; i < 10_000; i++) notify(state, `m${i}`, i % 2 ? "error" : "info");
+    await nextFrame();
+    await el.updateComplete;
+    observer.disconnect();
+    expect(most).to.equal(5);
+    expect(root(el).querySelectorAll("li")).to.have.length(5);
+    expect(bodies(el)[4]).to.equal("Error: m9999");
+    expect(more(el)).to.equal("+95 more");
+  });
+
+  it("speaks the nearest language, handles CJK and emoji, and lays out right to left", async () => {
+    const wrapper = await fixture<HTMLDivElement>(
+      html`<div lang="ja" dir="rtl"><pi-notifications max="1"></pi-notifications></div>`,
+    );
+    const el = wrapper.querySelector("pi-notifications")!;
+    el.notify("error", "ビルドに失敗しました 💥");
+    el.notify("warning", "注意 ⚠️");
+    await el.updateComplete;
+    expect(bodies(el)).to.deep.equal(["警告: 注意 ⚠️"]);
+    expect(more(el)).to.equal("他1件");
+    const toast = toasts(el)[0]!;
+    expect(getComputedStyle(toast).borderRightWidth).to.equal("4px");
+    const dismiss = toast.querySelector('[part~="dismiss"]')!;
+    expect(dismiss.getBoundingClientRect().left).to.be.below(
+      toast.querySelector('[part~="body"]')!.getBoundingClientRect().left,
+    );
+    await expect(el).to.be.accessible();
+  });
+
+  for (const theme of ["light", "dark"] as const) {
+    it(`passes axe in the ${theme} theme and takes a screenshot`, async () => {
+      const el = await fixture<PiNotifications>(
+        html`<pi-notifications id="shot" theme=${theme} max="4" .clock=${new ManualClock()} style="inline-size: 30rem"></pi-notifications>`,
+      );
+      await expect(el).to.be.accessible();
+      el.notify("info", "Saved session to ~/.pi/sessions/2026-11-30.jsonl");
+      el.notify("warning", "Context window 90% full");
+      el.notify("error", "Extension \u001b[1mlint\u001b[22m failed:\nTypeError: cannot read <b>undefined</b>");
+      el.notify("info", "中文通知 · 日本語の通知 🚀");
+      el.notify("error", "the newest; the oldest waits behind +1 more");
+      await el.updateComplete;
+      await expect(el).to.be.accessible();
+      await executeServerCommand("screenshot", { name: `notifications-${theme}`, selector: "#shot" });
+    });
+  }
+});
