@@ -4,6 +4,7 @@
  */
 import { expect, fixture, html } from "@open-wc/testing";
 import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
+import { settle, TestAgent } from "./support/agent.js";
 import { type AnyDialog, deepActive, dialogCases, recordEvents } from "./support/dialogs.js";
 import { FakeClock } from "./support/fake-clock.js";
 import { FakeSession } from "./support/fake-session.js";
@@ -118,42 +119,52 @@ for (const dialog of dialogCases) {
       expect(el.shadowRoot!.getElementById("deadline")!.textContent!.trim()).to.equal("Closes in 5 seconds");
     });
 
-    it("session-driven: a timeout sends cancelled exactly once and closes", async () => {
+    it("session-driven: a timeout sends cancelled exactly once on the wire and closes", async () => {
       const clock = new FakeClock();
-      const session = new FakeSession();
-      const el = dialog.create();
-      el.clock = clock;
-      el.session = session;
-      el.request = dialog.request("req-t", "Timed", 3000);
-      await mount(el);
-      await el.updateComplete;
-      expect(el.open).to.equal(true);
+      const agent = new TestAgent(clock);
+      const { el } = await mount(dialog.create());
       const events = recordEvents(el);
-      clock.advance(10_000);
-      await el.updateComplete;
-      expect(session.calls).to.deep.equal([{ id: "req-t", answer: { cancelled: true } }]);
+      await agent.ask(el, dialog.request("req-t", "Timed", 3000), clock);
+      expect(el.open).to.equal(true);
+      expect(headingText(el)).to.equal("Timed (3s)");
+      clock.advance(2999);
+      await settle();
+      expect(agent.responses()).to.deep.equal([]);
+      clock.advance(1);
+      await settle();
+      expect(agent.responses()).to.deep.equal([{ type: "extension_ui_response", id: "req-t", cancelled: true }]);
       expect(events).to.deep.equal([{ type: "pi-cancel", detail: { source: "timeout" } }]);
+      expect(el.open).to.equal(false);
       await sendKeys({ press: "Escape" });
-      expect(session.calls.length).to.equal(1);
+      clock.advance(10_000);
+      await settle();
+      expect(agent.responses().length).to.equal(1);
+      expect(agent.session.ui.getSnapshot().dialogs).to.deep.equal([]);
     });
 
     it("session-driven: Enter sends exactly one extension_ui_response through session.respond", async () => {
-      const session = new FakeSession();
-      const el = dialog.create();
-      el.session = session;
-      el.request = dialog.request("req-1");
-      await mount(el);
-      await el.updateComplete;
+      const clock = new FakeClock();
+      const agent = new TestAgent(clock);
+      const { el } = await mount(dialog.create());
+      const responds: string[] = [];
+      const respond = agent.session.respond.bind(agent.session);
+      agent.session.respond = (id, answer) => {
+        responds.push(id);
+        return respond(id, answer);
+      };
+      await agent.ask(el, dialog.request("req-1"), clock);
       const events = recordEvents(el);
       await sendKeys({ press: "Enter" });
-      await el.updateComplete;
-      expect(session.calls.length).to.equal(1);
-      expect(session.calls[0]!.id).to.equal("req-1");
-      expect(events.length).to.equal(1);
+      await settle();
+      const answer = dialog.requestEnterAnswer;
+      expect(agent.responses()).to.deep.equal([{ type: "extension_ui_response", id: "req-1", ...answer }]);
+      expect(responds).to.deep.equal(["req-1"]);
+      expect(events).to.deep.equal([{ type: "pi-submit", detail: answer }]);
       expect(el.open).to.equal(false);
       await sendKeys({ press: "Enter" });
       await sendKeys({ press: "Escape" });
-      expect(session.calls.length).to.equal(1);
+      await settle();
+      expect(agent.responses().length).to.equal(1);
     });
 
     it("an Enter pressed before it opened does not answer it (held key, auto-repeat, early event)", async () => {
@@ -172,18 +183,17 @@ for (const dialog of dialogCases) {
     });
 
     it("renders markup in every text field as text", async () => {
-      const session = new FakeSession();
-      const el = dialog.create();
-      el.session = session;
-      el.request = dialog.request("req-x", PAYLOAD, 5000);
-      await mount(el);
-      await el.updateComplete;
+      const clock = new FakeClock();
+      const agent = new TestAgent(clock);
+      const { el } = await mount(dialog.create());
+      await agent.ask(el, dialog.request("req-x", PAYLOAD, 5000), clock);
       const root = el.shadowRoot!;
       expect(root.querySelectorAll("img, script, b").length).to.equal(0);
-      expect(document.querySelectorAll("img, script:not([src]) ~ b").length).to.equal(0);
-      expect(root.textContent! + (root.querySelector("input, textarea") as HTMLInputElement | null)?.value).to.contain(
-        "<img src=x",
-      );
+      expect(document.querySelectorAll("img, b").length).to.equal(0);
+      const field = root.querySelector<HTMLInputElement | HTMLTextAreaElement>("textarea, input:not([part~=filter])");
+      const shown = root.textContent! + (field ? field.value + field.placeholder : "");
+      // Title plus the element's own field (option, message, placeholder, prefill), each verbatim.
+      expect(shown.split(PAYLOAD).length - 1).to.equal(2);
       expect((window as { __pwned?: number }).__pwned).to.equal(undefined);
     });
 

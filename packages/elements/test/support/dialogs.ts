@@ -19,6 +19,8 @@ export interface DialogCase {
   request(id: string, text?: string, timeout?: number): DialogRequest;
   /** What Enter, pressed right after opening, answers. */
   enterAnswer: DialogAnswer;
+  /** What Enter answers right after `request(id)` (default text) opened it. */
+  requestEnterAnswer: DialogAnswer;
 }
 
 export const dialogCases: DialogCase[] = [
@@ -39,6 +41,7 @@ export const dialogCases: DialogCase[] = [
       ...(timeout !== undefined ? { timeout } : {}),
     }),
     enterAnswer: { value: "sonnet" },
+    requestEnterAnswer: { value: "Pick" },
   },
   {
     tag: "pi-confirm",
@@ -57,6 +60,7 @@ export const dialogCases: DialogCase[] = [
       ...(timeout !== undefined ? { timeout } : {}),
     }),
     enterAnswer: { confirmed: true },
+    requestEnterAnswer: { confirmed: true },
   },
   {
     tag: "pi-input",
@@ -75,6 +79,7 @@ export const dialogCases: DialogCase[] = [
       ...(timeout !== undefined ? { timeout } : {}),
     }),
     enterAnswer: { value: "" },
+    requestEnterAnswer: { value: "" },
   },
   {
     tag: "pi-editor",
@@ -95,6 +100,7 @@ export const dialogCases: DialogCase[] = [
         ...(timeout !== undefined ? { timeout } : {}),
       }) as DialogRequest,
     enterAnswer: { value: "fix: typo\n\nDetails" },
+    requestEnterAnswer: { value: "Edit" },
   },
 ];
 

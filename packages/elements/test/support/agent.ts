@@ -1,0 +1,50 @@
+/**
+ * A real PiSession over a memory transport, with the agent's end in the test's hands: send requests as pi does and
+ * read the exact records the client puts on the wire.
+ */
+import { type Clock, createMemoryPair, type DialogRequest, PiSession } from "@pi-elements/core";
+import type { AnyDialog } from "./dialogs.js";
+
+export class TestAgent {
+  readonly session: PiSession;
+  /** Every record the client sent, parsed. */
+  readonly received: Array<Record<string, unknown>> = [];
+  readonly #end;
+
+  constructor(clock: Clock) {
+    const [client, end] = createMemoryPair();
+    this.#end = end;
+    this.session = new PiSession(client, { clock });
+    end.addEventListener("record", (event) => this.received.push(JSON.parse(event.value)));
+  }
+
+  send(request: DialogRequest): void {
+    this.#end.send(JSON.stringify(request));
+  }
+
+  /** The extension_ui_response records sent so far. */
+  responses(): Array<Record<string, unknown>> {
+    return this.received.filter((record) => record.type === "extension_ui_response");
+  }
+
+  /**
+   * Sends `request`, waits for the session to queue it, and hands the head of the queue to `el` the way
+   * pi-extension-ui does (request, deadline, the session's clock, the session).
+   */
+  async ask(el: AnyDialog, request: DialogRequest, clock: Clock): Promise<void> {
+    this.send(request);
+    await settle();
+    const head = this.session.ui.getSnapshot().dialogs[0];
+    if (!head) throw new Error("the session queued no dialog");
+    el.session = this.session;
+    el.clock = clock;
+    el.deadline = head.deadline;
+    el.request = head.request;
+    await el.updateComplete;
+  }
+}
+
+/** Lets memory-transport delivery (microtasks) and the store's batching run. */
+export async function settle(): Promise<void> {
+  for (let i = 0; i < 3; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+}
