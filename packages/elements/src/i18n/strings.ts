@@ -11,6 +11,8 @@ export const en = {
   filter: "Filter options",
   noMatches: "No matching options",
   noOptions: "No options to choose from",
+  /** Accessible name of a dialog whose title is empty. */
+  untitledDialog: "Question from the agent",
   /** {seconds} remaining before a timed dialog closes itself. */
   secondsLeft: "{seconds}s",
   timeoutNotice: "Closes in {seconds} seconds",
@@ -52,6 +54,7 @@ export const ja: StringTable = {
   filter: "選択肢を絞り込む",
   noMatches: "一致する選択肢はありません",
   noOptions: "選択肢がありません",
+  untitledDialog: "エージェントからの質問",
   secondsLeft: "{seconds}秒",
   timeoutNotice: "{seconds}秒後に閉じます",
   queuePosition: "{total}件中{index}件目",
@@ -88,6 +91,7 @@ export const zhHans: StringTable = {
   filter: "筛选选项",
   noMatches: "没有匹配的选项",
   noOptions: "没有可选的选项",
+  untitledDialog: "来自代理的问题",
   secondsLeft: "{seconds}秒",
   timeoutNotice: "{seconds}秒后关闭",
   queuePosition: "第{index}个，共{total}个",
