@@ -1,11 +1,11 @@
 import { ContextProvider } from "@lit/context";
-import { expect, fixture, html, nextFrame, oneEvent } from "@open-wc/testing";
-import type { Clock, PiSession } from "@pi-elements/core";
+import { expect, fixture, html, oneEvent } from "@open-wc/testing";
+import type { Clock } from "@pi-elements/core";
 import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
-import { UiState } from "../../core/src/session/ui-state.js";
 import { sessionContext } from "../src/context.js";
 import "../src/elements/notifications/define.js";
 import type { NotificationDismissDetail, PiNotifications } from "../src/elements/notifications/notifications.js";
+import { FakeAgent, settle } from "./session-fake-agent.js";
 
 /** A clock that moves only when told to. */
 class ManualClock implements Clock {
@@ -39,18 +39,8 @@ class ManualClock implements Clock {
   }
 }
 
-function fakeSession(): { session: PiSession; state: UiState } {
-  // Scheduled through a closure: UiState's default calls queueMicrotask detached from window (Illegal invocation).
-  const state = new UiState({ schedule: (flush) => queueMicrotask(flush) });
-  return { session: { ui: state } as unknown as PiSession, state };
-}
-
-let seq = 0;
-function notify(state: UiState, message: string, notifyType?: "info" | "warning" | "error") {
-  state.apply(
-    { type: "extension_ui_request", id: `n${seq++}`, method: "notify", message, ...(notifyType ? { notifyType } : {}) },
-    Date.now(),
-  );
+function notify(agent: FakeAgent, message: string, notifyType?: "info" | "warning" | "error") {
+  agent.request("notify", { message, ...(notifyType ? { notifyType } : {}) });
 }
 
 const root = (el: PiNotifications) => el.shadowRoot!;
@@ -232,8 +222,10 @@ describe("pi-notifications", () => {
 
   it("follows a session's notifications; what it held before mounting is shown but not announced", async () => {
     const clock = new ManualClock();
-    const { session, state } = fakeSession();
-    notify(state, "old");
+    const agent = new FakeAgent();
+    const session = agent.session;
+    notify(agent, "old");
+    await settle();
     const wrapper = await fixture<HTMLDivElement>(html`<div></div>`);
     new ContextProvider(wrapper, { context: sessionContext, initialValue: session });
     const el = Object.assign(document.createElement("pi-notifications"), { clock });
@@ -241,9 +233,9 @@ describe("pi-notifications", () => {
     await el.updateComplete;
     expect(bodies(el)).to.deep.equal(["old"]);
     expect(polite(el)).to.equal("");
-    notify(state, "fresh", "warning");
-    notify(state, "bad", "error");
-    await nextFrame();
+    notify(agent, "fresh", "warning");
+    notify(agent, "bad", "error");
+    await settle();
     expect(bodies(el)).to.deep.equal(["old", "Warning: fresh", "Error: bad"]);
     expect(polite(el)?.trim()).to.equal("Warning: fresh");
     expect(alert(el)?.trim()).to.equal("Error: bad");
@@ -253,7 +245,8 @@ describe("pi-notifications", () => {
   });
 
   it("keeps the DOM at the cap under a 10,000-notification session burst", async () => {
-    const { session, state } = fakeSession();
+    const agent = new FakeAgent();
+    const session = agent.session;
     const el = await fixture<PiNotifications>(
       html`<pi-notifications .session=${session} .clock=${new ManualClock()}></pi-notifications>`,
     );
@@ -262,8 +255,8 @@ describe("pi-notifications", () => {
       most = Math.max(most, root(el).querySelectorAll("li").length);
     });
     observer.observe(root(el), { childList: true, subtree: true });
-    for (let i = 0; i < 10_000; i++) notify(state, `m${i}`, i % 2 ? "error" : "info");
-    await nextFrame();
+    for (let i = 0; i < 10_000; i++) notify(agent, `m${i}`, i % 2 ? "error" : "info");
+    await settle();
     await el.updateComplete;
     observer.disconnect();
     expect(most).to.equal(5);

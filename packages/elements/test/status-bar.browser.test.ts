@@ -1,27 +1,15 @@
 import { ContextProvider } from "@lit/context";
 import { expect, fixture, html, nextFrame } from "@open-wc/testing";
-import type { PiSession } from "@pi-elements/core";
 import { executeServerCommand } from "@web/test-runner-commands";
-import { UiState } from "../../core/src/session/ui-state.js";
 import { sessionContext } from "../src/context.js";
 import "../src/elements/status-bar/define.js";
 import { PiStatusBar } from "../src/elements/status-bar/status-bar.js";
+import { FakeAgent, settle } from "./session-fake-agent.js";
 
 const E = "\u001b";
 
-/** A stand-in session: the real UI state, without a transport (dialogs are not involved here). */
-function fakeSession(): { session: PiSession; state: UiState } {
-  // Scheduled through a closure: UiState's default calls queueMicrotask detached from window (Illegal invocation).
-  const state = new UiState({ schedule: (flush) => queueMicrotask(flush) });
-  return { session: { ui: state } as unknown as PiSession, state };
-}
-
-let seq = 0;
-function setStatus(state: UiState, key: string, text: string | undefined): void {
-  state.apply(
-    { type: "extension_ui_request", id: `s${seq++}`, method: "setStatus", statusKey: key, statusText: text },
-    Date.now(),
-  );
+function setStatus(agent: FakeAgent, key: string, text: string | undefined): void {
+  agent.request("setStatus", { statusKey: key, ...(text === undefined ? {} : { statusText: text }) });
 }
 
 const entries = (el: PiStatusBar) => [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part~="entry"]')];
@@ -77,31 +65,32 @@ describe("pi-status-bar", () => {
   });
 
   it("follows a session's statuses: set, change, clear and an empty text", async () => {
-    const { session, state } = fakeSession();
-    setStatus(state, "git", "main");
-    const el = await fixture<PiStatusBar>(html`<pi-status-bar .session=${session}></pi-status-bar>`);
+    const agent = new FakeAgent();
+    setStatus(agent, "git", "main");
+    await settle();
+    const el = await fixture<PiStatusBar>(html`<pi-status-bar .session=${agent.session}></pi-status-bar>`);
     expect(texts(el)).to.deep.equal(["main"]);
-    setStatus(state, "build", "ok");
-    setStatus(state, "git", "feature");
-    setStatus(state, "empty", "");
-    await el.updateComplete;
-    await nextFrame();
+    setStatus(agent, "build", "ok");
+    setStatus(agent, "git", "feature");
+    setStatus(agent, "empty", "");
+    await settle();
     expect(keys(el)).to.deep.equal(["build", "empty", "git"]);
     expect(texts(el)).to.deep.equal(["ok", "", "feature"]);
-    setStatus(state, "git", undefined);
-    await nextFrame();
+    setStatus(agent, "git", undefined);
+    await settle();
     expect(keys(el)).to.deep.equal(["build", "empty"]);
-    state.reset();
-    await nextFrame();
+    agent.session.reset();
+    await settle();
     expect(entries(el)).to.have.length(0);
     await expect(el).to.be.accessible();
   });
 
   it("finds the session of an ancestor through context, and prefers its own session property", async () => {
-    const a = fakeSession();
-    const b = fakeSession();
-    setStatus(a.state, "k", "from context");
-    setStatus(b.state, "k", "own");
+    const a = new FakeAgent();
+    const b = new FakeAgent();
+    setStatus(a, "k", "from context");
+    setStatus(b, "k", "own");
+    await settle();
     const wrapper = await fixture<HTMLDivElement>(html`<div></div>`);
     new ContextProvider(wrapper, { context: sessionContext, initialValue: a.session });
     const el = document.createElement("pi-status-bar");
@@ -111,19 +100,20 @@ describe("pi-status-bar", () => {
     el.session = b.session;
     await el.updateComplete;
     expect(texts(el)).to.deep.equal(["own"]);
-    setStatus(a.state, "k", "ignored");
-    setStatus(b.state, "k", "own 2");
-    await nextFrame();
+    setStatus(a, "k", "ignored");
+    setStatus(b, "k", "own 2");
+    await settle();
     expect(texts(el)).to.deep.equal(["own 2"]);
   });
 
   it("renders at most twice for a burst of 2,000 setStatus", async () => {
-    const { session, state } = fakeSession();
-    const el = await fixture<CountingStatusBar>(html`<counting-status-bar .session=${session}></counting-status-bar>`);
+    const agent = new FakeAgent();
+    const el = await fixture<CountingStatusBar>(
+      html`<counting-status-bar .session=${agent.session}></counting-status-bar>`,
+    );
     el.renders = 0;
-    for (let i = 0; i < 2000; i++) setStatus(state, `key${i % 50}`, `value ${i}`);
-    await el.updateComplete;
-    await nextFrame();
+    for (let i = 0; i < 2000; i++) setStatus(agent, `key${i % 50}`, `value ${i}`);
+    await settle();
     await nextFrame();
     expect(el.renders).to.be.within(1, 2);
     expect(entries(el)).to.have.length(50);

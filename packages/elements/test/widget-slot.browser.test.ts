@@ -1,38 +1,24 @@
 import { ContextProvider } from "@lit/context";
-import { expect, fixture, html, nextFrame, oneEvent } from "@open-wc/testing";
-import type { PiSession } from "@pi-elements/core";
+import { expect, fixture, html, oneEvent } from "@open-wc/testing";
 import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
-import { UiState } from "../../core/src/session/ui-state.js";
 import { sessionContext } from "../src/context.js";
 import "../src/elements/widget-slot/define.js";
 import type { PiWidgetSlot } from "../src/elements/widget-slot/widget-slot.js";
+import { FakeAgent, settle } from "./session-fake-agent.js";
 
 const E = "\u001b";
 
-function fakeSession(): { session: PiSession; state: UiState } {
-  // Scheduled through a closure: UiState's default calls queueMicrotask detached from window (Illegal invocation).
-  const state = new UiState({ schedule: (flush) => queueMicrotask(flush) });
-  return { session: { ui: state } as unknown as PiSession, state };
-}
-
-let seq = 0;
 function setWidget(
-  state: UiState,
+  agent: FakeAgent,
   key: string,
   lines: string[] | undefined,
   placement?: "aboveEditor" | "belowEditor",
 ) {
-  state.apply(
-    {
-      type: "extension_ui_request",
-      id: `w${seq++}`,
-      method: "setWidget",
-      widgetKey: key,
-      widgetLines: lines,
-      ...(placement ? { widgetPlacement: placement } : {}),
-    },
-    Date.now(),
-  );
+  agent.request("setWidget", {
+    widgetKey: key,
+    ...(lines ? { widgetLines: lines } : {}),
+    ...(placement ? { widgetPlacement: placement } : {}),
+  });
 }
 
 const root = (el: PiWidgetSlot) => el.shadowRoot!;
@@ -137,10 +123,11 @@ describe("pi-widget-slot", () => {
   });
 
   it("follows a session: its placement only, in pi's order; a re-set widget moves to the end; expansion survives a redraw", async () => {
-    const { session, state } = fakeSession();
-    setWidget(state, "a", ["A"]);
-    setWidget(state, "below", ["B"], "belowEditor");
-    setWidget(state, "c", lines(12));
+    const agent = new FakeAgent();
+    const session = agent.session;
+    setWidget(agent, "a", ["A"]);
+    setWidget(agent, "below", ["B"], "belowEditor");
+    setWidget(agent, "c", lines(12));
     const wrapper = await fixture<HTMLDivElement>(html`<div></div>`);
     new ContextProvider(wrapper, { context: sessionContext, initialValue: session });
     wrapper.append(
@@ -148,22 +135,22 @@ describe("pi-widget-slot", () => {
       Object.assign(document.createElement("pi-widget-slot"), { placement: "belowEditor" }),
     );
     const [above, below] = wrapper.querySelectorAll("pi-widget-slot");
-    await nextFrame();
+    await settle();
     expect(widgets(above!).map((w) => w.dataset.key)).to.deep.equal(["a", "c"]);
     expect(widgets(below!).map((w) => w.dataset.key)).to.deep.equal(["below"]);
 
     toggle(widgets(above!)[1]!)!.click();
-    setWidget(state, "a", ["A2"]);
-    setWidget(state, "c", lines(14));
-    await nextFrame();
+    setWidget(agent, "a", ["A2"]);
+    setWidget(agent, "c", lines(14));
+    await settle();
     expect(widgets(above!).map((w) => w.dataset.key)).to.deep.equal(["a", "c"]);
     expect(lineTexts(widgets(above!)[1]!)).to.have.length(14);
-    setWidget(state, "a", ["moved"], "belowEditor");
-    await nextFrame();
+    setWidget(agent, "a", ["moved"], "belowEditor");
+    await settle();
     expect(widgets(above!).map((w) => w.dataset.key)).to.deep.equal(["c"]);
     expect(widgets(below!).map((w) => w.dataset.key)).to.deep.equal(["below", "a"]);
-    setWidget(state, "c", undefined);
-    await nextFrame();
+    setWidget(agent, "c", undefined);
+    await settle();
     expect(widgets(above!)).to.have.length(0);
     below!.placement = "aboveEditor";
     await below!.updateComplete;
