@@ -56,6 +56,15 @@ for (const dialog of dialogCases) {
       expect(box.getAttribute("role") ?? "dialog").to.equal(dialog.tag === "pi-confirm" ? "alertdialog" : "dialog");
     });
 
+    it("an empty title still gives the dialog and its controls a name", async () => {
+      const el = dialog.create();
+      el.heading = "";
+      await mount(el);
+      await open(el);
+      expect(el.shadowRoot!.getElementById("heading")!.textContent).to.equal("Question from the agent");
+      await expect(el).to.be.accessible();
+    });
+
     it("Esc cancels with source keyboard", async () => {
       const { el } = await mount(dialog.create());
       const events = recordEvents(el);

@@ -47,6 +47,11 @@ export const dialogStyles = css`
     color: var(--_accent);
     overflow-wrap: anywhere;
   }
+  .untitled {
+    font-weight: normal;
+    font-style: italic;
+    color: var(--_muted);
+  }
   [part="countdown"] {
     font-weight: normal;
     color: var(--_muted);

@@ -284,7 +284,9 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
       @click=${this.#onDialogClick}
     >
       <h2 part="heading" class="heading">
-        <span id="heading">${this.heading}</span>${
+        <span id="heading"
+          >${this.heading || html`<span class="untitled">${this.t("untitledDialog")}</span>`}</span
+        >${
           seconds !== undefined
             ? html`<span part="countdown" aria-hidden="true"> (${this.t("secondsLeft", { seconds })})</span>`
             : nothing
