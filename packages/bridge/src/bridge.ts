@@ -218,7 +218,16 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
   const handleMessage = (client: WebSocket, message: ClientMessage) => {
     switch (message.kind) {
       case "command":
-        agent?.write(message.record);
+        if (agent?.running) {
+          agent.write(message.record);
+        } else {
+          // pi's own failure shape, to the sender only, so a client awaiting the response is not left hanging.
+          const { command, id } = message;
+          const error = "The agent is not running.";
+          client.send(
+            `${record({ type: "response", command, success: false, error, ...(id === undefined ? {} : { id }) })}\n`,
+          );
+        }
         return;
       case "answer": {
         const verdict = mirror.answer(message.response);

@@ -61,5 +61,5 @@ function classify(value: unknown): ClientMessage | string {
   }
   const parsed = RpcCommand.safeParse(value);
   if (!parsed.success) return "type not allowed, or an invalid command";
-  return { kind: "command", record: JSON.stringify(parsed.data) };
+  return { kind: "command", record: JSON.stringify(parsed.data), command: parsed.data.type, id: parsed.data.id };
 }

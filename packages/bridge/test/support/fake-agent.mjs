@@ -6,22 +6,32 @@
  * reached the agent. A `prompt` whose message starts with `!` is a directive:
  *   !emit <JSON array>   write these values as JSONL records, all in one write
  *   !raw <JSON string>   write this text to stdout as is
+ *   !split <JSON array>  write these strings to stdout one by one, 20 ms apart (a record cut across reads)
  *   !stderr <text>       write the text (and a line feed) to stderr
  *   !exit <code>         exit with that code
  *   !burst <n>           n setStatus requests in one write
  *   !hold                stop reading stdin until SIGUSR2 arrives
  *   !child               spawn a long-lived child process in the same group and report its pid
- * Flags: --ignore-sigterm (so only SIGKILL stops it), --banner (writes a `fake_ready` record at start).
+ * Flags: --ignore-sigterm (ignores SIGTERM and the end of stdin: only SIGKILL stops it), --banner (writes a `fake_ready` record at start).
  * Like pi, it exits when its stdin ends.
  */
 import { spawn } from "node:child_process";
 
 const out = (value) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
-if (process.argv.includes("--ignore-sigterm")) process.on("SIGTERM", () => {});
+const stubborn = process.argv.includes("--ignore-sigterm");
+if (stubborn) {
+  process.on("SIGTERM", () => {});
+  setInterval(() => {}, 60_000);
+}
 if (process.argv.includes("--banner")) out({ type: "fake_ready", pid: process.pid });
 
-process.on("SIGUSR2", () => process.stdin.resume());
+/** While stdin is paused nothing else keeps the process alive. */
+let holdTimer;
+process.on("SIGUSR2", () => {
+  clearInterval(holdTimer);
+  process.stdin.resume();
+});
 
 let pending = "";
 process.stdin.setEncoding("utf8");
@@ -35,7 +45,9 @@ process.stdin.on("data", (chunk) => {
     lf = pending.indexOf("\n");
   }
 });
-process.stdin.on("end", () => process.exit(0));
+process.stdin.on("end", () => {
+  if (!stubborn) process.exit(0);
+});
 
 function handle(line) {
   out({ type: "received", line });
@@ -60,6 +72,15 @@ function handle(line) {
     case "raw":
       process.stdout.write(JSON.parse(argument));
       break;
+    case "split": {
+      const parts = JSON.parse(argument);
+      const writeNext = () => {
+        process.stdout.write(parts.shift());
+        if (parts.length > 0) setTimeout(writeNext, 20);
+      };
+      writeNext();
+      break;
+    }
     case "stderr":
       process.stderr.write(`${argument}\n`);
       break;
@@ -77,6 +98,7 @@ function handle(line) {
     }
     case "hold":
       process.stdin.pause();
+      holdTimer = setInterval(() => {}, 60_000);
       out({ type: "holding" });
       break;
     case "child": {
