@@ -22,8 +22,10 @@ export const CloseCode = {
 } as const;
 
 export type ClientMessage =
-  /** A pi command, re-serialized from its validated form. */
-  { kind: "command"; record: string } | { kind: "answer"; response: ExtensionUiResponse } | { kind: "restart" };
+  /** A pi command, re-serialized from its validated form; `command` and `id` are its type and id. */
+  | { kind: "command"; record: string; command: string; id: string | undefined }
+  | { kind: "answer"; response: ExtensionUiResponse }
+  | { kind: "restart" };
 
 export type FrameResult = { ok: true; messages: ClientMessage[] } | { ok: false; code: number; reason: string };
 
