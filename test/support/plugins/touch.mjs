@@ -1,0 +1,24 @@
+// A finger tap through Chromium's DevTools protocol (touch emulation + Input.dispatchTouchEvent): the pointer,
+// touch, compatibility mouse and click events a phone sends. `executeServerCommand("tap", { x, y })`.
+const sessions = new WeakMap();
+
+export function touchPlugin() {
+  return {
+    name: "touch",
+    async executeCommand({ command, payload, session }) {
+      if (command !== "tap") return undefined;
+      const page = session.browser.getPage(session.id);
+      let client = sessions.get(page);
+      if (!client) {
+        // Emulation lasts as long as this DevTools session, so it is kept per page.
+        client = await page.context().newCDPSession(page);
+        await client.send("Emulation.setTouchEmulationEnabled", { enabled: true, maxTouchPoints: 1 });
+        sessions.set(page, client);
+      }
+      const point = { x: payload.x, y: payload.y };
+      await client.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [point] });
+      await client.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+      return true;
+    },
+  };
+}
