@@ -2,6 +2,7 @@
 // itself here; tests reach them through `executeServerCommand`.
 import { imePlugin } from "./plugins/ime.mjs";
 import { screenshotPlugin } from "./plugins/screenshot.mjs";
+import { touchPlugin } from "./plugins/touch.mjs";
 export function testServerPlugins() {
-  return [screenshotPlugin(), imePlugin()];
+  return [screenshotPlugin(), imePlugin(), touchPlugin()];
 }
