@@ -1,5 +1,5 @@
 import { expect, fixture, html } from "@open-wc/testing";
-import { sendKeys, sendMouse } from "@web/test-runner-commands";
+import { executeServerCommand, sendKeys, sendMouse } from "@web/test-runner-commands";
 import "../src/elements/select/define.js";
 import type { PiSelect } from "../src/elements/select/select.js";
 import { deepActive, recordEvents } from "./support/dialogs.js";
@@ -113,6 +113,14 @@ describe("pi-select", () => {
     const [x, y] = center(el.shadowRoot!.querySelectorAll("[role=option]")[2]!);
     await sendMouse({ type: "click", position: [x, y] });
     expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "c" } }]);
+  });
+
+  it("a finger tap chooses an option", async () => {
+    const el = await openSelect(["a", "b", "c"]);
+    const events = recordEvents(el);
+    const [x, y] = center(el.shadowRoot!.querySelectorAll("[role=option]")[1]!);
+    await executeServerCommand("tap", { x, y });
+    expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "b" } }]);
   });
 
   it("the Cancel button cancels with source button", async () => {
