@@ -1,7 +1,7 @@
 import { ContextProvider } from "@lit/context";
 import { expect, fixture, html, oneEvent } from "@open-wc/testing";
 import type { Clock } from "@pi-elements/core";
-import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
+import { emulateMedia, executeServerCommand, sendKeys } from "@web/test-runner-commands";
 import { sessionContext } from "../src/context.js";
 import "../src/elements/notifications/define.js";
 import type { NotificationDismissDetail, PiNotifications } from "../src/elements/notifications/notifications.js";
@@ -300,4 +300,26 @@ describe("pi-notifications", () => {
       await executeServerCommand("screenshot", { name: `notifications-${theme}`, selector: "#shot" });
     });
   }
+
+  it("follows prefers-color-scheme without a theme attribute, and stays usable in forced colors", async () => {
+    const { el } = await mount();
+    el.id = "shot";
+    el.style.inlineSize = "24rem";
+    el.notify("info", "info");
+    el.notify("warning", "warning");
+    el.notify("error", "error");
+    await el.updateComplete;
+    const error = toasts(el)[2]!;
+    try {
+      await emulateMedia({ colorScheme: "dark" });
+      expect(getComputedStyle(error).color).to.equal("rgb(212, 116, 116)");
+      await emulateMedia({ colorScheme: "light" });
+      expect(getComputedStyle(error).color).to.equal("rgb(163, 79, 79)");
+      await emulateMedia({ forcedColors: "active" });
+      await expect(el).to.be.accessible();
+      await executeServerCommand("screenshot", { name: "notifications-forced-colors", selector: "#shot" });
+    } finally {
+      await emulateMedia({ forcedColors: "none", colorScheme: "light" });
+    }
+  });
 });

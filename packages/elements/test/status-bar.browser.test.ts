@@ -1,6 +1,6 @@
 import { ContextProvider } from "@lit/context";
 import { expect, fixture, html, nextFrame } from "@open-wc/testing";
-import { executeServerCommand } from "@web/test-runner-commands";
+import { emulateMedia, executeServerCommand } from "@web/test-runner-commands";
 import { sessionContext } from "../src/context.js";
 import "../src/elements/status-bar/define.js";
 import { PiStatusBar } from "../src/elements/status-bar/status-bar.js";
@@ -213,4 +213,70 @@ describe("pi-status-bar", () => {
       await executeServerCommand("screenshot", { name: `status-bar-${theme}`, selector: "div:has(> #shot)" });
     });
   }
+
+  it("follows prefers-color-scheme without a theme attribute, and stays usable in forced colors", async () => {
+    const statuses = [{ key: "a", text: `${E}[31mred${E}[0m ${E}[38;5;67m256${E}[0m plain` }];
+    const el = await fixture<PiStatusBar>(html`<pi-status-bar id="shot" .statuses=${statuses}></pi-status-bar>`);
+    try {
+      await emulateMedia({ colorScheme: "dark" });
+      expect(getComputedStyle(el).backgroundColor).to.equal("rgb(38, 38, 46)");
+      await emulateMedia({ colorScheme: "light" });
+      expect(getComputedStyle(el).backgroundColor).to.equal("rgb(244, 244, 247)");
+      await emulateMedia({ forcedColors: "active" });
+      await expect(el).to.be.accessible();
+      await executeServerCommand("screenshot", { name: "status-bar-forced-colors", selector: "#shot" });
+    } finally {
+      await emulateMedia({ forcedColors: "none", colorScheme: "light" });
+    }
+  });
+});
+
+describe("SessionStoreController (through pi-status-bar)", () => {
+  it("unsubscribes when disconnected and catches up when connected again", async () => {
+    const agent = new FakeAgent();
+    const ui = agent.session.ui;
+    let listeners = 0;
+    const subscribe = ui.subscribe.bind(ui);
+    ui.subscribe = (listener) => {
+      listeners++;
+      const unsubscribe = subscribe(listener);
+      return () => {
+        listeners--;
+        unsubscribe();
+      };
+    };
+    const el = await fixture<PiStatusBar>(html`<pi-status-bar .session=${agent.session}></pi-status-bar>`);
+    expect(listeners).to.equal(1);
+    const parent = el.parentElement!;
+    el.remove();
+    expect(listeners).to.equal(0);
+    setStatus(agent, "k", "while away");
+    await settle();
+    parent.append(el);
+    await el.updateComplete;
+    expect(listeners).to.equal(1);
+    expect(texts(el)).to.deep.equal(["while away"]);
+    el.session = undefined;
+    await el.updateComplete;
+    expect(listeners).to.equal(0);
+    expect(entries(el)).to.have.length(0);
+  });
+
+  it("does not re-render for changes outside its slice", async () => {
+    const agent = new FakeAgent();
+    setStatus(agent, "k", "v");
+    await settle();
+    const el = await fixture<CountingStatusBar>(
+      html`<counting-status-bar .session=${agent.session}></counting-status-bar>`,
+    );
+    el.renders = 0;
+    agent.request("setTitle", { title: "new title" });
+    agent.request("notify", { message: "hello" });
+    await settle();
+    expect(agent.session.ui.getSnapshot().title).to.equal("new title");
+    expect(el.renders).to.equal(0);
+    setStatus(agent, "k", "v2");
+    await settle();
+    expect(el.renders).to.equal(1);
+  });
 });

@@ -1,6 +1,6 @@
 import { ContextProvider } from "@lit/context";
 import { expect, fixture, html, oneEvent } from "@open-wc/testing";
-import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
+import { emulateMedia, executeServerCommand, sendKeys } from "@web/test-runner-commands";
 import { sessionContext } from "../src/context.js";
 import "../src/elements/widget-slot/define.js";
 import type { PiWidgetSlot } from "../src/elements/widget-slot/widget-slot.js";
@@ -202,4 +202,22 @@ describe("pi-widget-slot", () => {
       await executeServerCommand("screenshot", { name: `widget-slot-${theme}-expanded`, selector: "#shot" });
     });
   }
+
+  it("follows prefers-color-scheme without a theme attribute, and stays usable in forced colors", async () => {
+    const el = await fixture<PiWidgetSlot>(
+      html`<pi-widget-slot id="shot" style="inline-size: 30rem" .widgets=${[{ key: "k", lines: [`${E}[32mgreen${E}[0m`, "", ...lines(10)] }]}></pi-widget-slot>`,
+    );
+    const widget = widgets(el)[0]!;
+    try {
+      await emulateMedia({ colorScheme: "dark" });
+      expect(getComputedStyle(widget).backgroundColor).to.equal("rgb(38, 38, 46)");
+      await emulateMedia({ colorScheme: "light" });
+      expect(getComputedStyle(widget).backgroundColor).to.equal("rgb(244, 244, 247)");
+      await emulateMedia({ forcedColors: "active" });
+      await expect(el).to.be.accessible();
+      await executeServerCommand("screenshot", { name: "widget-slot-forced-colors", selector: "#shot" });
+    } finally {
+      await emulateMedia({ forcedColors: "none", colorScheme: "light" });
+    }
+  });
 });

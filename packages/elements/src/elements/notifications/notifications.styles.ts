@@ -108,9 +108,9 @@ export const styles = [
       stroke-width: 2;
       stroke-linecap: round;
     }
+    /* Movement only: a fading toast would pass through unreadable contrast. */
     @keyframes pi-toast-in {
       from {
-        opacity: 0;
         translate: 0 0.5rem;
       }
     }

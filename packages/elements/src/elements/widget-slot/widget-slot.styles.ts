@@ -55,6 +55,7 @@ export const styles = [
       }
       [part~="toggle"] {
         color: ButtonText;
+        text-decoration: underline;
       }
     }
   `,
