@@ -1,0 +1,124 @@
+/**
+ * `--static DIR`: the folder's files over HTTP on the bridge's port, and nothing outside it.
+ */
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { resolveInside } from "../src/static-files.js";
+import { startFakeBridge, TestClient } from "./support/harness.js";
+
+/** Sends a raw HTTP request (so no client normalizes the path) and returns status, headers and body. */
+function rawRequest(port: number, path: string, method = "GET", host = `127.0.0.1:${port}`) {
+  return new Promise<{ status: number; headers: string; body: string }>((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => {
+      socket.write(`${method} ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+    });
+    let data = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => {
+      data += chunk;
+    });
+    socket.on("error", reject);
+    socket.on("end", () => {
+      const [head = "", ...rest] = data.split("\r\n\r\n");
+      resolve({ status: Number(head.split(" ")[1]), headers: head, body: rest.join("\r\n\r\n") });
+    });
+  });
+}
+
+describe("static files", () => {
+  let root: string;
+  let outside: string;
+  let bridge: Awaited<ReturnType<typeof startFakeBridge>>;
+  before(async () => {
+    const base = mkdtempSync(join(tmpdir(), "pi-bridge-static-"));
+    root = join(base, "public");
+    outside = join(base, "secret.txt");
+    mkdirSync(join(root, "sub"), { recursive: true });
+    writeFileSync(join(root, "index.html"), "<!doctype html><title>home</title>");
+    writeFileSync(join(root, "app.js"), "export {};");
+    writeFileSync(join(root, "sub", "index.html"), "sub home");
+    writeFileSync(join(root, "weird name.txt"), "spaces");
+    writeFileSync(outside, "TOP SECRET");
+    symlinkSync(outside, join(root, "link-out.txt"));
+    symlinkSync(join(root, "app.js"), join(root, "link-in.js"));
+    bridge = await startFakeBridge({ staticDir: root });
+  });
+  after(async () => {
+    await bridge.close();
+    rmSync(join(root, ".."), { recursive: true, force: true });
+  });
+
+  it("serves index.html for / and for a folder", async () => {
+    const home = await rawRequest(bridge.port, "/");
+    assert.equal(home.status, 200);
+    assert.match(home.headers, /content-type: text\/html; charset=utf-8/i);
+    assert.match(home.headers, /x-content-type-options: nosniff/i);
+    assert.equal(home.body, "<!doctype html><title>home</title>");
+    assert.equal((await rawRequest(bridge.port, "/sub/")).body, "sub home");
+  });
+
+  it("serves files with their type, percent-decoded names, and symlinks that stay inside", async () => {
+    const js = await rawRequest(bridge.port, "/app.js?v=1");
+    assert.equal(js.status, 200);
+    assert.match(js.headers, /content-type: text\/javascript/i);
+    assert.equal((await rawRequest(bridge.port, "/weird%20name.txt")).body, "spaces");
+    assert.equal((await rawRequest(bridge.port, "/link-in.js")).body, "export {};");
+  });
+
+  it("answers HEAD without a body and refuses other methods", async () => {
+    const head = await rawRequest(bridge.port, "/app.js", "HEAD");
+    assert.equal(head.status, 200);
+    assert.equal(head.body, "");
+    const post = await rawRequest(bridge.port, "/app.js", "POST");
+    assert.equal(post.status, 405);
+    assert.match(post.headers, /allow: GET, HEAD/i);
+  });
+
+  it("never serves anything outside the folder", async () => {
+    for (const path of [
+      "/../secret.txt",
+      "/sub/../../secret.txt",
+      "/%2e%2e/secret.txt",
+      "/..%2fsecret.txt",
+      "/..%2Fsecret.txt",
+      "/%2e%2e%2fsecret.txt",
+      "/..%5csecret.txt",
+      "/..\\secret.txt",
+      "/sub/%2e%2e/%2e%2e/secret.txt",
+      "/link-out.txt",
+      "/%00",
+      "/%E0%A4%A",
+      "//etc/passwd",
+      "/etc/passwd",
+    ]) {
+      const response = await rawRequest(bridge.port, path);
+      assert.ok([400, 404].includes(response.status), `${path} → ${response.status}`);
+      assert.ok(!response.body.includes("TOP SECRET"), path);
+      assert.ok(!response.body.includes("root:"), path);
+    }
+  });
+
+  it("refuses requests addressed to another host name (DNS rebinding)", async () => {
+    const response = await rawRequest(bridge.port, "/", "GET", "evil.example");
+    assert.equal(response.status, 421);
+  });
+
+  it("still accepts WebSocket clients on the same port", async () => {
+    const client = await TestClient.connect(bridge.url);
+    await client.next((r) => r.type === "pi-elements/hello");
+    await client.close();
+  });
+
+  it("resolveInside refuses .. segments, backslashes, NUL and malformed escapes", () => {
+    assert.equal(resolveInside("/srv", "/a/b.txt"), "/srv/a/b.txt");
+    assert.equal(resolveInside("/srv", "/a/./b.txt"), "/srv/a/b.txt");
+    assert.equal(resolveInside("/srv", "/"), "/srv");
+    for (const path of ["/../x", "/a/%2e%2e/x", "/a%2f..%2fx", "/a\\b", "/a%00b", "/%E0%A4%A"]) {
+      assert.equal(resolveInside("/srv", path), undefined, path);
+    }
+  });
+});
