@@ -85,6 +85,17 @@ describe("pi-status-bar", () => {
     await expect(el).to.be.accessible();
   });
 
+  it("keeps markup in a session's status key and text as text", async () => {
+    const agent = new FakeAgent();
+    const key = `"><img src=x onerror=alert(1)>`;
+    setStatus(agent, key, "<script>alert(1)</script>\n<b>x</b>");
+    await settle();
+    const el = await fixture<PiStatusBar>(html`<pi-status-bar .session=${agent.session}></pi-status-bar>`);
+    expect(keys(el)).to.deep.equal([key]);
+    expect(texts(el)).to.deep.equal(["<script>alert(1)</script> <b>x</b>"]);
+    expect(el.shadowRoot!.querySelector("img, script, b")).to.equal(null);
+  });
+
   it("finds the session of an ancestor through context, and prefers its own session property", async () => {
     const a = new FakeAgent();
     const b = new FakeAgent();

@@ -157,6 +157,20 @@ describe("pi-widget-slot", () => {
     expect(widgets(below!)).to.have.length(0);
   });
 
+  it("keeps markup in a session's widget key and lines as text", async () => {
+    const agent = new FakeAgent();
+    const key = `"><svg onload=alert(1)>`;
+    setWidget(agent, key, ["<img src=x onerror=alert(1)>", "<iframe src=javascript:alert(1)>"]);
+    await settle();
+    const el = await fixture<PiWidgetSlot>(html`<pi-widget-slot .session=${agent.session}></pi-widget-slot>`);
+    expect(widgets(el).map((w) => w.dataset.key)).to.deep.equal([key]);
+    expect(lineTexts(widgets(el)[0]!)).to.deep.equal([
+      "<img src=x onerror=alert(1)>",
+      "<iframe src=javascript:alert(1)>",
+    ]);
+    expect(root(el).querySelector("img, iframe, svg:not([aria-hidden])")).to.equal(null);
+  });
+
   it("handles CJK, emoji and right-to-left layout", async () => {
     const el = await fixture<PiWidgetSlot>(
       html`<pi-widget-slot dir="rtl" lang="zh-CN" .widgets=${[{ key: "k", lines: lines(11).map((l) => `任务 ${l} 🚀`) }]}></pi-widget-slot>`,
