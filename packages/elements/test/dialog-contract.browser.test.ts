@@ -3,7 +3,7 @@
  * each. Keys are real keyboard input (Playwright via sendKeys); time is a controlled clock.
  */
 import { expect, fixture, html } from "@open-wc/testing";
-import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
+import { emulateMedia, executeServerCommand, sendKeys } from "@web/test-runner-commands";
 import { settle, TestAgent } from "./support/agent.js";
 import { type AnyDialog, deepActive, dialogCases, recordEvents } from "./support/dialogs.js";
 import { FakeClock } from "./support/fake-clock.js";
@@ -255,6 +255,23 @@ for (const dialog of dialogCases) {
         await expect(el).to.be.accessible();
       });
     }
+
+    it("follows prefers-color-scheme without a theme attribute; theme forces one", async () => {
+      const { el } = await mount(dialog.create());
+      await open(el);
+      const background = () => getComputedStyle(el.shadowRoot!.querySelector("dialog")!).backgroundColor;
+      try {
+        await emulateMedia({ colorScheme: "dark" });
+        expect(background()).to.equal("rgb(30, 30, 36)");
+        await emulateMedia({ colorScheme: "light" });
+        expect(background()).to.equal("rgb(255, 255, 255)");
+        el.setAttribute("theme", "dark");
+        expect(background()).to.equal("rgb(30, 30, 36)");
+        await expect(el).to.be.accessible();
+      } finally {
+        await emulateMedia({ colorScheme: "no-preference" });
+      }
+    });
 
     it("speaks Japanese and Simplified Chinese from the nearest lang", async () => {
       for (const [lang, cancelOrYes] of [

@@ -1,5 +1,5 @@
 import { expect, fixture, html } from "@open-wc/testing";
-import { executeServerCommand, sendKeys, sendMouse } from "@web/test-runner-commands";
+import { emulateMedia, executeServerCommand, sendKeys, sendMouse } from "@web/test-runner-commands";
 import "../src/elements/select/define.js";
 import type { PiSelect } from "../src/elements/select/select.js";
 import { deepActive, recordEvents } from "./support/dialogs.js";
@@ -217,6 +217,24 @@ describe("pi-select", () => {
       const el = await openSelect(Array.from({ length: 40 }, (_, i) => `entry ${i}`));
       el.setAttribute("theme", theme);
       await expect(el).to.be.accessible();
+    }
+  });
+
+  it("in forced colors the current option is drawn in the system Highlight colour", async () => {
+    const el = await openSelect(["a", "b", "c"]);
+    const probe = document.createElement("div");
+    probe.style.background = "Highlight";
+    document.body.append(probe);
+    try {
+      await emulateMedia({ forcedColors: "active" });
+      const active = el.shadowRoot!.querySelector("[part~=active]")!;
+      const other = el.shadowRoot!.querySelector("[part=option]")!;
+      expect(getComputedStyle(active).backgroundColor).to.equal(getComputedStyle(probe).backgroundColor);
+      expect(getComputedStyle(other).backgroundColor).to.not.equal(getComputedStyle(probe).backgroundColor);
+      await executeServerCommand("screenshot", { name: "pi-select-forced-colors", selector: "pi-select" });
+    } finally {
+      await emulateMedia({ forcedColors: "none" });
+      probe.remove();
     }
   });
 

@@ -54,5 +54,8 @@ export const selectStyles = css`
       forced-color-adjust: none;
       background: Highlight;
     }
+    [part~="active"]::before {
+      color: HighlightText;
+    }
   }
 `;

@@ -51,8 +51,15 @@ export class PiSelect extends DialogElement<SelectRequest, string> {
   declare options: readonly string[];
   /** A filter field appears when there are more options than this. */
   declare filterThreshold: number;
-  /** Index (into `options`) of the current option; -1 when none. */
+  /**
+   * Index (into `options`) of the current option; -1 when none.
+   * @internal
+   */
   declare activeIndex: number;
+  /**
+   * The filter field's text.
+   * @internal
+   */
   declare filterText: string;
   protected readonly method = "select" as const;
   readonly #typeahead = new TypeaheadController(this);
