@@ -134,7 +134,7 @@ describe("pi-notifications", () => {
     expect(clock.pending).to.equal(0);
   });
 
-  it("keeps info forever with duration 0", async () => {
+  it("keeps info forever with duration 0, and starts counting when a duration is set", async () => {
     const clock = new ManualClock();
     const el = await fixture<PiNotifications>(html`<pi-notifications duration="0" .clock=${clock}></pi-notifications>`);
     el.notify("info", "stays");
@@ -142,6 +142,11 @@ describe("pi-notifications", () => {
     clock.advance(1e9);
     await el.updateComplete;
     expect(bodies(el)).to.deep.equal(["stays"]);
+    el.duration = 2000;
+    await el.updateComplete;
+    clock.advance(2000);
+    await el.updateComplete;
+    expect(bodies(el)).to.deep.equal([]);
   });
 
   it("pauses the countdown while hovered and while focus is inside, then resumes with the time that was left", async () => {

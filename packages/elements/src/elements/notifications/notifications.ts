@@ -181,7 +181,11 @@ export class PiNotifications extends LitElement {
       for (const entry of this.#entries()) this.#track(entry);
     }
     this.#takeNew();
-    if (changed.has("duration") && !this.#timed) this.#deadlines.clear();
+    if (changed.has("duration") && this.hasUpdated) {
+      // Turning timing off keeps everything; turning it on starts the clock for what is showing now.
+      if (!this.#timed) this.#deadlines.clear();
+      else for (const entry of this.active) this.#track(entry);
+    }
   }
 
   protected override updated(): void {
