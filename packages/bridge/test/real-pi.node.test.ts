@@ -1,0 +1,213 @@
+/**
+ * The bridge around the REAL pi 0.73.1 with the test extension (test/fixtures/pi/extensions/ui-exercise.ts).
+ * Extension commands need no API key. pi runs with a temporary HOME and agent dir, writes no session, and loads
+ * no other extension, skill, prompt or context file. Each result is read from the notify the extension sends
+ * back, i.e. from what pi actually received.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { type RunningBridge, startBridge } from "../src/index.js";
+import { findInstalledPi } from "../src/resolve-agent.js";
+import { type Rec, TestClient } from "./support/harness.js";
+
+const EXTENSION = fileURLToPath(new URL("../../../test/fixtures/pi/extensions/ui-exercise.ts", import.meta.url));
+const MARKUP = "<img src=x onerror=alert(1)>";
+
+async function startPiBridge(): Promise<{ bridge: RunningBridge; logs: string[]; home: string }> {
+  const piScript = findInstalledPi(process.cwd());
+  assert.ok(piScript, "@mariozechner/pi-coding-agent is installed");
+  const home = mkdtempSync(join(tmpdir(), "pi-bridge-home-"));
+  const logs: string[] = [];
+  const bridge = await startBridge({
+    port: 0,
+    agent: {
+      command: process.execPath,
+      args: [piScript, "--mode", "rpc", "--no-session", "-ne", "-ns", "-np", "-nc", "--offline", "-e", EXTENSION],
+    },
+    cwd: home,
+    env: { ...process.env, HOME: home, PI_CODING_AGENT_DIR: join(home, "agent"), PI_OFFLINE: "1" },
+    restart: "never",
+    log: (line) => logs.push(line),
+  });
+  return { bridge, logs, home };
+}
+
+const notifyWith = (prefix: string) => (r: Rec) =>
+  r.type === "extension_ui_request" && r.method === "notify" && String(r.message).startsWith(prefix);
+const dialog = (method: string) => (r: Rec) => r.type === "extension_ui_request" && r.method === method;
+
+function command(client: TestClient, name: string): number {
+  const from = client.records.length;
+  client.send({ type: "prompt", message: `/${name}`, id: `cmd-${name}-${from}` });
+  return from;
+}
+
+describe("the real pi through the bridge", { timeout: 120_000 }, () => {
+  let bridge: RunningBridge;
+  let home: string;
+  before(async () => {
+    ({ bridge, home } = await startPiBridge());
+  });
+  after(async () => {
+    await bridge.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it("a select opened by an extension, answered over the WebSocket, reaches pi", async () => {
+    const client = await TestClient.connect(bridge.url);
+    const from = command(client, "ui-select");
+    const select = await client.next(dialog("select"), from);
+    assert.equal(select.title, `Pick one ${MARKUP}`);
+    assert.deepEqual(select.options, ["Alpha", "Beta", MARKUP, "雪 (snow)"]);
+    client.send({ type: "extension_ui_response", id: select.id, value: "雪 (snow)" });
+    const notify = await client.next(notifyWith("ui-select ->"), from);
+    assert.equal(notify.message, 'ui-select -> "雪 (snow)"');
+    await client.close();
+  });
+
+  it("two dialogs pending at once, answered from two clients", async () => {
+    const a = await TestClient.connect(bridge.url);
+    const b = await TestClient.connect(bridge.url);
+    const from = command(a, "ui-two");
+    const confirm = await b.next(dialog("confirm"));
+    const input = await b.next(dialog("input"));
+    b.send({ type: "extension_ui_response", id: input.id, value: "typed 漢字" });
+    a.send({ type: "extension_ui_response", id: confirm.id, confirmed: true });
+    const notify = await a.next(notifyWith("ui-two ->"), from);
+    assert.equal(notify.message, 'ui-two -> {"confirmed":true,"value":"typed 漢字"}');
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it("a page that reconnects in the middle of a dialog gets it again, and its answer reaches pi", async () => {
+    const first = await TestClient.connect(bridge.url);
+    const from = command(first, "ui-confirm");
+    const confirm = await first.next(dialog("confirm"), from);
+    await first.close();
+
+    const again = await TestClient.connect(bridge.url);
+    const replayed = await again.next((r) => r.id === confirm.id);
+    assert.deepEqual(replayed, confirm);
+    again.send({ type: "extension_ui_response", id: confirm.id, confirmed: true });
+    assert.equal((await again.next(notifyWith("ui-confirm ->"))).message, "ui-confirm -> true");
+    await again.close();
+  });
+
+  it("two pages: the first answer wins, pi gets it once, the other page is told", async () => {
+    const a = await TestClient.connect(bridge.url);
+    const b = await TestClient.connect(bridge.url);
+    const from = command(a, "ui-input");
+    const input = await a.next(dialog("input"), from);
+    await b.next((r) => r.id === input.id);
+    a.send({ type: "extension_ui_response", id: input.id, value: "first" });
+    b.send({ type: "extension_ui_response", id: input.id, value: "second" });
+    assert.deepEqual(await b.next((r) => r.type === "pi-elements/dialog_closed"), {
+      type: "pi-elements/dialog_closed",
+      id: input.id,
+      reason: "answered",
+    });
+    assert.equal((await a.next(notifyWith("ui-input ->"), from)).message, 'ui-input -> "first"');
+    // Run one more command to be sure no second result follows the first.
+    const next = command(a, "ui-title");
+    await a.next(notifyWith("ui-title ->"), next);
+    assert.equal(a.records.filter(notifyWith("ui-input ->")).length, 1);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it("timed dialogs left alone expire in pi and in the bridge; pi gets its defaults", async () => {
+    const client = await TestClient.connect(bridge.url);
+    client.send({ type: "prompt", message: "/ui-timed 300", id: "timed" });
+    const select = await client.next(dialog("select"));
+    assert.equal(select.timeout, 300);
+    assert.deepEqual(await client.next((r) => r.type === "pi-elements/dialog_closed" && r.id === select.id), {
+      type: "pi-elements/dialog_closed",
+      id: select.id,
+      reason: "expired",
+    });
+    assert.equal((await client.next(notifyWith("ui-timed select ->"))).message, "ui-timed select -> undefined");
+    assert.equal((await client.next(notifyWith("ui-timed confirm ->"))).message, "ui-timed confirm -> false");
+    await client.close();
+  });
+
+  it("editor text with U+2028, U+2029 and CJK arrives as one record, and is replayed", async () => {
+    const client = await TestClient.connect(bridge.url);
+    const from = command(client, "ui-editor-text");
+    const request = await client.next(dialog("set_editor_text"), from);
+    const text = `漢字と仮名\u2028line separator\u2029paragraph separator\n简体中文 ${MARKUP}`;
+    assert.equal(request.text, text);
+    await client.close();
+    const late = await TestClient.connect(bridge.url);
+    assert.equal((await late.next(dialog("set_editor_text"))).text, text);
+    await late.close();
+  });
+
+  it("a 2,000-status burst arrives whole, and a late client sees only the last status", async () => {
+    const client = await TestClient.connect(bridge.url);
+    const from = command(client, "ui-burst");
+    await client.next(notifyWith("ui-burst -> 2000"), from);
+    const statuses = client.records.slice(from).filter((r) => r.method === "setStatus" && r.statusKey === "burst");
+    assert.equal(statuses.length, 2000);
+    assert.equal(statuses.at(-1)?.statusText, "burst 2000/2000");
+    await client.close();
+    const late = await TestClient.connect(bridge.url);
+    await late.next((r) => r.statusKey === "burst");
+    assert.deepEqual(
+      late.records.filter((r) => r.statusKey === "burst").map((r) => r.statusText),
+      ["burst 2000/2000"],
+    );
+    await late.close();
+  });
+
+  it("styled statuses and a moved widget are replayed as pi left them", async () => {
+    const client = await TestClient.connect(bridge.url);
+    let from = command(client, "ui-styled");
+    await client.next(notifyWith("ui-styled ->"), from);
+    from = command(client, "ui-move");
+    await client.next(notifyWith("ui-move ->"), from);
+    from = command(client, "ui-tall");
+    await client.next(notifyWith("ui-tall ->"), from);
+    await client.close();
+
+    const late = await TestClient.connect(bridge.url);
+    await late.next((r) => r.widgetKey === "tall");
+    const widgets = late.records.filter((r) => r.method === "setWidget");
+    const mover = widgets.filter((r) => r.widgetKey === "mover");
+    assert.deepEqual(
+      mover.map((r) => [r.widgetPlacement, r.widgetLines]),
+      [["belowEditor", ["I moved below"]]],
+    );
+    assert.equal((widgets.find((r) => r.widgetKey === "tall")?.widgetLines as string[] | undefined)?.length, 14);
+    const styled = late.records.find((r) => r.statusKey === "styled");
+    assert.ok(String(styled?.statusText).includes("\u001b["), "ANSI escapes are kept for the client to render");
+    await late.close();
+  });
+});
+
+describe("the real pi killed", { timeout: 60_000 }, () => {
+  it("clients are told, with the signal, and the pending dialog closes", async () => {
+    const { bridge, home } = await startPiBridge();
+    try {
+      const client = await TestClient.connect(bridge.url);
+      const from = command(client, "ui-editor");
+      const editor = await client.next(dialog("editor"), from);
+      const pid = await bridge.agentStarted();
+      process.kill(pid, "SIGKILL");
+      const exit = await client.next((r) => r.type === "pi-elements/agent_exit");
+      assert.equal(exit.signal, "SIGKILL");
+      assert.equal(exit.code, null);
+      assert.ok(Array.isArray(exit.stderrTail));
+      assert.ok(
+        client.records.some(
+          (r) => r.type === "pi-elements/dialog_closed" && r.id === editor.id && r.reason === "agent_exit",
+        ),
+      );
+      await client.close();
+    } finally {
+      await bridge.close();
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
