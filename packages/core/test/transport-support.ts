@@ -39,12 +39,20 @@ export class ManualTimers implements TimerClock {
   readonly delays: number[] = [];
   readonly #pending = new Map<number, () => void>();
   #nextId = 1;
+  #armed: (() => void)[] = [];
 
   setTimeout(fn: () => void, ms: number): unknown {
     const id = this.#nextId++;
     this.delays.push(ms);
     this.#pending.set(id, fn);
+    for (const wake of this.#armed.splice(0)) wake();
     return id;
+  }
+
+  /** Resolves when a timer is pending (at once if one already is). */
+  armed(): Promise<void> {
+    if (this.#pending.size > 0) return Promise.resolve();
+    return new Promise((resolve) => this.#armed.push(resolve));
   }
 
   clearTimeout(handle: unknown): void {

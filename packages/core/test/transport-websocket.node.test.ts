@@ -1,0 +1,215 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { WebSocket } from "ws";
+import { startWsTestServer } from "../../../test/support/plugins/ws-server.mjs";
+import type { Diagnostic } from "../src/diagnostics.js";
+import { backoffDelay, resolveBackoff } from "../src/transports/backoff.js";
+import type { TransportState } from "../src/transports/transport.js";
+import { WebSocketTransport, type WebSocketTransportOptions } from "../src/transports/websocket.js";
+import { collect, ManualTimers, nextValue, untilCount } from "./transport-support.js";
+
+let server: Awaited<ReturnType<typeof startWsTestServer>>;
+before(async () => {
+  server = await startWsTestServer();
+});
+after(() => server.close());
+
+let roomCounter = 0;
+function open(options: WebSocketTransportOptions = {}) {
+  const room = `node-${++roomCounter}`;
+  const timers = new ManualTimers();
+  const transport = new WebSocketTransport(server.url(room), { WebSocket, timers, ...options });
+  const states = collect<TransportState>(transport, "state");
+  const records = collect<string>(transport, "record");
+  const diagnostics = collect<Diagnostic>(transport, "diagnostic");
+  const opened = nextValue(transport, "state", (state) => state === "open");
+  return { room, timers, transport, states, records, diagnostics, opened };
+}
+
+test("backoff: exponential from initialDelay, capped at maxDelay, jitter takes off up to its fraction", () => {
+  const options = resolveBackoff({ initialDelay: 100, factor: 2, maxDelay: 1000, jitter: 0 });
+  assert.deepEqual(
+    [0, 1, 2, 3, 4, 5].map((n) => backoffDelay(n, options, () => 0.99)),
+    [100, 200, 400, 800, 1000, 1000],
+  );
+  const jittered = resolveBackoff({ initialDelay: 100, factor: 2, maxDelay: 1000, jitter: 0.5 });
+  assert.equal(
+    backoffDelay(1, jittered, () => 0),
+    200,
+  );
+  assert.equal(
+    backoffDelay(1, jittered, () => 0.5),
+    150,
+  );
+  const lowest = backoffDelay(10, jittered, () => 0.999_999);
+  assert.ok(lowest > 500 && lowest < 500.001, `capped, then at most half taken off: ${lowest}`);
+  assert.throws(() => resolveBackoff({ jitter: 2 }), RangeError);
+  assert.throws(() => resolveBackoff({ factor: 0.5 }), RangeError);
+  assert.throws(() => resolveBackoff({ initialDelay: 10, maxDelay: 5 }), RangeError);
+});
+
+test("websocket: one record per text frame both ways; records sent while connecting are flushed in order", async () => {
+  const { room, transport, records, opened, states } = open();
+  assert.equal(transport.state, "connecting");
+  transport.send('{"n":1}');
+  transport.send('{"n":2}');
+  assert.equal(transport.queued, 2);
+  await opened;
+  transport.send('{"n":3}');
+  assert.deepEqual(await server.waitForReceived(room, 3), ['{"n":1}', '{"n":2}', '{"n":3}']);
+  server.send(room, ['{"a":1}', '{"b":"x\u2028y"}\n', "", '{"c":3}']);
+  server.send(room, ['{"bin":"日本"}'], true);
+  await untilCount(transport, "record", records, 4);
+  assert.deepEqual(records, ['{"a":1}', '{"b":"x\u2028y"}', '{"c":3}', '{"bin":"日本"}'], "empty frame skipped");
+  transport.close();
+  assert.deepEqual(states, ["open", "closed"]);
+});
+
+test("websocket: a dropped connection reconnects with backoff; records sent during the outage arrive in order", async () => {
+  const { room, transport, timers, states, opened } = open({
+    reconnect: { initialDelay: 100, factor: 3, maxDelay: 10_000, jitter: 0.5 },
+    random: () => 0.5,
+  });
+  await opened;
+  const reconnecting = nextValue(transport, "state", (state) => state === "reconnecting");
+  await server.drop(room);
+  await reconnecting;
+  transport.send('{"answer":1}');
+  transport.send('{"answer":2}');
+  assert.deepEqual(server.received(room), [], "nothing can reach the server during the outage");
+  assert.deepEqual(timers.delays, [75]);
+  const reopened = nextValue(transport, "state", (state) => state === "open");
+  timers.fire();
+  await reopened;
+  assert.deepEqual(await server.waitForReceived(room, 2), ['{"answer":1}', '{"answer":2}']);
+  assert.deepEqual(states, ["open", "reconnecting", "open"]);
+
+  // The attempt counter starts again after a successful open.
+  const again = nextValue(transport, "state", (state) => state === "reconnecting");
+  await server.drop(room);
+  await again;
+  assert.deepEqual(timers.delays, [75, 75]);
+  transport.close();
+});
+
+test("websocket: retries of a server that is gone grow by the factor, then give up after maxAttempts", async () => {
+  const timers = new ManualTimers();
+  // A port nothing listens on: every attempt fails.
+  const gone = await startWsTestServer();
+  const url = gone.url("nobody");
+  await gone.close();
+  const transport = new WebSocketTransport(url, {
+    WebSocket,
+    timers,
+    reconnect: { initialDelay: 10, factor: 2, jitter: 0, maxAttempts: 3 },
+  });
+  const states = collect<TransportState>(transport, "state");
+  const diagnostics = collect<Diagnostic>(transport, "diagnostic");
+  transport.send('{"queued":true}');
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await timers.armed();
+    timers.fire();
+  }
+  if (transport.state !== "closed") await nextValue(transport, "state", (state) => state === "closed");
+  assert.deepEqual(timers.delays, [10, 20, 40]);
+  assert.deepEqual(states, ["reconnecting", "closed"]);
+  assert.deepEqual(
+    diagnostics.map((d) => d.message),
+    [
+      `WebSocket ${url} closed; gave up after 3 reconnect attempts.`,
+      "1 queued record(s) dropped: the transport closed.",
+    ],
+  );
+});
+
+test("websocket: close() during an outage stops reconnecting for good; close is idempotent; later sends diagnosed", async () => {
+  const { room, transport, timers, states, opened, diagnostics } = open();
+  await opened;
+  const reconnecting = nextValue(transport, "state", (state) => state === "reconnecting");
+  await server.drop(room);
+  await reconnecting;
+  assert.equal(timers.pending, 1);
+  transport.close();
+  transport.close();
+  assert.equal(timers.pending, 0, "the retry timer is cancelled");
+  timers.fire();
+  transport.send('{"late":1}');
+  assert.deepEqual(states, ["open", "reconnecting", "closed"]);
+  assert.deepEqual(server.connections(room), { total: 1, open: 0 });
+  assert.deepEqual(
+    diagnostics.map((d) => d.message),
+    ["Record dropped: the WebSocket transport is closed."],
+  );
+});
+
+test("websocket: close() while connecting ends the attempt without an error", async () => {
+  const { transport, states } = open();
+  transport.close();
+  assert.equal(transport.state, "closed");
+  assert.deepEqual(states, ["closed"]);
+});
+
+test("websocket: reconnect: false closes on the first lost connection", async () => {
+  const { room, transport, opened, diagnostics } = open({ reconnect: false });
+  await opened;
+  const closed = nextValue(transport, "state", (state) => state === "closed");
+  await server.drop(room);
+  await closed;
+  assert.match(diagnostics[0]?.message ?? "", /reconnecting is disabled/);
+});
+
+test("websocket: the queue is bounded; overflow drops the oldest record with a diagnostic", async () => {
+  const { room, transport, opened, diagnostics } = open({ maxQueue: 2 });
+  transport.send("1");
+  transport.send("2");
+  transport.send("3");
+  assert.equal(diagnostics.length, 1);
+  assert.equal(diagnostics[0]?.excerpt, "1");
+  await opened;
+  assert.deepEqual(await server.waitForReceived(room, 2), ["2", "3"]);
+  transport.close();
+});
+
+test("websocket: a frame over maxFrameLength is dropped with a diagnostic; the next one is delivered", async () => {
+  const { room, transport, opened, records, diagnostics } = open({ maxFrameLength: 16 });
+  await opened;
+  server.send(room, [`{"big":"${"x".repeat(40)}"}`, '{"ok":1}']);
+  await untilCount(transport, "record", records, 1);
+  assert.deepEqual(records, ['{"ok":1}']);
+  assert.equal(diagnostics.length, 1);
+  assert.match(diagnostics[0]?.message ?? "", /maximum is 16/);
+  transport.close();
+});
+
+test("websocket jsonl framing: several records per frame, a record split across frames, LF-terminated sends", async () => {
+  const { room, transport, opened, records } = open({ framing: "jsonl" });
+  await opened;
+  transport.send('{"out":1}');
+  transport.send('{"bad":\n1}');
+  assert.deepEqual(await server.waitForReceived(room, 1), ['{"out":1}\n']);
+  server.send(room, ['{"a":1}\n{"b":2}\r\n{"c":', '"split ', 'across frames"}\n{"d":4}\n']);
+  await untilCount(transport, "record", records, 4);
+  assert.deepEqual(records, ['{"a":1}', '{"b":2}', '{"c":"split across frames"}', '{"d":4}']);
+  transport.close();
+});
+
+test("websocket jsonl framing: after an oversized frame, input resumes at the next line", async () => {
+  const { room, transport, opened, records, diagnostics } = open({ framing: "jsonl", maxFrameLength: 20 });
+  await opened;
+  server.send(room, ['{"cut":"', "x".repeat(30), 'rest"}\n{"ok":1}\n', '{"ok":2}\n']);
+  await untilCount(transport, "record", records, 2);
+  assert.deepEqual(records, ['{"ok":1}', '{"ok":2}'], "the line the dropped frame cut is discarded whole");
+  assert.equal(diagnostics.length, 1);
+  transport.close();
+});
+
+test("websocket: without a WebSocket class and none global, the constructor says what to pass", () => {
+  const global = globalThis as { WebSocket?: unknown };
+  const saved = global.WebSocket;
+  delete global.WebSocket;
+  try {
+    assert.throws(() => new WebSocketTransport("ws://127.0.0.1:1/"), /Pass one: \{ WebSocket \} from the "ws" package/);
+  } finally {
+    if (saved !== undefined) global.WebSocket = saved;
+  }
+});
