@@ -63,6 +63,13 @@ describe("parseAnsi: SGR", () => {
     }
   });
 
+  it("reads colon underline styles: 4:0 clears, 4:3 (curly) underlines", () => {
+    assert.deepEqual(parseAnsi(`${sgr("4:3")}a${sgr("4:0")}b`), [
+      { text: "a", style: { underline: true } },
+      { text: "b", style: {} },
+    ]);
+  });
+
   it("resets the foreground with 39 and the background with 49, keeping the other", () => {
     const runs = parseAnsi(`${sgr("31;42")}a${sgr("39")}b${sgr("33")}c${sgr("49")}d`);
     assert.deepEqual(

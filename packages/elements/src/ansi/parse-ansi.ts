@@ -150,18 +150,29 @@ function safeHref(uri: string): string | undefined {
   }
 }
 
+/** Styles are always `clean`ed, so equal styles have the same keys. */
 function sameStyle(a: AnsiStyle, b: AnsiStyle): boolean {
-  return (
-    a.fg === b.fg &&
-    a.bg === b.bg &&
-    !a.bold === !b.bold &&
-    !a.dim === !b.dim &&
-    !a.italic === !b.italic &&
-    !a.underline === !b.underline &&
-    !a.strikethrough === !b.strikethrough &&
-    !a.inverse === !b.inverse
-  );
+  const keys = Object.keys(a) as (keyof AnsiStyle)[];
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
 }
+
+/** What each plain SGR code sets or clears (21 is double underline; 22 ends both bold and dim). */
+const ATTRIBUTES: Record<number, MutableStyle> = {
+  1: { bold: true },
+  2: { dim: true },
+  3: { italic: true },
+  4: { underline: true },
+  7: { inverse: true },
+  9: { strikethrough: true },
+  21: { underline: true },
+  22: { bold: false, dim: false },
+  23: { italic: false },
+  24: { underline: false },
+  27: { inverse: false },
+  29: { strikethrough: false },
+  39: { fg: undefined },
+  49: { bg: undefined },
+};
 
 /** Applies one SGR parameter list (`1;38;5;226`, `38:2::1:2:3`, or empty = reset) to a style. */
 function applySgr(current: MutableStyle, params: string): MutableStyle {
@@ -190,60 +201,15 @@ function applySgr(current: MutableStyle, params: string): MutableStyle {
       if (color !== undefined && code === 48) style.bg = color;
       continue; // 58 (underline colour) is consumed and ignored.
     }
-    switch (code) {
-      case 0:
-        style = {};
-        break;
-      case 1:
-        style.bold = true;
-        break;
-      case 2:
-        style.dim = true;
-        break;
-      case 3:
-        style.italic = true;
-        break;
-      case 4:
-        style.underline = parts[1] !== "0";
-        break;
-      case 7:
-        style.inverse = true;
-        break;
-      case 9:
-        style.strikethrough = true;
-        break;
-      case 21:
-        style.underline = true; // double underline
-        break;
-      case 22:
-        style.bold = false;
-        style.dim = false;
-        break;
-      case 23:
-        style.italic = false;
-        break;
-      case 24:
-        style.underline = false;
-        break;
-      case 27:
-        style.inverse = false;
-        break;
-      case 29:
-        style.strikethrough = false;
-        break;
-      case 39:
-        style.fg = undefined;
-        break;
-      case 49:
-        style.bg = undefined;
-        break;
-      default:
-        if (code >= 30 && code <= 37) style.fg = paletteColor(code - 30);
-        else if (code >= 40 && code <= 47) style.bg = paletteColor(code - 40);
-        else if (code >= 90 && code <= 97) style.fg = paletteColor(code - 90 + 8);
-        else if (code >= 100 && code <= 107) style.bg = paletteColor(code - 100 + 8);
-      // Blink, conceal, fonts, overline and the rest have no useful rendering here: ignored.
-    }
+    // `4:0` is underline style "none"; `4:1`…`4:5` (single, double, curly…) all draw an underline here.
+    if (code === 0) style = {};
+    else if (code === 4 && parts[1] === "0") style.underline = false;
+    else if (code in ATTRIBUTES) Object.assign(style, ATTRIBUTES[code]);
+    else if (code >= 30 && code <= 37) style.fg = paletteColor(code - 30);
+    else if (code >= 40 && code <= 47) style.bg = paletteColor(code - 40);
+    else if (code >= 90 && code <= 97) style.fg = paletteColor(code - 90 + 8);
+    else if (code >= 100 && code <= 107) style.bg = paletteColor(code - 100 + 8);
+    // Blink, conceal, fonts, overline and the rest have no useful rendering here: ignored.
   }
   return clean(style);
 }
