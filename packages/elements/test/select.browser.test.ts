@@ -183,6 +183,22 @@ describe("pi-select", () => {
     expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "日本語のテスト" } }]);
   });
 
+  it("an IME composes in the filter: its Enter filters, it does not choose", async () => {
+    const options = [...Array.from({ length: 11 }, (_, i) => `model ${i}`), "日本語モデル"];
+    const el = await openSelect(options);
+    const events = recordEvents(el);
+    await executeServerCommand("ime", { action: "compose", text: "にほんご" });
+    await executeServerCommand("ime", { action: "key", key: "Enter" });
+    await executeServerCommand("ime", { action: "commit", text: "日本語" });
+    await el.updateComplete;
+    expect(events).to.deep.equal([]);
+    expect([...el.shadowRoot!.querySelectorAll("[role=option]")].map((o) => o.textContent)).to.deep.equal([
+      "日本語モデル",
+    ]);
+    await press(el, "Enter");
+    expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "日本語モデル" } }]);
+  });
+
   it("a filter that matches nothing says so; Enter does nothing; Esc cancels", async () => {
     const el = await openSelect(Array.from({ length: 12 }, (_, i) => `x${i}`));
     const events = recordEvents(el);
