@@ -7,6 +7,7 @@ import { type Diagnostic, excerpt } from "../diagnostics.js";
 export const DEFAULT_MAX_LINE_LENGTH = 8 * 1024 * 1024;
 /** How much of a dropped line is kept to build its diagnostic's excerpt. */
 const EXCERPT_SOURCE = 200;
+const STREAM: TextDecodeOptions = { stream: true };
 
 export interface JsonlDecoderOptions {
   /**
@@ -39,7 +40,7 @@ export class JsonlDecoder {
   }
 
   push(chunk: string | Uint8Array): void {
-    const text = typeof chunk === "string" ? chunk : this.#utf8.decode(chunk, { stream: true });
+    const text = typeof chunk === "string" ? chunk : this.#utf8.decode(chunk, STREAM);
     let start = 0;
     for (;;) {
       const lf = text.indexOf("\n", start);
