@@ -80,6 +80,25 @@ describe("pi-editor", () => {
     expect(area(el).scrollHeight - area(el).clientHeight).to.be.lessThan(2);
   });
 
+  it("grows by measurement where field-sizing is not in effect", async () => {
+    const style = document.createElement("style");
+    style.textContent = "pi-editor::part(textarea) { field-sizing: fixed; }";
+    document.head.append(style);
+    try {
+      const el = await openEditor("one");
+      const before = area(el).getBoundingClientRect().height;
+      area(el).focus();
+      area(el).setSelectionRange(3, 3);
+      for (let i = 0; i < 10; i++) await sendKeys({ press: "Shift+Enter" });
+      await el.updateComplete;
+      const after = area(el).getBoundingClientRect().height;
+      expect(after).to.be.greaterThan(before * 2);
+      expect(area(el).scrollHeight - area(el).clientHeight).to.be.lessThan(2);
+    } finally {
+      style.remove();
+    }
+  });
+
   it("Enter during an IME composition never submits (synthetic and CDP)", async () => {
     const el = await openEditor();
     const events = recordEvents(el);

@@ -8,8 +8,6 @@ import { editorStyles } from "./editor.styles.js";
 
 export type EditorSubmitKey = "enter" | "mod-enter";
 
-const fieldSizingSupported = typeof CSS !== "undefined" && CSS.supports("field-sizing", "content");
-
 /**
  * A multi-line text question (pi's `ctx.ui.editor`), filled with the request's prefill. As in pi, Enter submits and
  * Shift+Enter inserts a newline; `submit-on="mod-enter"` makes Ctrl+Enter (Cmd+Enter on macOS) submit and Enter
@@ -70,12 +68,18 @@ export class PiEditor extends DialogElement<EditorRequest, string> {
 
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
-    if (!fieldSizingSupported) this.#fitHeight();
+    this.#fitHeight();
   }
 
+  /** Where `field-sizing: content` is not in effect (an older browser, or a page overriding it), measure instead. */
   #fitHeight(): void {
     const area = this.focusTarget();
-    if (!area) return;
+    if (!area || !area.isConnected) return;
+    const sizing = getComputedStyle(area).getPropertyValue("field-sizing");
+    if (sizing === "content") {
+      area.style.removeProperty("height");
+      return;
+    }
     area.style.height = "auto";
     area.style.height = `${area.scrollHeight + area.offsetHeight - area.clientHeight}px`;
   }
@@ -100,7 +104,7 @@ export class PiEditor extends DialogElement<EditorRequest, string> {
         .value=${live(this.value)}
         @input=${(event: Event) => {
           this.value = (event.target as HTMLTextAreaElement).value;
-          if (!fieldSizingSupported) this.#fitHeight();
+          this.#fitHeight();
         }}
         @keydown=${this.#onKeydown}
       ></textarea>
