@@ -14,3 +14,4 @@ export * from "./session/ui-state.js";
 export type * from "./transports/transport.js";
 export * from "./transports/memory.js";
 export * from "./transports/stream.js";
+export * from "./transports/websocket.js";
