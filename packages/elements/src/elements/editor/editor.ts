@@ -74,7 +74,7 @@ export class PiEditor extends DialogElement<EditorRequest, string> {
   /** Where `field-sizing: content` is not in effect (an older browser, or a page overriding it), measure instead. */
   #fitHeight(): void {
     const area = this.focusTarget();
-    if (!area || !area.isConnected) return;
+    if (!area?.isConnected) return;
     const sizing = getComputedStyle(area).getPropertyValue("field-sizing");
     if (sizing === "content") {
       area.style.removeProperty("height");
