@@ -134,6 +134,21 @@ describe("pi-notifications", () => {
     expect(clock.pending).to.equal(0);
   });
 
+  it("reads an unreadable duration as the default 5 seconds", async () => {
+    const clock = new ManualClock();
+    const el = await fixture<PiNotifications>(
+      html`<pi-notifications duration="soon" .clock=${clock}></pi-notifications>`,
+    );
+    el.notify("info", "x");
+    await el.updateComplete;
+    clock.advance(4999);
+    await el.updateComplete;
+    expect(toasts(el)).to.have.length(1);
+    clock.advance(1);
+    await el.updateComplete;
+    expect(toasts(el)).to.have.length(0);
+  });
+
   it("keeps info forever with duration 0, and starts counting when a duration is set", async () => {
     const clock = new ManualClock();
     const el = await fixture<PiNotifications>(html`<pi-notifications duration="0" .clock=${clock}></pi-notifications>`);
@@ -218,7 +233,12 @@ describe("pi-notifications", () => {
     expect(more(el)).to.equal("+9 more");
     await expect(el).to.be.accessible();
 
-    el.max = 5;
+    el.max = 0;
+    await el.updateComplete;
+    expect(toasts(el)).to.have.length(1);
+    el.setAttribute("max", "many");
+    await el.updateComplete;
+    expect(toasts(el)).to.have.length(5);
     for (let i = 0; i < 10_000; i++) el.notify(i % 3 === 0 ? "error" : "info", `burst ${i}`);
     await el.updateComplete;
     expect(root(el).querySelectorAll("li")).to.have.length(5);

@@ -40,6 +40,17 @@ describe("pi-status-bar", () => {
     expect(list?.getAttribute("aria-label")).to.equal("Status");
   });
 
+  it("gives bad standalone input a defined outcome: last text of a repeated key, no crash on junk", async () => {
+    const el = await fixture<PiStatusBar>(html`<pi-status-bar
+      .statuses=${[{ key: "k", text: "first" }, null, { key: "k", text: "second" }, { key: 7, text: 42 }]}
+    ></pi-status-bar>`);
+    expect(keys(el)).to.deep.equal(["7", "k"]);
+    expect(texts(el)).to.deep.equal(["42", "second"]);
+    el.statuses = null as unknown as [];
+    await el.updateComplete;
+    expect(entries(el)).to.have.length(0);
+  });
+
   it("renders ANSI styling instead of leaking escapes, and markup as text", async () => {
     const el = await fixture<PiStatusBar>(html`<pi-status-bar
       .statuses=${[

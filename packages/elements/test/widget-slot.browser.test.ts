@@ -42,6 +42,18 @@ describe("pi-widget-slot", () => {
     await expect(el).to.be.accessible();
   });
 
+  it("gives bad standalone input a defined outcome: a repeated key shows once where last given, junk is skipped", async () => {
+    const el = await fixture<PiWidgetSlot>(html`<pi-widget-slot
+      .widgets=${[{ key: "a", lines: ["old"] }, { key: "b", lines: "not an array" }, null, { key: "a", lines: ["new", 5] }]}
+    ></pi-widget-slot>`);
+    expect(widgets(el).map((w) => w.dataset.key)).to.deep.equal(["b", "a"]);
+    expect(lineTexts(widgets(el)[0]!)).to.deep.equal([]);
+    expect(lineTexts(widgets(el)[1]!)).to.deep.equal(["new", "5"]);
+    el.widgets = undefined as unknown as [];
+    await el.updateComplete;
+    expect(widgets(el)).to.have.length(0);
+  });
+
   it("renders nothing while there are no widgets", async () => {
     const el = await fixture<PiWidgetSlot>(html`<pi-widget-slot></pi-widget-slot>`);
     expect(root(el).querySelector('[part~="base"]')).to.equal(null);
@@ -94,6 +106,9 @@ describe("pi-widget-slot", () => {
     el.maxLines = -5;
     await el.updateComplete;
     expect(lineTexts(widgets(el)[0]!)).to.deep.equal(lines(1));
+    el.setAttribute("max-lines", "lots");
+    await el.updateComplete;
+    expect(lineTexts(widgets(el)[0]!)).to.deep.equal(lines(10));
   });
 
   it("keeps blank lines with a line's height, and wraps long lines", async () => {

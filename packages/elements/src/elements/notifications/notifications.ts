@@ -76,9 +76,9 @@ export class PiNotifications extends LitElement {
 
   /** The session whose notifications to show; without it, an ancestor `<pi-session>`'s. */
   declare session: PiSession | undefined;
-  /** How long info and warnings stay, in ms (default 5000). 0, a negative value or Infinity keeps them. */
+  /** How long info and warnings stay, in ms (default 5000). 0, a negative value or Infinity keeps them; NaN is 5000. */
   declare duration: number;
-  /** The most toasts shown at once (default 5, at least 1); the rest are counted in "+N more". */
+  /** The most toasts shown at once (default 5; below 1 is 1, NaN is 5); the rest are counted in "+N more". */
   declare max: number;
   /** Fixed to the bottom end corner of the viewport, over the page. */
   declare floating: boolean;
@@ -153,11 +153,18 @@ export class PiNotifications extends LitElement {
   }
 
   get #limit(): number {
-    return Math.max(1, Math.floor(this.max) || 5);
+    const max = Math.floor(Number(this.max));
+    return Number.isNaN(max) ? 5 : Math.max(1, max);
+  }
+
+  /** An unreadable duration (NaN, from `duration="soon"`) means the default. */
+  get #duration(): number {
+    const duration = Number(this.duration);
+    return Number.isNaN(duration) ? 5000 : duration;
   }
 
   get #timed(): boolean {
-    return Number.isFinite(this.duration) && this.duration > 0;
+    return Number.isFinite(this.#duration) && this.#duration > 0;
   }
 
   override disconnectedCallback(): void {
@@ -224,7 +231,7 @@ export class PiNotifications extends LitElement {
 
   #track(entry: NotificationEntry): void {
     if (entry.type !== "error" && this.#timed && !this.#deadlines.has(entry.id)) {
-      this.#deadlines.set(entry.id, this.clock.now() + this.duration);
+      this.#deadlines.set(entry.id, this.clock.now() + this.#duration);
     }
   }
 

@@ -56,7 +56,7 @@ export class PiStatusBar extends LitElement {
 
   /** The session whose statuses to show; without it, an ancestor `<pi-session>`'s. */
   declare session: PiSession | undefined;
-  /** Statuses for standalone use (ignored while a session is in use); any order, raw text allowed. */
+  /** Statuses for standalone use (ignored while a session is in use); any order, raw text allowed, last of a key wins. */
   declare statuses: readonly StatusInput[];
   /** Wrap long statuses onto more lines instead of truncating them to one line. */
   declare wrap: boolean;
@@ -81,9 +81,13 @@ export class PiStatusBar extends LitElement {
   get entries(): readonly StatusInput[] {
     const fromSession = this.#store.value;
     if (fromSession) return fromSession;
-    return this.statuses
-      .map((s) => ({ key: String(s.key), text: sanitize(String(s.text ?? "")) }))
-      .sort((a, b) => byKey.compare(a.key, b.key));
+    // As with setStatus, a key given twice keeps its last text; anything but an array shows nothing.
+    const byKeyMap = new Map<string, StatusInput>();
+    for (const s of Array.isArray(this.statuses) ? this.statuses : []) {
+      if (s == null) continue;
+      byKeyMap.set(String(s.key), { key: String(s.key), text: sanitize(String(s.text ?? "")) });
+    }
+    return [...byKeyMap.values()].sort((a, b) => byKey.compare(a.key, b.key));
   }
 
   override connectedCallback(): void {

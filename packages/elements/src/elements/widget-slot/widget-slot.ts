@@ -58,9 +58,9 @@ export class PiWidgetSlot extends LitElement {
   declare session: PiSession | undefined;
   /** Which of pi's two widget places this slot shows. Anything else counts as `"aboveEditor"`. */
   declare placement: WidgetPlacement;
-  /** Widgets for standalone use (ignored while a session is in use), in display order. */
+  /** Widgets for standalone use (ignored while a session is in use), in display order; a repeated key moves. */
   declare widgets: readonly WidgetInput[];
-  /** Lines shown before the "truncated" row; pi's is 10. Values below 1 count as 1. */
+  /** Lines shown before the "truncated" row; pi's is 10. Values below 1 count as 1, NaN as 10. */
   declare maxLines: number;
   /** `"light"` or `"dark"` forces a theme; by default it follows `prefers-color-scheme`. */
   declare theme: "light" | "dark" | undefined;
@@ -88,7 +88,17 @@ export class PiWidgetSlot extends LitElement {
 
   /** The widgets on display, in order. */
   get entries(): readonly WidgetInput[] {
-    return this.#store.value?.[this.#placement] ?? this.widgets;
+    const fromSession = this.#store.value?.[this.#placement];
+    if (fromSession) return fromSession;
+    // As with setWidget, a key given twice shows once, where it was last given; anything but an array shows nothing.
+    const byKey = new Map<string, WidgetInput>();
+    for (const widget of Array.isArray(this.widgets) ? this.widgets : []) {
+      if (widget == null) continue;
+      const key = String(widget.key);
+      byKey.delete(key);
+      byKey.set(key, { key, lines: Array.isArray(widget.lines) ? widget.lines : [] });
+    }
+    return [...byKey.values()];
   }
 
   #t(key: StringKey, values?: Record<string, string | number>): string {
@@ -108,8 +118,9 @@ export class PiWidgetSlot extends LitElement {
   }
 
   #renderWidget(widget: WidgetInput, index: number) {
-    const limit = Math.max(1, Math.floor(this.maxLines) || 10);
-    const lines = Array.isArray(widget.lines) ? widget.lines : [];
+    const maxLines = Math.floor(Number(this.maxLines));
+    const limit = Number.isNaN(maxLines) ? 10 : Math.max(1, maxLines);
+    const lines = widget.lines;
     const truncatable = lines.length > limit;
     const expanded = truncatable && this.#expanded.has(widget.key);
     const shown = truncatable && !expanded ? lines.slice(0, limit) : lines;
