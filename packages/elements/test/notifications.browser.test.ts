@@ -73,6 +73,17 @@ describe("pi-notifications", () => {
     await expect(el).to.be.accessible();
   });
 
+  it("floats over the page at the bottom end corner with the floating attribute", async () => {
+    const el = await fixture<PiNotifications>(html`<pi-notifications floating dir="rtl"></pi-notifications>`);
+    el.notify("info", "floating");
+    await el.updateComplete;
+    const style = getComputedStyle(el);
+    expect(style.position).to.equal("fixed");
+    const box = el.getBoundingClientRect();
+    expect(box.bottom).to.be.closeTo(window.innerHeight - 8, 2);
+    expect(box.left).to.be.closeTo(8, 2);
+  });
+
   it("treats an unknown type as info and markup as text", async () => {
     const { el } = await mount();
     el.notify("bogus" as "info", "<img src=x onerror=alert(1)><script>alert(2)</script>");
