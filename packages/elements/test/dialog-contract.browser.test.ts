@@ -176,6 +176,25 @@ for (const dialog of dialogCases) {
       expect(agent.responses().length).to.equal(1);
     });
 
+    it("session-driven: closes quietly when the request leaves the session's queue without its answer", async () => {
+      const clock = new FakeClock();
+      const agent = new TestAgent(clock);
+      const { el } = await mount(dialog.create());
+      const events = recordEvents(el);
+      const asked = el.ask();
+      await agent.ask(el, dialog.request("req-gone"), clock);
+      expect(el.open).to.equal(true);
+      // The bridge reports that another client answered it.
+      agent.sendRaw({ type: "pi-elements/dialog_closed", id: "req-gone", reason: "answered" });
+      await settle();
+      expect(el.open).to.equal(false);
+      expect(await asked).to.equal(undefined);
+      expect(events).to.deep.equal([]);
+      await sendKeys({ press: "Enter" });
+      await settle();
+      expect(agent.responses()).to.deep.equal([]);
+    });
+
     it("an Enter pressed before it opened does not answer it (held key, auto-repeat, early event)", async () => {
       const { el } = await mount(dialog.create());
       const events = recordEvents(el);

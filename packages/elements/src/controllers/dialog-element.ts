@@ -13,7 +13,9 @@
  *      `<pi-session>`); it fills itself from the request, opens, and answers with `session.respond(id, answer)`,
  *      the one answer path. `deadline` (a time on `clock`, e.g. PendingDialog.deadline) overrides `timeout` so a
  *      dialog that waited in a queue shows the time really left.
- *   Whatever the driver, an answer is given at most once per opening, and always also as an event.
+ *   Whatever the driver, an answer is given at most once per opening, and always also as an event. A
+ *   session-driven dialog also closes when the session drops its request (the session's deadline: `pi-cancel`
+ *   with source "timeout"; the agent exiting or another client answering: closed quietly, `ask()` gives undefined).
  * - Behaviour lives in controllers: CountdownController ("Title (5s)"; screen readers get the deadline once as
  *   the dialog's description, the ticking number is aria-hidden), KeyGuardController (a key press that started
  *   before the dialog opened never answers it), ImeGuardController (Enter that commits an IME composition never
@@ -92,7 +94,13 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
   protected readonly keyGuard = new KeyGuardController(this);
   protected readonly ime = new ImeGuardController(this);
   protected readonly focusReturn = new FocusReturnController(this);
-  readonly #context = new ContextConsumer(this, { context: sessionContext, subscribe: true });
+  readonly #context = new ContextConsumer(this, {
+    context: sessionContext,
+    subscribe: true,
+    callback: () => this.#watchSession(),
+  });
+  /** The session whose "dialog-closed" events this element follows. */
+  #watched: EventTarget | undefined;
   #answered = false;
   #initialSeconds: number | undefined;
   #focusPending = false;
@@ -227,6 +235,7 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
 
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
+    if (changed.has("session")) this.#watchSession();
     const dialog = this.renderRoot.querySelector("dialog");
     if (!dialog) return;
     if (this.open && !dialog.open) {
@@ -241,11 +250,46 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
     }
   }
 
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#watchSession();
+  }
+
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    this.#watchSession();
     // Removed while open (e.g. the session closed it remotely): no answer is sent, but ask() must not hang.
     if (this.open && !this.#answered) this.#settle(undefined);
   }
+
+  /**
+   * Follows the session's "dialog-closed" events while connected, so a session-driven dialog closes when its
+   * request leaves the queue for a reason other than this element's answer: the session's own deadline, the
+   * agent exiting, another client answering (bridge), or another element answering through the same session.
+   */
+  #watchSession(): void {
+    const session = this.isConnected ? this.effectiveSession : undefined;
+    const target = session instanceof EventTarget ? session : undefined;
+    if (target === this.#watched) return;
+    this.#watched?.removeEventListener("dialog-closed", this.#onDialogClosed);
+    this.#watched = target;
+    target?.addEventListener("dialog-closed", this.#onDialogClosed);
+  }
+
+  readonly #onDialogClosed = (event: Event): void => {
+    const closed = (event as Event & { value?: { id?: unknown; reason?: unknown } }).value;
+    if (!this.open || this.#answered || closed?.id !== this.request?.id) return;
+    this.#answered = true;
+    this.open = false;
+    this.countdown.stop();
+    // Its deadline is a timeout like our own; otherwise nobody waits for an answer any more: close quietly.
+    if (closed?.reason === "timeout") {
+      this.dispatchEvent(
+        new CustomEvent<PiCancelDetail>("pi-cancel", { bubbles: true, composed: true, detail: { source: "timeout" } }),
+      );
+    }
+    this.#settle(undefined);
+  };
 
   readonly #onKeydown = (event: KeyboardEvent): void => {
     if (event.key === "Escape" && this.open && !event.defaultPrevented && !this.ime.isComposing(event)) {

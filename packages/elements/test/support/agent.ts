@@ -22,6 +22,11 @@ export class TestAgent {
     this.#end.send(JSON.stringify(request));
   }
 
+  /** Any other message, as the agent or the bridge would send it. */
+  sendRaw(message: object): void {
+    this.#end.send(JSON.stringify(message));
+  }
+
   /** The extension_ui_response records sent so far. */
   responses(): Array<Record<string, unknown>> {
     return this.received.filter((record) => record.type === "extension_ui_response");
