@@ -15,3 +15,4 @@ export type * from "./transports/transport.js";
 export * from "./transports/memory.js";
 export * from "./transports/stream.js";
 export * from "./transports/websocket.js";
+export * from "./transports/post-message.js";

@@ -18,6 +18,8 @@ import { type BackoffOptions, backoffDelay, type ResolvedBackoff, resolveBackoff
 import { BaseTransport } from "./base.js";
 import { DEFAULT_MAX_QUEUE, RecordQueue } from "./record-queue.js";
 
+export type { BackoffOptions } from "./backoff.js";
+
 /** The part of the WebSocket API this transport uses; the browser's and `ws`'s both fit. */
 export interface WebSocketLike {
   readonly readyState: number;
