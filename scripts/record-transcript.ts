@@ -11,7 +11,8 @@
  *
  * pi runs with a throw-away HOME and PI_CODING_AGENT_DIR, --no-session, offline, and with discovery of
  * extensions, skills, prompt templates, themes and context files off, so nothing of the machine leaks in and
- * ~/.pi is never touched. Request ids are UUIDs, so a new recording differs from the committed one in ids only.
+ * ~/.pi is never touched. A new recording differs from the committed one only in the UUIDs (request ids and
+ * get_state's sessionId); the conformance test does not depend on them.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
