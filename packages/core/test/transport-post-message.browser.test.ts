@@ -29,7 +29,7 @@ describe("PostMessageTransport between windows of two origins", () => {
   let transport: PostMessageTransport;
 
   before(async () => {
-    origins = await executeServerCommand<Origins>("cross-origin:origins");
+    origins = await executeServerCommand<Origins, undefined>("cross-origin:origins");
   });
 
   beforeEach(async () => {
