@@ -1,0 +1,54 @@
+/**
+ * The agent end of a story: it sends extension-UI requests the way pi does and records every record the page
+ * sends back, verbatim, for the event log.
+ */
+import { createMemoryPair, type MemoryTransport, PiSession } from "@pi-elements/core";
+
+export interface LoggedRecord {
+  /** The exact line the agent received. */
+  line: string;
+  time: number;
+}
+
+export class StoryAgent extends EventTarget {
+  readonly session: PiSession;
+  readonly received: LoggedRecord[] = [];
+  readonly #end: MemoryTransport;
+  #nextId = 1;
+
+  constructor() {
+    super();
+    const [agentEnd, pageEnd] = createMemoryPair();
+    this.#end = agentEnd;
+    this.session = new PiSession(pageEnd);
+    agentEnd.addEventListener("record", (event) => {
+      this.received.push({ line: event.value, time: Date.now() });
+      this.dispatchEvent(new Event("received"));
+      this.#answerCommand(event.value);
+    });
+  }
+
+  /** Sends one extension_ui_request and returns its id. */
+  request(method: string, fields: Record<string, unknown> = {}): string {
+    const id = `story-${this.#nextId++}`;
+    this.#end.send(JSON.stringify({ type: "extension_ui_request", id, method, ...fields }));
+    return id;
+  }
+
+  /** Sends any record, e.g. an agent event. */
+  raw(message: Record<string, unknown>): void {
+    this.#end.send(JSON.stringify(message));
+  }
+
+  /** Commands (prompt, steer, abort, ...) get a success response, so the page's promises settle as with pi. */
+  #answerCommand(line: string): void {
+    const message = JSON.parse(line) as { type?: unknown; id?: unknown };
+    if (message.type === "extension_ui_response" || typeof message.id !== "string") return;
+    const data = message.type === "get_commands" ? { commands: [] } : undefined;
+    this.raw({ type: "response", id: message.id, command: message.type, success: true, ...(data ? { data } : {}) });
+  }
+
+  close(): void {
+    this.session.close();
+  }
+}

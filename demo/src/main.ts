@@ -1,0 +1,132 @@
+/**
+ * The demo app: a sidebar of stories (the gallery), the playground and the live page, with page-wide theme,
+ * language and direction controls. Routes live in the hash: #/gallery/<module>/<story>, #/playground, #/live.
+ */
+import "@pi-elements/elements/all.js";
+import "./app/session-controls.js";
+import "./gallery/story-view.js";
+import "./playground/playground-page.js";
+import "./live/live-page.js";
+import { css, html, LitElement } from "lit";
+import { storyModules } from "./gallery/stories/index.js";
+import { bridgeUrlFromPage } from "./live/live-page.js";
+
+type Route = { page: "gallery"; module: string; story: number } | { page: "playground" } | { page: "live" };
+
+function parseRoute(hash: string): Route {
+  const [page, module, story] = hash.replace(/^#\/?/, "").split("/");
+  if (page === "playground") return { page };
+  if (page === "live") return { page };
+  const first = storyModules[0];
+  return { page: "gallery", module: module ?? first?.id ?? "", story: Number(story ?? 0) || 0 };
+}
+
+export class DemoApp extends LitElement {
+  static override properties = {
+    route: { state: true },
+    theme: { state: true },
+    language: { state: true },
+    direction: { state: true },
+  };
+  declare route: Route;
+  declare theme: "auto" | "light" | "dark";
+  declare language: string;
+  declare direction: "ltr" | "rtl";
+
+  constructor() {
+    super();
+    this.route = bridgeUrlFromPage() && !location.hash ? { page: "live" } : parseRoute(location.hash);
+    this.theme = "auto";
+    this.language = "en";
+    this.direction = "ltr";
+    addEventListener("hashchange", () => {
+      this.route = parseRoute(location.hash);
+    });
+  }
+
+  protected override updated(): void {
+    document.documentElement.style.colorScheme = this.theme === "auto" ? "light dark" : this.theme;
+    document.documentElement.style.setProperty("--pi-color-scheme", this.theme === "auto" ? "light dark" : this.theme);
+  }
+
+  #nav() {
+    const route = this.route;
+    const current = (match: boolean) => (match ? "page" : undefined);
+    return html`<nav aria-label="Demo">
+      <h2>Gallery</h2>
+      ${storyModules.map(
+        (module) => html`<h3>${module.title}</h3>
+          <ul>
+            ${module.stories.map(
+              (story, index) => html`<li><a href="#/gallery/${module.id}/${index}"
+                aria-current=${current(route.page === "gallery" && route.module === module.id && route.story === index) ?? "false"}
+              >${story.name}</a></li>`,
+            )}
+          </ul>`,
+      )}
+      <h2>Try it</h2>
+      <ul>
+        <li><a href="#/playground" aria-current=${current(route.page === "playground") ?? "false"}>Playground</a></li>
+        <li><a href="#/live" aria-current=${current(route.page === "live") ?? "false"}>Live pi</a></li>
+      </ul>
+    </nav>`;
+  }
+
+  #page() {
+    const route = this.route;
+    if (route.page === "playground")
+      return html`<demo-playground lang=${this.language} dir=${this.direction}></demo-playground>`;
+    if (route.page === "live") return html`<demo-live lang=${this.language} dir=${this.direction}></demo-live>`;
+    const module = storyModules.find((m) => m.id === route.module);
+    const story = module?.stories[route.story];
+    if (!module || !story) return html`<p>No such story.</p>`;
+    return html`<header class="story-head"><h1>${module.title}: ${story.name}</h1>
+        <p>${story.description ?? module.description}</p></header>
+      <demo-story-view .story=${story} theme=${this.theme} lang=${this.language} dir=${this.direction}></demo-story-view>`;
+  }
+
+  override render() {
+    return html`
+      <div class="top">
+        <a class="brand" href="#/">pi-elements</a>
+        <label>Theme <select @change=${(e: Event) => {
+          this.theme = (e.target as HTMLSelectElement).value as DemoApp["theme"];
+        }}>
+          <option value="auto">System</option><option value="light">Light</option><option value="dark">Dark</option>
+        </select></label>
+        <label>Language <select @change=${(e: Event) => {
+          this.language = (e.target as HTMLSelectElement).value;
+        }}>
+          <option value="en">English</option><option value="ja">日本語</option><option value="zh-CN">简体中文</option>
+        </select></label>
+        <label>Direction <select @change=${(e: Event) => {
+          this.direction = (e.target as HTMLSelectElement).value as "ltr" | "rtl";
+        }}>
+          <option value="ltr">Left to right</option><option value="rtl">Right to left</option>
+        </select></label>
+      </div>
+      ${this.#nav()}
+      <main>${this.#page()}</main>
+    `;
+  }
+
+  static override styles = css`
+    :host { display: grid; grid-template-columns: 15rem minmax(0, 1fr); grid-template-rows: auto 1fr; min-height: 100vh; }
+    .top { grid-column: 1 / -1; display: flex; gap: 1.25rem; align-items: center; padding: 0.6rem 1rem;
+      border-bottom: 1px solid var(--demo-border); font-size: 0.85rem; }
+    .brand { font-weight: 700; font-size: 1rem; margin-inline-end: auto; color: inherit; text-decoration: none; }
+    select { font: inherit; margin-inline-start: 0.3rem; }
+    nav { padding: 1rem; border-inline-end: 1px solid var(--demo-border); overflow: auto; font-size: 0.9rem; }
+    nav h2 { font-size: 0.75rem; text-transform: uppercase; letter-spacing: 0.06em; color: var(--demo-muted); margin: 1rem 0 0.4rem; }
+    nav h3 { font-size: 0.85rem; margin: 0.6rem 0 0.2rem; font-family: ui-monospace, monospace; }
+    nav ul { list-style: none; margin: 0; padding: 0; }
+    nav a { display: block; padding: 0.2rem 0.5rem; border-radius: 4px; color: inherit; text-decoration: none; }
+    nav a:hover { background: var(--demo-code-bg); }
+    nav a[aria-current="page"] { background: var(--demo-selected); font-weight: 600; }
+    main { padding: 1.25rem 1.5rem; min-width: 0; }
+    .story-head h1 { margin: 0 0 0.25rem; font-size: 1.3rem; }
+    .story-head p { margin: 0 0 1rem; color: var(--demo-muted); }
+  `;
+}
+
+customElements.define("demo-app", DemoApp);

@@ -1,0 +1,18 @@
+// The demo is served from source: the workspace packages are aliased to their src/ so edits reload at once.
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vite";
+
+const pkg = (path: string) => fileURLToPath(new URL(`../packages/${path}`, import.meta.url));
+
+export default defineConfig({
+  root: fileURLToPath(new URL(".", import.meta.url)),
+  resolve: {
+    alias: [
+      { find: /^@pi-elements\/core$/, replacement: pkg("core/src/index.ts") },
+      { find: /^@pi-elements\/elements$/, replacement: pkg("elements/src/index.ts") },
+      { find: /^@pi-elements\/elements\/all\.js$/, replacement: pkg("elements/src/all.ts") },
+    ],
+  },
+  server: { host: "127.0.0.1", strictPort: false },
+  build: { target: "es2022" },
+});
