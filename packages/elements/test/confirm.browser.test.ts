@@ -2,8 +2,9 @@ import { expect, fixture, html } from "@open-wc/testing";
 import { sendKeys, sendMouse } from "@web/test-runner-commands";
 import "../src/elements/confirm/define.js";
 import type { PiConfirm } from "../src/elements/confirm/confirm.js";
-import { deepActive, recordEvents } from "./support/dialogs.js";
-import { FakeSession } from "./support/fake-session.js";
+import { settle, TestAgent } from "./support/agent.js";
+import { type AnyDialog, deepActive, recordEvents } from "./support/dialogs.js";
+import { FakeClock } from "./support/fake-clock.js";
 
 async function openConfirm(message = "Line one\nLine two\n\n  indented"): Promise<PiConfirm> {
   const el = await fixture<PiConfirm>(html`<pi-confirm heading="Delete?" .message=${message}></pi-confirm>`);
@@ -69,18 +70,27 @@ describe("pi-confirm", () => {
     ]);
   });
 
-  it("session-driven: Esc answers {cancelled: true}; No answers {confirmed: false}", async () => {
-    const session = new FakeSession();
-    const el = await fixture<PiConfirm>(html`<pi-confirm .session=${session}></pi-confirm>`);
-    el.request = { type: "extension_ui_request", id: "c1", method: "confirm", title: "Allow?", message: "bash: ls" };
-    await el.updateComplete;
+  it("session-driven: Esc answers {cancelled: true}; No answers {confirmed: false}, on the wire", async () => {
+    const clock = new FakeClock();
+    const agent = new TestAgent(clock);
+    const el = await fixture<PiConfirm>(html`<pi-confirm></pi-confirm>`);
+    const dialog = el as unknown as AnyDialog;
+    await agent.ask(
+      dialog,
+      { type: "extension_ui_request", id: "c1", method: "confirm", title: "Allow?", message: "bash: ls" },
+      clock,
+    );
     await sendKeys({ press: "Escape" });
-    el.request = { type: "extension_ui_request", id: "c2", method: "confirm", title: "Allow?", message: "bash: rm" };
-    await el.updateComplete;
+    await agent.ask(
+      dialog,
+      { type: "extension_ui_request", id: "c2", method: "confirm", title: "Allow?", message: "bash: rm" },
+      clock,
+    );
     button(el, "no-button").click();
-    expect(session.sent).to.deep.equal([
-      { id: "c1", answer: { cancelled: true } },
-      { id: "c2", answer: { confirmed: false } },
+    await settle();
+    expect(agent.responses()).to.deep.equal([
+      { type: "extension_ui_response", id: "c1", cancelled: true },
+      { type: "extension_ui_response", id: "c2", confirmed: false },
     ]);
   });
 

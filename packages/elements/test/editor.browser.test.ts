@@ -2,8 +2,9 @@ import { expect, fixture, html } from "@open-wc/testing";
 import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
 import "../src/elements/editor/define.js";
 import type { PiEditor } from "../src/elements/editor/editor.js";
-import { deepActive, recordEvents } from "./support/dialogs.js";
-import { FakeSession } from "./support/fake-session.js";
+import { settle, TestAgent } from "./support/agent.js";
+import { type AnyDialog, deepActive, recordEvents } from "./support/dialogs.js";
+import { FakeClock } from "./support/fake-clock.js";
 
 async function openEditor(value = "", submitOn?: string): Promise<PiEditor> {
   const el = await fixture<PiEditor>(html`<pi-editor heading="Edit" .value=${value}></pi-editor>`);
@@ -49,14 +50,19 @@ describe("pi-editor", () => {
     expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "a\nb" } }]);
   });
 
-  it("returns the text exactly as edited: tabs, U+2028/U+2029, emoji, CJK, trailing newlines", async () => {
-    const session = new FakeSession();
-    const el = await fixture<PiEditor>(html`<pi-editor .session=${session}></pi-editor>`);
-    el.request = { type: "extension_ui_request", id: "e1", method: "editor", title: "Edit", prefill: TRICKY };
-    await el.updateComplete;
+  it("returns the text exactly as edited: tabs, U+2028/U+2029, emoji, CJK, trailing newlines (on the wire too)", async () => {
+    const clock = new FakeClock();
+    const agent = new TestAgent(clock);
+    const el = await fixture<PiEditor>(html`<pi-editor></pi-editor>`);
+    await agent.ask(
+      el as unknown as AnyDialog,
+      { type: "extension_ui_request", id: "e1", method: "editor", title: "Edit", prefill: TRICKY },
+      clock,
+    );
     expect(area(el).value).to.equal(TRICKY);
     el.shadowRoot!.querySelector<HTMLButtonElement>("[part~=submit-button]")!.click();
-    expect(session.sent).to.deep.equal([{ id: "e1", answer: { value: TRICKY } }]);
+    await settle();
+    expect(agent.responses()).to.deep.equal([{ type: "extension_ui_response", id: "e1", value: TRICKY }]);
   });
 
   it("keeps typed tricky text too (end of text, then Enter)", async () => {
