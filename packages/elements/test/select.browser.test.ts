@@ -272,6 +272,22 @@ describe("pi-select", () => {
     expect(session.sent).to.deep.equal([{ id: "d", answer: { value: "same" } }]);
   });
 
+  it("a request replacing an open one starts over at its first option with an empty filter", async () => {
+    const session = new FakeSession();
+    const el = await fixture<PiSelect>(html`<pi-select .session=${session}></pi-select>`);
+    const many = Array.from({ length: 15 }, (_, i) => `opt ${i}`);
+    el.request = { type: "extension_ui_request", id: "1", method: "select", title: "One", options: many };
+    await el.updateComplete;
+    await sendKeys({ type: "opt 1" });
+    await press(el, "ArrowDown", "ArrowDown");
+    expect(activeLabel(el)).to.equal("opt 11");
+    el.request = { type: "extension_ui_request", id: "2", method: "select", title: "Two", options: many };
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector<HTMLInputElement>("[part~=filter]")!.value).to.equal("");
+    expect(activeLabel(el)).to.equal("opt 0");
+    expect(el.shadowRoot!.querySelectorAll("[role=option]").length).to.equal(15);
+  });
+
   it("a new request resets the list, the filter and the current option", async () => {
     const session = new FakeSession();
     const el = await fixture<PiSelect>(html`<pi-select></pi-select>`);

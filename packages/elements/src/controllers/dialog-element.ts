@@ -149,6 +149,8 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
   protected abstract renderBody(): TemplateResult;
   /** The value `ask()` resolves with for a non-cancel answer. */
   protected abstract askResult(answer: DialogAnswer): A | undefined;
+  /** Resets per-question state (a list's current option, a filter) each time the dialog opens. */
+  protected onOpen(): void {}
   /** The dialog's role: "dialog", or "alertdialog" for a confirmation. */
   protected get dialogRole(): "dialog" | "alertdialog" {
     return "dialog";
@@ -218,6 +220,7 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
     this.keyGuard.arm();
     this.focusReturn.remember();
     this.#focusPending = true;
+    this.onOpen();
     // As in pi, a timeout of 0 (or less) means none. A deadline already past cancels at once.
     const timeout = this.timeout !== undefined && this.timeout > 0 ? this.timeout : undefined;
     const deadline = this.deadline ?? (timeout !== undefined ? this.clock.now() + timeout : undefined);

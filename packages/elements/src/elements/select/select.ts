@@ -89,14 +89,15 @@ export class PiSelect extends DialogElement<SelectRequest, string> {
     return all.filter((index) => normalizeForMatch(this.options[index] ?? "").includes(needle));
   }
 
+  protected override onOpen(): void {
+    this.filterText = "";
+    this.activeIndex = this.options.length > 0 ? 0 : -1;
+    this.#typeahead.reset();
+    this.#scrollPending = true;
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
-    if (changed.has("open") && this.open) {
-      this.filterText = "";
-      this.activeIndex = this.options.length > 0 ? 0 : -1;
-      this.#typeahead.reset();
-      this.#scrollPending = true;
-    }
     this.#typeahead.clock = this.clock;
     if (changed.has("options") || changed.has("filterText")) {
       const visible = this.#visible;
