@@ -5,7 +5,11 @@ import { startWsTestServer } from "../../../test/support/plugins/ws-server.mjs";
 import type { Diagnostic } from "../src/diagnostics.js";
 import { backoffDelay, resolveBackoff } from "../src/transports/backoff.js";
 import type { TransportState } from "../src/transports/transport.js";
-import { WebSocketTransport, type WebSocketTransportOptions } from "../src/transports/websocket.js";
+import {
+  type WebSocketCloseInfo,
+  WebSocketTransport,
+  type WebSocketTransportOptions,
+} from "../src/transports/websocket.js";
 import { collect, ManualTimers, nextValue, untilCount } from "./transport-support.js";
 
 let server: Awaited<ReturnType<typeof startWsTestServer>>;
@@ -147,6 +151,32 @@ test("websocket: close() while connecting ends the attempt without an error", as
   transport.close();
   assert.equal(transport.state, "closed");
   assert.deepEqual(states, ["closed"]);
+});
+
+test("websocket: shouldReconnect sees the close code and can end retrying (e.g. an auth refusal)", async () => {
+  const seen: WebSocketCloseInfo[] = [];
+  const { room, transport, opened, timers, diagnostics } = open({
+    shouldReconnect: (close) => {
+      seen.push(close);
+      return close.code !== 4401;
+    },
+  });
+  await opened;
+  const reconnecting = nextValue(transport, "state", (state) => state === "reconnecting");
+  await server.closeWith(room, 4000, "restart");
+  await reconnecting;
+  const reopened = nextValue(transport, "state", (state) => state === "open");
+  timers.fire();
+  await reopened;
+  const closed = nextValue(transport, "state", (state) => state === "closed");
+  await server.closeWith(room, 4401, "unauthorized");
+  await closed;
+  assert.deepEqual(seen, [
+    { code: 4000, reason: "restart", wasOpen: true },
+    { code: 4401, reason: "unauthorized", wasOpen: true },
+  ]);
+  assert.equal(timers.pending, 0);
+  assert.match(diagnostics[0]?.message ?? "", /code 4401/);
 });
 
 test("websocket: reconnect: false closes on the first lost connection", async () => {

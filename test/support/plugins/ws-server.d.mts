@@ -7,6 +7,7 @@ export interface WsTestServer {
   waitForReceived(room: string, count: number): Promise<string[]>;
   waitForConnections(room: string, total: number, open: number): Promise<{ total: number; open: number }>;
   drop(room: string): Promise<number>;
+  closeWith(room: string, code: number, reason?: string): Promise<number>;
   send(room: string, frames: string[], binary?: boolean): number;
   close(): Promise<void>;
 }

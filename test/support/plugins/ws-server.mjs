@@ -87,6 +87,13 @@ export async function startWsTestServer() {
       await waitUntil(entry, () => entry.clients.size === 0, `room ${name} to drop its clients`);
       return sockets.length;
     },
+    /** Closes every connection of the room with a close handshake carrying `code` and `reason`. */
+    async closeWith(name, code, reason = "") {
+      const entry = room(name);
+      for (const socket of entry.clients) socket.close(code, reason);
+      await waitUntil(entry, () => entry.clients.size === 0, `room ${name} to close its clients`);
+      return code;
+    },
     /** Sends each frame to every client of the room, as text (or binary when `binary`). */
     send(name, frames, binary = false) {
       const clients = [...room(name).clients];
@@ -130,6 +137,8 @@ export function wsServerPlugin() {
           return server.connections(p.room);
         case "ws-server:drop":
           return server.drop(p.room);
+        case "ws-server:close-with":
+          return server.closeWith(p.room, p.code, p.reason);
         case "ws-server:send":
           return server.send(p.room, p.frames, p.binary === true);
         default:

@@ -30,6 +30,13 @@ export interface WebSocketLike {
   addEventListener(type: "open" | "close" | "error" | "message", listener: (event: any) => void): void;
 }
 
+/** How a connection ended: the close event's code and reason, and whether it had opened at all. */
+export interface WebSocketCloseInfo {
+  code: number;
+  reason: string;
+  wasOpen: boolean;
+}
+
 export type WebSocketConstructorLike = new (url: string, protocols?: string | string[]) => WebSocketLike;
 
 /** Timers for the reconnect delay; a test passes a controlled one. The session's `Clock` fits. */
@@ -46,6 +53,11 @@ export interface WebSocketTransportOptions {
   framing?: "record" | "jsonl";
   /** Backoff settings, or `false` to close for good on the first lost connection. */
   reconnect?: BackoffOptions | false;
+  /**
+   * Asked on every lost connection whether to try again (default: always). A server that closes with, say, an
+   * "unauthorized" code is not going to change its mind; returning false closes the transport with a diagnostic.
+   */
+  shouldReconnect?: (close: WebSocketCloseInfo) => boolean;
   /** Records kept while not open; beyond it the oldest is dropped with a diagnostic. Default 1000. */
   maxQueue?: number;
   /** Largest incoming frame (UTF-16 code units for text, bytes for binary); bigger ones are dropped. Default 8 MiB. */
@@ -77,6 +89,7 @@ export class WebSocketTransport extends BaseTransport {
   readonly #maxLineLength: number | undefined;
   readonly #timers: TimerClock;
   readonly #random: () => number;
+  readonly #shouldReconnect: (close: WebSocketCloseInfo) => boolean;
   #socket: WebSocketLike | undefined;
   #decoder: JsonlDecoder | undefined;
   /** After a dropped jsonl frame: discard input up to the next LF, since the line it cut is broken. */
@@ -102,6 +115,7 @@ export class WebSocketTransport extends BaseTransport {
     this.#maxLineLength = options.maxLineLength;
     this.#timers = options.timers ?? realTimers;
     this.#random = options.random ?? Math.random;
+    this.#shouldReconnect = options.shouldReconnect ?? (() => true);
     // A malformed URL throws here, from the constructor, as the platform's WebSocket does.
     this.#connect();
   }
@@ -156,10 +170,14 @@ export class WebSocketTransport extends BaseTransport {
     socket.addEventListener("message", (event: { data: unknown }) => {
       if (socket === this.#socket) this.#receive(event.data);
     });
-    socket.addEventListener("close", () => {
+    let wasOpen = false;
+    socket.addEventListener("open", () => {
+      wasOpen = true;
+    });
+    socket.addEventListener("close", (event: { code?: number; reason?: string }) => {
       if (socket !== this.#socket) return;
       this.#socket = undefined;
-      this.#lost();
+      this.#lost({ code: event.code ?? 1006, reason: event.reason ?? "", wasOpen });
     });
   }
 
@@ -169,8 +187,13 @@ export class WebSocketTransport extends BaseTransport {
     for (const record of this.#queue.drain()) socket.send(this.#frame(record));
   }
 
-  #lost(): void {
+  #lost(close: WebSocketCloseInfo): void {
     const backoff = this.#backoff;
+    if (backoff && !this.#shouldReconnect(close)) {
+      this.diagnose(`WebSocket ${this.url} closed (code ${close.code}); shouldReconnect declined to retry.`);
+      this.#giveUp();
+      return;
+    }
     if (!backoff || this.#attempt >= backoff.maxAttempts) {
       this.diagnose(
         backoff
@@ -189,8 +212,9 @@ export class WebSocketTransport extends BaseTransport {
       try {
         this.#connect();
       } catch (error) {
-        this.diagnose(`Could not create a WebSocket: ${error instanceof Error ? error.message : String(error)}`);
-        this.#lost();
+        const message = error instanceof Error ? error.message : String(error);
+        this.diagnose(`Could not create a WebSocket: ${message}`);
+        this.#lost({ code: 1006, reason: message, wasOpen: false });
       }
     }, delay);
   }
