@@ -58,9 +58,12 @@ test("websocket: one record per text frame both ways; records sent while connect
   transport.send('{"n":1}');
   transport.send('{"n":2}');
   assert.equal(transport.queued, 2);
+  transport.addEventListener("state", (event) => {
+    if (event.value === "open") transport.send('{"sent":"at open"}');
+  });
   await opened;
   transport.send('{"n":3}');
-  assert.deepEqual(await server.waitForReceived(room, 3), ['{"n":1}', '{"n":2}', '{"n":3}']);
+  assert.deepEqual(await server.waitForReceived(room, 4), ['{"n":1}', '{"n":2}', '{"sent":"at open"}', '{"n":3}']);
   server.send(room, ['{"a":1}', '{"b":"x\u2028y"}\n', "", '{"c":3}']);
   server.send(room, ['{"bin":"日本"}'], true);
   await untilCount(transport, "record", records, 4);
@@ -144,6 +147,16 @@ test("websocket: close() during an outage stops reconnecting for good; close is 
     diagnostics.map((d) => d.message),
     ["Record dropped: the WebSocket transport is closed."],
   );
+});
+
+test("websocket: a listener that closes the transport on a record gets nothing more, even from the same frame", async () => {
+  const { room, transport, opened, records } = open({ framing: "jsonl" });
+  await opened;
+  const closed = nextValue(transport, "state", (state) => state === "closed");
+  transport.addEventListener("record", () => transport.close());
+  server.send(room, ['{"a":1}\n{"b":2}\n']);
+  await closed;
+  assert.deepEqual(records, ['{"a":1}']);
 });
 
 test("websocket: close() while connecting ends the attempt without an error", async () => {

@@ -35,7 +35,9 @@ export abstract class BaseTransport extends TypedEventTarget<TransportEventMap> 
     this.dispatchEvent(new ValueEvent<TransportState>("state", next));
   }
 
+  /** Nothing is delivered after "closed", even the rest of a chunk that a listener closed the transport in. */
   protected emitRecord(record: string): void {
+    if (this.#state === "closed") return;
     this.dispatchEvent(new ValueEvent<string>("record", record));
   }
 

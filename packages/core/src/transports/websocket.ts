@@ -164,15 +164,13 @@ export class WebSocketTransport extends BaseTransport {
     // Listeners stay attached for the socket's life and ignore it once it is no longer current; the error
     // listener also keeps `ws` from treating an aborted handshake as an unhandled error.
     socket.addEventListener("error", () => {});
+    let wasOpen = false;
     socket.addEventListener("open", () => {
+      wasOpen = true;
       if (socket === this.#socket) this.#opened(socket);
     });
     socket.addEventListener("message", (event: { data: unknown }) => {
       if (socket === this.#socket) this.#receive(event.data);
-    });
-    let wasOpen = false;
-    socket.addEventListener("open", () => {
-      wasOpen = true;
     });
     socket.addEventListener("close", (event: { code?: number; reason?: string }) => {
       if (socket !== this.#socket) return;
@@ -183,8 +181,9 @@ export class WebSocketTransport extends BaseTransport {
 
   #opened(socket: WebSocketLike): void {
     this.#attempt = 0;
-    this.setState("open");
+    // The queue goes first: a "state" listener that sends at "open" must come after what waited.
     for (const record of this.#queue.drain()) socket.send(this.#frame(record));
+    this.setState("open");
   }
 
   #lost(close: WebSocketCloseInfo): void {
