@@ -117,6 +117,26 @@ describe("pi-confirm", () => {
     ]);
   });
 
+  it("in a right-to-left page an English message keeps its own direction (the full stop stays at its end)", async () => {
+    const wrapper = await fixture<HTMLDivElement>(
+      html`<div dir="rtl" lang="ar"><pi-confirm heading="Sure?" message="Done."></pi-confirm></div>`,
+    );
+    const el = wrapper.querySelector("pi-confirm")!;
+    el.show();
+    await el.updateComplete;
+    const message = el.shadowRoot!.querySelector("[part~=message]")!;
+    const text = [...message.childNodes].find(
+      (node) => node.nodeType === Node.TEXT_NODE && node.textContent === "Done.",
+    )!;
+    const charLeft = (offset: number) => {
+      const range = document.createRange();
+      range.setStart(text, offset);
+      range.setEnd(text, offset + 1);
+      return range.getBoundingClientRect().left;
+    };
+    expect(charLeft(4), "'.' is right of 'D'").to.be.greaterThan(charLeft(0));
+  });
+
   it("an empty message renders no message paragraph and stays accessible", async () => {
     const el = await openConfirm("");
     expect(el.shadowRoot!.querySelector("[part~=message]")).to.equal(null);

@@ -324,8 +324,12 @@ for (const dialog of dialogCases) {
 
 describe("dialog screenshots (test-results/screenshots)", () => {
   for (const dialog of dialogCases) {
-    for (const theme of ["light", "dark"]) {
-      it(`${dialog.tag} in the ${theme} theme, counting down`, async () => {
+    for (const [variant, theme, rtl] of [
+      ["light", "light", false],
+      ["dark", "dark", false],
+      ["rtl-ja", "light", true],
+    ] as const) {
+      it(`${dialog.tag}, ${variant}, counting down`, async () => {
         const el = dialog.create();
         el.setAttribute("theme", theme);
         el.clock = new FakeClock();
@@ -340,11 +344,15 @@ describe("dialog screenshots (test-results/screenshots)", () => {
         const wrapper = await fixture<HTMLDivElement>(
           html`<div style="inline-size: 520px; padding: 12px; background: ${theme === "dark" ? "#111" : "#fafafa"}"></div>`,
         );
+        if (rtl) {
+          wrapper.dir = "rtl";
+          wrapper.lang = "ja";
+        }
         wrapper.append(el);
         await open(el);
         await sendKeys({ press: dialog.tag === "pi-select" ? "ArrowDown" : "Shift" });
         await el.updateComplete;
-        const name = `${dialog.tag}-${theme}`;
+        const name = `${dialog.tag}-${variant}`;
         const { path } = (await executeServerCommand("screenshot", {
           name,
           selector: `${dialog.tag}[theme=${theme}]`,

@@ -332,7 +332,7 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
     >
       <h2 part="heading" class="heading">
         <span id="heading"
-          >${this.heading || html`<span class="untitled">${this.t("untitledDialog")}</span>`}</span
+          >${this.heading ? html`<bdi>${this.heading}</bdi>` : html`<span class="untitled">${this.t("untitledDialog")}</span>`}</span
         >${
           seconds !== undefined
             ? html`<span part="countdown" aria-hidden="true"> (${this.t("secondsLeft", { seconds })})</span>`

@@ -96,6 +96,7 @@ export class PiEditor extends DialogElement<EditorRequest, string> {
   protected renderBody(): TemplateResult {
     const hintKey = this.submitOn === "mod-enter" ? "editorHintModEnter" : "editorHint";
     return html`<textarea
+        dir="auto"
         part="textarea"
         aria-labelledby="heading"
         aria-describedby="hint"

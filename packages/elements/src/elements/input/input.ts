@@ -67,6 +67,7 @@ export class PiInput extends DialogElement<InputRequest, string> {
 
   protected renderBody(): TemplateResult {
     return html`<input
+        dir="auto"
         part="input"
         type="text"
         aria-labelledby="heading"

@@ -187,6 +187,7 @@ export class PiSelect extends DialogElement<SelectRequest, string> {
     const activeId = this.activeIndex >= 0 && visible.length > 0 ? `option-${this.activeIndex}` : undefined;
     const filter = filtering
       ? html`<input
+          dir="auto"
           part="filter"
           type="text"
           role="combobox"
@@ -226,7 +227,7 @@ export class PiSelect extends DialogElement<SelectRequest, string> {
                 role="option"
                 aria-selected=${active ? "true" : "false"}
                 data-index=${index}
-              >${this.options[index]}</li>`;
+              ><bdi>${this.options[index]}</bdi></li>`;
             })}
           </ul>`
         : html`<p part="empty" class="empty">${this.t(this.options.length === 0 ? "noOptions" : "noMatches")}</p>`;
