@@ -5,4 +5,4 @@ cd "$(dirname "$0")/.."
 source scripts/setup.sh
 install_workspace
 $PNPM run build
-exec $PNPM run demo -- "$@"
+exec $PNPM run demo "$@"
