@@ -5,7 +5,10 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from "lit";
 
-/** The same shape as the core session's `Clock`. */
+/**
+ * The same shape as the core session's `Clock` (structurally identical, so a PiSession's clock fits). Defined here,
+ * not imported at run time, so a dialog element loaded on its own does not pull in the core's protocol code.
+ */
 export interface Clock {
   now(): number;
   setTimeout(fn: () => void, ms: number): unknown;
