@@ -1,4 +1,4 @@
-import { expect, fixture, html } from "@open-wc/testing";
+import { expect, fixture, html, nextFrame } from "@open-wc/testing";
 import { sendKeys, sendMouse } from "@web/test-runner-commands";
 import "../src/elements/confirm/define.js";
 import type { PiConfirm } from "../src/elements/confirm/confirm.js";
@@ -92,6 +92,19 @@ describe("pi-confirm", () => {
       { type: "extension_ui_response", id: "c1", cancelled: true },
       { type: "extension_ui_response", id: "c2", confirmed: false },
     ]);
+  });
+
+  it("PiConfirm.ask() resolves true / false", async () => {
+    const PiConfirmClass = customElements.get("pi-confirm") as unknown as typeof PiConfirm;
+    const yes = PiConfirmClass.ask({ heading: "Proceed?", message: "m" });
+    await nextFrame();
+    await sendKeys({ press: "Enter" });
+    expect(await yes).to.equal(true);
+    const no = PiConfirmClass.ask({ heading: "Proceed?", message: "m" });
+    await nextFrame();
+    await sendKeys({ press: "ArrowRight" });
+    await sendKeys({ press: "Enter" });
+    expect(await no).to.equal(false);
   });
 
   it("Yes / No are localized", async () => {

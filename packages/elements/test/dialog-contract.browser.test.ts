@@ -2,7 +2,7 @@
  * The contract every dialog element keeps (pi-select, pi-confirm, pi-input, pi-editor): one suite, run against
  * each. Keys are real keyboard input (Playwright via sendKeys); time is a controlled clock.
  */
-import { expect, fixture, html } from "@open-wc/testing";
+import { expect, fixture, html, nextFrame } from "@open-wc/testing";
 import { emulateMedia, executeServerCommand, sendKeys } from "@web/test-runner-commands";
 import { settle, TestAgent } from "./support/agent.js";
 import { type AnyDialog, deepActive, dialogCases, recordEvents } from "./support/dialogs.js";
@@ -256,6 +256,18 @@ for (const dialog of dialogCases) {
       await el.updateComplete;
       el.remove();
       expect(await third).to.equal(undefined);
+    });
+
+    it("the static ask() shows a throw-away modal and resolves with its answer", async () => {
+      const Dialog = customElements.get(dialog.tag) as unknown as { ask(init: { heading: string }): Promise<unknown> };
+      const answer = Dialog.ask({ heading: "Once" });
+      await nextFrame();
+      const el = document.body.querySelector(`:scope > ${dialog.tag}`) as AnyDialog;
+      expect(el.modal).to.equal(true);
+      expect(el.shadowRoot!.querySelector("dialog")!.matches(":modal")).to.equal(true);
+      await sendKeys({ press: "Escape" });
+      expect(await answer).to.equal(undefined);
+      expect(document.body.querySelector(`:scope > ${dialog.tag}`)).to.equal(null);
     });
 
     for (const theme of ["light", "dark"]) {

@@ -120,6 +120,27 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
     this.addEventListener("keydown", this.#onKeydown);
   }
 
+  /**
+   * Asks once with a throw-away modal dialog: creates the element (its tag must be defined), sets `init` on it,
+   * appends it to `parent` (default `document.body`), and resolves with the answer (undefined when cancelled),
+   * removing the element afterwards. `await PiConfirm.ask({ heading: "Delete?", message })`.
+   */
+  static async ask<T extends HTMLElement & { modal: boolean; ask(): Promise<unknown> }>(
+    this: new () => T,
+    init: Partial<Omit<T, keyof LitElement>>,
+    parent: Node = document.body,
+  ): Promise<Awaited<ReturnType<T["ask"]>>> {
+    const el = new this();
+    el.modal = true;
+    Object.assign(el, init);
+    parent.appendChild(el);
+    try {
+      return (await el.ask()) as Awaited<ReturnType<T["ask"]>>;
+    } finally {
+      el.remove();
+    }
+  }
+
   /** Opens the dialog (same as setting `open`). */
   show(): void {
     this.open = true;
