@@ -8,7 +8,8 @@
  * - Three ways to drive one:
  *   1. Standalone: set `heading` (not `title`, which is HTMLElement's tooltip), the element's own fields and
  *      `timeout` (ms), then `show()` or set the `open` attribute; listen for `pi-submit` / `pi-cancel`.
- *   2. As a promise: `await el.ask()` opens it and resolves with the answer, or undefined when cancelled.
+ *   2. As a promise: `await el.ask()` opens it and resolves with the answer, or undefined when cancelled;
+ *      `await PiSelect.ask({ heading, options })` does the same with a throw-away modal element.
  *   3. From a session: give it `request` (a DialogRequest from the core) and `session` (or an ancestor
  *      `<pi-session>`); it fills itself from the request, opens, and answers with `session.respond(id, answer)`,
  *      the one answer path. `deadline` (a time on `clock`, e.g. PendingDialog.deadline) overrides `timeout` so a
