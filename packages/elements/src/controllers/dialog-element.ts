@@ -17,6 +17,8 @@
  *   Whatever the driver, an answer is given at most once per opening, and always also as an event. A
  *   session-driven dialog also closes when the session drops its request (the session's deadline: `pi-cancel`
  *   with source "timeout"; the agent exiting or another client answering: closed quietly, `ask()` gives undefined).
+ * - One level of inheritance, no mixins: this base class holds the shared properties, the answer path and the
+ *   frame (heading, countdown, description); each element adds its own fields, body and keys.
  * - Behaviour lives in controllers: CountdownController ("Title (5s)"; screen readers get the deadline once as
  *   the dialog's description, the ticking number is aria-hidden), KeyGuardController (a key press that started
  *   before the dialog opened never answers it), ImeGuardController (Enter that commits an IME composition never

@@ -1,6 +1,6 @@
 /**
- * Moves focus into a dialog when it opens and back to where it was when it closes (or is removed while open),
- * as the APG dialog pattern asks. Focus is only given back when it is still inside the dialog or lost to
+ * Remembers where focus was when a dialog opened (the dialog then focuses its own control) and gives it back when
+ * the dialog closes or is removed while open, as the APG dialog pattern asks. Focus is only given back when it is still inside the dialog or lost to
  * `<body>`: if the user has clicked elsewhere meanwhile, that choice wins.
  */
 import type { ReactiveController, ReactiveControllerHost } from "lit";
