@@ -1,6 +1,8 @@
 import { expect, fixture, html, nextFrame } from "@open-wc/testing";
 import { sendKeys, sendMouse } from "@web/test-runner-commands";
 import "../src/elements/confirm/define.js";
+import "../src/elements/extension-ui/define.js";
+import "../src/elements/prompt/define.js";
 import type { PiConfirm } from "../src/elements/confirm/confirm.js";
 import { settle, TestAgent } from "./support/agent.js";
 import { type AnyDialog, deepActive, recordEvents } from "./support/dialogs.js";
@@ -92,6 +94,38 @@ describe("pi-confirm", () => {
       { type: "extension_ui_response", id: "c1", cancelled: true },
       { type: "extension_ui_response", id: "c2", confirmed: false },
     ]);
+  });
+
+  it("a permission gate that appears while the prompt's Enter is still down is not confirmed by it", async () => {
+    const clock = new FakeClock();
+    const agent = new TestAgent(clock);
+    const host = await fixture<HTMLElement>(
+      html`<pi-extension-ui .session=${agent.session} .clock=${clock}><pi-prompt .session=${agent.session}></pi-prompt></pi-extension-ui>`,
+    );
+    const prompt = host.querySelector("pi-prompt")!;
+    await prompt.updateComplete;
+    prompt.shadowRoot!.querySelector("textarea")!.focus();
+    await sendKeys({ type: "delete the build" });
+    await sendKeys({ down: "Enter" }); // sends the prompt...
+    agent.sendRaw({
+      type: "extension_ui_request",
+      id: "gate",
+      method: "confirm",
+      title: "Allow bash?",
+      message: "rm -rf build",
+    });
+    await settle(); // ...and the agent's permission gate arrives while Enter is still held
+    const gate = host.shadowRoot!.querySelector("pi-confirm")!;
+    await gate.updateComplete;
+    expect(deepActive()).to.equal(button(gate, "yes-button"));
+    await sendKeys({ down: "Enter" }); // auto-repeat
+    await sendKeys({ up: "Enter" });
+    await settle();
+    expect(agent.responses()).to.deep.equal([]);
+    expect(agent.received.some((record) => record.type === "prompt")).to.equal(true);
+    await sendKeys({ press: "Enter" }); // a deliberate press answers
+    await settle();
+    expect(agent.responses()).to.deep.equal([{ type: "extension_ui_response", id: "gate", confirmed: true }]);
   });
 
   it("PiConfirm.ask() resolves true / false", async () => {
