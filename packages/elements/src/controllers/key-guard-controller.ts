@@ -37,7 +37,7 @@ if (typeof window !== "undefined") {
 
 export class KeyGuardController implements ReactiveController {
   readonly #host: ReactiveControllerHost & HTMLElement;
-  #armedAt = Number.POSITIVE_INFINITY;
+  #armedAt = Number.NEGATIVE_INFINITY;
 
   constructor(host: ReactiveControllerHost & HTMLElement) {
     this.#host = host;
