@@ -225,6 +225,27 @@ for (const dialog of dialogCases) {
       expect((window as { __pwned?: number }).__pwned).to.equal(undefined);
     });
 
+    it("a hand-built request with wrong field types still opens, shows text, and cancels", async () => {
+      const session = new FakeSession();
+      const el = dialog.create();
+      el.session = session;
+      el.request = {
+        ...dialog.request("bad"),
+        title: 42,
+        options: null,
+        message: { not: "text" },
+        placeholder: null,
+        prefill: 7,
+      } as unknown as typeof el.request;
+      await mount(el);
+      await el.updateComplete;
+      expect(el.open).to.equal(true);
+      expect(el.shadowRoot!.getElementById("heading")!.textContent).to.equal("42");
+      await expect(el).to.be.accessible();
+      await sendKeys({ press: "Escape" });
+      expect(session.sent).to.deep.equal([{ id: "bad", answer: { cancelled: true } }]);
+    });
+
     it("ignores a request for another kind of dialog", async () => {
       const session = new FakeSession();
       const el = dialog.create();

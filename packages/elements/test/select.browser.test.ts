@@ -254,6 +254,21 @@ describe("pi-select", () => {
     }
   });
 
+  it("options that are not an array of strings: null shows the empty list, numbers become their text", async () => {
+    const el = await openSelect([]);
+    (el as unknown as { options: unknown }).options = null;
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector("[part~=empty]")!.textContent).to.contain("No options to choose from");
+    (el as unknown as { options: unknown }).options = [1, null, "three"];
+    await el.updateComplete;
+    const labels = [...el.shadowRoot!.querySelectorAll("[role=option]")].map((o) => o.textContent);
+    expect(labels).to.deep.equal(["1", "", "three"]);
+    const events = recordEvents(el);
+    el.shadowRoot!.querySelector<HTMLElement>("[role=listbox]")!.focus();
+    await press(el, "Enter");
+    expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "1" } }]);
+  });
+
   it("duplicate labels are separate options; the answer is the label", async () => {
     const session = new FakeSession();
     const el = await fixture<PiSelect>(html`<pi-select></pi-select>`);

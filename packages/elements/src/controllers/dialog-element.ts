@@ -39,6 +39,14 @@ import { KeyGuardController } from "./key-guard-controller.js";
 
 export type { Clock } from "./countdown-controller.js";
 
+/**
+ * A request's text field as text: requests from a session are validated, but one built by hand may carry
+ * anything; missing becomes "", anything else its string form.
+ */
+export function asText(value: unknown): string {
+  return typeof value === "string" ? value : value == null ? "" : String(value);
+}
+
 export type DialogCancelSource = "keyboard" | "button" | "timeout" | "backdrop";
 export interface PiCancelDetail {
   source: DialogCancelSource;
@@ -219,7 +227,7 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
     if (changed.has("request") && this.request) {
       const request = this.request;
       if (request.method === this.method) {
-        this.heading = request.title;
+        this.heading = asText(request.title);
         const timeout = (request as { timeout?: unknown }).timeout;
         this.timeout = typeof timeout === "number" ? timeout : undefined;
         // A deadline belongs to one request: a new request without one counts from its own timeout.

@@ -1,6 +1,6 @@
 import type { ConfirmRequest, DialogAnswer } from "@pi-elements/core";
 import { html, type TemplateResult } from "lit";
-import { DialogElement } from "../../controllers/dialog-element.js";
+import { asText, DialogElement } from "../../controllers/dialog-element.js";
 import { dialogStyles } from "../../controllers/dialog-element.styles.js";
 import { tokens } from "../../theme/tokens.js";
 import { confirmStyles } from "./confirm.styles.js";
@@ -44,7 +44,7 @@ export class PiConfirm extends DialogElement<ConfirmRequest, boolean> {
   }
 
   protected applyRequest(request: ConfirmRequest): void {
-    this.message = request.message;
+    this.message = asText(request.message);
   }
 
   protected focusTarget(): HTMLElement | null {

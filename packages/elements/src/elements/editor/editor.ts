@@ -1,7 +1,7 @@
 import type { DialogAnswer, EditorRequest } from "@pi-elements/core";
 import { html, type PropertyValues, type TemplateResult } from "lit";
 import { live } from "lit/directives/live.js";
-import { DialogElement } from "../../controllers/dialog-element.js";
+import { asText, DialogElement } from "../../controllers/dialog-element.js";
 import { dialogStyles } from "../../controllers/dialog-element.styles.js";
 import { tokens } from "../../theme/tokens.js";
 import { editorStyles } from "./editor.styles.js";
@@ -50,7 +50,7 @@ export class PiEditor extends DialogElement<EditorRequest, string> {
   }
 
   protected applyRequest(request: EditorRequest): void {
-    this.value = request.prefill ?? "";
+    this.value = asText(request.prefill);
   }
 
   protected focusTarget(): HTMLTextAreaElement | null {

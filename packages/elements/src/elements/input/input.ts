@@ -1,7 +1,7 @@
 import type { DialogAnswer, InputRequest } from "@pi-elements/core";
 import { html, type TemplateResult } from "lit";
 import { live } from "lit/directives/live.js";
-import { DialogElement } from "../../controllers/dialog-element.js";
+import { asText, DialogElement } from "../../controllers/dialog-element.js";
 import { dialogStyles } from "../../controllers/dialog-element.styles.js";
 import { tokens } from "../../theme/tokens.js";
 
@@ -42,7 +42,7 @@ export class PiInput extends DialogElement<InputRequest, string> {
   }
 
   protected applyRequest(request: InputRequest): void {
-    this.placeholder = request.placeholder ?? "";
+    this.placeholder = asText(request.placeholder);
     this.value = "";
   }
 

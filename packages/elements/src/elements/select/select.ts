@@ -1,7 +1,7 @@
 import type { DialogAnswer, SelectRequest } from "@pi-elements/core";
 import { html, nothing, type PropertyValues, type TemplateResult } from "lit";
 import { live } from "lit/directives/live.js";
-import { DialogElement } from "../../controllers/dialog-element.js";
+import { asText, DialogElement } from "../../controllers/dialog-element.js";
 import { dialogStyles } from "../../controllers/dialog-element.styles.js";
 import { isPrintableKey, normalizeForMatch, TypeaheadController } from "../../controllers/typeahead-controller.js";
 import { tokens } from "../../theme/tokens.js";
@@ -63,6 +63,8 @@ export class PiSelect extends DialogElement<SelectRequest, string> {
   declare filterText: string;
   protected readonly method = "select" as const;
   readonly #typeahead = new TypeaheadController(this);
+  /** `options` as shown: anything that is not an array of strings is made one (missing -> [], 42 -> "42"). */
+  #labels: readonly string[] = [];
   #scrollPending = false;
 
   constructor() {
@@ -78,20 +80,25 @@ export class PiSelect extends DialogElement<SelectRequest, string> {
   }
 
   get #filtering(): boolean {
-    return this.options.length > this.filterThreshold;
+    return this.#labels.length > this.filterThreshold;
   }
 
   /** Indexes of the options that pass the filter, in order. */
   get #visible(): number[] {
-    const all = this.options.map((_, index) => index);
+    const all = this.#labels.map((_, index) => index);
     if (!this.#filtering || this.filterText === "") return all;
     const needle = normalizeForMatch(this.filterText);
-    return all.filter((index) => normalizeForMatch(this.options[index] ?? "").includes(needle));
+    return all.filter((index) => normalizeForMatch(this.#labels[index] ?? "").includes(needle));
+  }
+
+  #syncLabels(): void {
+    this.#labels = Array.isArray(this.options) ? this.options.map(asText) : [];
   }
 
   protected override onOpen(): void {
+    this.#syncLabels();
     this.filterText = "";
-    this.activeIndex = this.options.length > 0 ? 0 : -1;
+    this.activeIndex = this.#labels.length > 0 ? 0 : -1;
     this.#typeahead.reset();
     this.#scrollPending = true;
   }
@@ -99,6 +106,7 @@ export class PiSelect extends DialogElement<SelectRequest, string> {
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
     this.#typeahead.clock = this.clock;
+    if (changed.has("options")) this.#syncLabels();
     if (changed.has("options") || changed.has("filterText")) {
       const visible = this.#visible;
       if (!visible.includes(this.activeIndex)) this.activeIndex = visible[0] ?? -1;
@@ -125,7 +133,7 @@ export class PiSelect extends DialogElement<SelectRequest, string> {
 
   /** Chooses the option at `index` (into `options`); false when there is none or the dialog is closed. */
   choose(index = this.activeIndex): boolean {
-    const value = this.options[index];
+    const value = this.#labels[index];
     return value === undefined ? false : this.answer({ value });
   }
 
@@ -168,7 +176,7 @@ export class PiSelect extends DialogElement<SelectRequest, string> {
         this.#moveBy(event.key === "j" ? 1 : -1);
         return;
       }
-      const found = this.#typeahead.type(event.key, this.options, this.activeIndex);
+      const found = this.#typeahead.type(event.key, this.#labels, this.activeIndex);
       if (found >= 0) this.activeIndex = found;
     }
   }
@@ -227,10 +235,10 @@ export class PiSelect extends DialogElement<SelectRequest, string> {
                 role="option"
                 aria-selected=${active ? "true" : "false"}
                 data-index=${index}
-              ><bdi>${this.options[index]}</bdi></li>`;
+              ><bdi>${this.#labels[index]}</bdi></li>`;
             })}
           </ul>`
-        : html`<p part="empty" class="empty">${this.t(this.options.length === 0 ? "noOptions" : "noMatches")}</p>`;
+        : html`<p part="empty" class="empty">${this.t(this.#labels.length === 0 ? "noOptions" : "noMatches")}</p>`;
     return html`${filter}${list}
       <div part="actions" class="actions">
         <button part="button cancel-button" @click=${() => this.cancel("button")}>${this.t("cancel")}</button>
