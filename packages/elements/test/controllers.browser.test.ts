@@ -153,6 +153,21 @@ describe("DialogElement timing edge cases", () => {
     expect(el.open).to.equal(true);
   });
 
+  it("a timeout that is not a finite number (NaN from a bad attribute, Infinity) means none", async () => {
+    const clock = new FakeClock();
+    for (const timeout of [Number.NaN, Number.POSITIVE_INFINITY, -5]) {
+      const el = await fixture<PiInput>(html`<pi-input heading="T" .clock=${clock} .timeout=${timeout}></pi-input>`);
+      el.show();
+      await el.updateComplete;
+      expect(el.shadowRoot!.querySelector("[part=countdown]")).to.equal(null);
+      expect(clock.pending).to.equal(0);
+    }
+    const el = await fixture<PiInput>(html`<pi-input heading="T" timeout="soon"></pi-input>`);
+    el.show();
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector("[part=countdown]")).to.equal(null);
+  });
+
   it("a session deadline already past cancels at once (timeout), sending cancelled once", async () => {
     const clock = new FakeClock();
     const session = new FakeSession();

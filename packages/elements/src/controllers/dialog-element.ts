@@ -253,9 +253,12 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
     this.focusReturn.remember();
     this.#focusPending = true;
     this.onOpen();
-    // As in pi, a timeout of 0 (or less) means none. A deadline already past cancels at once.
-    const timeout = this.timeout !== undefined && this.timeout > 0 ? this.timeout : undefined;
-    const deadline = this.deadline ?? (timeout !== undefined ? this.clock.now() + timeout : undefined);
+    // As in pi, a timeout of 0 (or less) means none; so does one that is not a finite number (NaN, Infinity).
+    // A deadline already past cancels at once.
+    const finite = (value: number | undefined) =>
+      typeof value === "number" && Number.isFinite(value) ? value : undefined;
+    const timeout = (finite(this.timeout) ?? 0) > 0 ? this.timeout : undefined;
+    const deadline = finite(this.deadline) ?? (timeout !== undefined ? this.clock.now() + timeout : undefined);
     this.#initialSeconds = undefined;
     if (deadline === undefined) this.countdown.stop();
     else this.countdown.start(deadline, this.clock);
