@@ -56,6 +56,16 @@ describe("CountdownController", () => {
     expect(clock.pending).to.equal(0);
   });
 
+  it("a deadline that is not a finite number starts nothing", async () => {
+    const el = await host();
+    const clock = new FakeClock();
+    el.countdown.start(Number.POSITIVE_INFINITY, clock);
+    el.countdown.start(Number.NaN, clock);
+    expect(el.countdown.seconds).to.equal(undefined);
+    expect(clock.pending).to.equal(0);
+    expect(el.expired).to.equal(0);
+  });
+
   it("pauses its timer while the host is out of the document and resumes towards the same deadline", async () => {
     const el = await host();
     const clock = new FakeClock();

@@ -40,9 +40,10 @@ export class CountdownController implements ReactiveController {
     return this.#seconds;
   }
 
-  /** Starts counting down to `deadline`, a time on `clock`. */
+  /** Starts counting down to `deadline`, a time on `clock`; a deadline that is not a finite number means none. */
   start(deadline: number, clock: Clock): void {
     this.stop();
+    if (!Number.isFinite(deadline)) return;
     this.#clock = clock;
     this.#deadline = deadline;
     this.#tick();
