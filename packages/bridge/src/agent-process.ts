@@ -1,5 +1,6 @@
 /**
- * One run of the agent process: spawned with an argument array (no shell), strict JSONL on stdout, a write queue
+ * One run of the agent process: spawned with an argument array (no shell), strict JSONL on stdout (framed at the
+ * byte level by `JsonlFramer`), a write queue
  * on stdin that honours backpressure, stderr forwarded line by line and its tail kept for the exit report.
  *
  * The agent runs in its own process group, so stopping it also stops whatever it spawned (pi's bash tool), and a
@@ -7,6 +8,7 @@
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { JsonlDecoder } from "@pi-elements/core";
+import { JsonlFramer } from "./jsonl-frames.js";
 
 export interface AgentCommand {
   command: string;
@@ -23,12 +25,15 @@ export interface AgentExitInfo {
 export interface AgentProcessOptions extends AgentCommand {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
-  /** Longest stdout record accepted (UTF-16 units); longer ones are dropped by the decoder. */
-  maxLineLength?: number;
+  /** Longest stdout record accepted, in bytes; longer ones are dropped (and logged). Default 8 MiB. */
+  maxRecordBytes?: number;
   /** How many stderr lines to keep for the exit report. Default 20. */
   stderrTailLines?: number;
-  /** All complete stdout records of one read, in order (one call per chunk, so a burst stays one batch). */
-  onRecords: (records: string[]) => void;
+  /**
+   * The whole stdout records of one read (one call per read, so a burst written at once stays one frame):
+   * LF-terminated UTF-8, given as parts whose concatenation is the frame (see `JsonlFramer`).
+   */
+  onFrame: (parts: Buffer[]) => void;
   onStderrLine?: (line: string) => void;
   /** Called once when the process is gone (or could not be spawned). */
   onExit: (info: AgentExitInfo) => void;
@@ -64,24 +69,17 @@ export class AgentProcess {
       resolveExited = resolve;
     });
 
-    const batch: string[] = [];
-    const stdout = new JsonlDecoder({
-      onRecord: (line) => batch.push(line),
-      ...(options.maxLineLength === undefined ? {} : { maxLineLength: options.maxLineLength }),
-      onDiagnostic: (diagnostic) => this.#stderrLine(`[pi-bridge] agent stdout: ${diagnostic.message}`),
+    const stdout = new JsonlFramer({
+      ...(options.maxRecordBytes === undefined ? {} : { maxRecordBytes: options.maxRecordBytes }),
+      onOversized: (bytes) => this.#stderrLine(`[pi-bridge] dropped an agent stdout record of ${bytes} bytes`),
     });
-    const flush = () => {
-      if (batch.length === 0) return;
-      const records = batch.splice(0, batch.length);
-      options.onRecords(records);
-    };
     this.#child.stdout.on("data", (chunk: Buffer) => {
-      stdout.push(chunk);
-      flush();
+      const parts = stdout.push(chunk);
+      if (parts.length > 0) options.onFrame(parts);
     });
     this.#child.stdout.on("end", () => {
-      stdout.end();
-      flush();
+      const parts = stdout.end();
+      if (parts.length > 0) options.onFrame(parts);
     });
 
     const stderr = new JsonlDecoder({ onRecord: (line) => this.#stderrLine(line) });

@@ -118,7 +118,11 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
   const staticHandler = options.staticDir === undefined ? undefined : await staticFileHandler(options.staticDir);
 
   const clients = new Set<WebSocket>();
-  const broadcast = (frame: string, except?: WebSocket) => {
+  /**
+   * Sends one text message to every open client but `except`: a string, or whole records given as parts, which go
+   * out as the fragments of one message (no copy; a client receives one message either way).
+   */
+  const broadcast = (message: string | readonly Buffer[], except?: WebSocket) => {
     for (const client of clients) {
       if (client === except || client.readyState !== client.OPEN) continue;
       if (client.bufferedAmount > maxClientBacklog) {
@@ -126,7 +130,8 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
         client.close(CloseCode.tryAgainLater, "too much output waiting: reconnect");
         continue;
       }
-      client.send(frame);
+      if (typeof message === "string") client.send(message);
+      else sendParts(client, message);
     }
   };
 
@@ -150,10 +155,10 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
       ...agentCommand,
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       ...(options.env === undefined ? {} : { env: options.env }),
-      onRecords: (records) => {
+      onFrame: (parts) => {
         if (current !== agent) return;
-        mirror.observe(records);
-        broadcast(`${records.join("\n")}\n`);
+        mirror.observeFrame(parts);
+        broadcast(parts);
       },
       onStderrLine: (line) => log(`[agent] ${line}`),
       onBackpressure: (blocked) => {
@@ -376,6 +381,23 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
       return closed;
     },
   };
+}
+
+/**
+ * Sends whole records given as parts as the fragments of one text message, written with one system call when the
+ * socket can be corked (ws keeps it as `_socket`; without it the fragments are written one by one, which is as
+ * correct and a little slower).
+ */
+function sendParts(client: WebSocket, parts: readonly Buffer[]): void {
+  if (parts.length === 1) {
+    client.send(parts[0] as Buffer, { binary: false });
+    return;
+  }
+  const socket = (client as unknown as { _socket?: { cork?(): void; uncork?(): void } })._socket;
+  socket?.cork?.();
+  const lastPart = parts.length - 1;
+  for (const [i, part] of parts.entries()) client.send(part, { binary: false, fin: i === lastPart });
+  socket?.uncork?.();
 }
 
 function closedFrame(dialogs: ReadonlyArray<Pick<PendingDialog, "id">>, reason: string): string {

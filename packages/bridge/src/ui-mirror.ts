@@ -13,6 +13,7 @@ import {
   type PendingDialog,
   UiState,
 } from "@pi-elements/core";
+import { recordFinder } from "./jsonl-frames.js";
 
 export type AnswerVerdict =
   /** The dialog was pending and the answer fits its method: forward it; the dialog is now closed. */
@@ -28,8 +29,7 @@ export interface UiMirrorOptions {
   onExpired: (dialogs: PendingDialog[]) => void;
 }
 
-/** Cheap pre-filter: a record without this word cannot be a UI request, so most agent output is never parsed. */
-const UI_REQUEST_MARK = "extension_ui_request";
+const findUiRequests = recordFinder("extension_ui_request");
 
 export class UiMirror {
   readonly #clock: Clock;
@@ -48,22 +48,47 @@ export class UiMirror {
     return this.#state;
   }
 
-  /** Applies the UI requests among a batch of agent records. Other records are left alone. */
+  /** Applies the UI requests in a frame of agent output (see `JsonlFramer`). Other records are not even decoded. */
+  observeFrame(parts: readonly Buffer[]): void {
+    this.observe(findUiRequests(parts));
+  }
+
+  /**
+   * Applies the UI requests among a batch of agent records, in order. Other records are left alone, and so are
+   * invalid requests: they are still relayed (the client reports them) but are not part of the state.
+   *
+   * A burst sets one status key thousands of times in one read; only the last valid setStatus per key can matter
+   * (statuses are independent of each other and of everything else), so only that one is validated and applied.
+   */
   observe(records: readonly string[]): void {
     let dialogsAdded = false;
     const now = this.#clock.now();
+    const statuses = new Map<string, unknown[]>();
     for (const record of records) {
-      if (!record.includes(UI_REQUEST_MARK)) continue;
       let value: unknown;
       try {
         value = JSON.parse(record);
       } catch {
         continue;
       }
-      // Invalid requests are still relayed (the client reports them); they just are not part of the state.
+      const statusKey = setStatusKey(value);
+      if (statusKey !== undefined) {
+        const list = statuses.get(statusKey);
+        if (list) list.push(value);
+        else statuses.set(statusKey, [value]);
+        continue;
+      }
       const parsed = ExtensionUiRequest.safeParse(value);
       if (!parsed.success) continue;
       if (this.#state.apply(parsed.data, now) && isDialog(parsed.data)) dialogsAdded = true;
+    }
+    for (const list of statuses.values()) {
+      for (let i = list.length - 1; i >= 0; i--) {
+        const parsed = ExtensionUiRequest.safeParse(list[i]);
+        if (!parsed.success) continue;
+        this.#state.apply(parsed.data, now);
+        break;
+      }
     }
     if (dialogsAdded) this.#arm();
   }
@@ -156,6 +181,13 @@ export class UiMirror {
     this.#timer = undefined;
     this.#timerDeadline = undefined;
   }
+}
+
+/** The status key of something shaped like a setStatus request, before validation. */
+function setStatusKey(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { method, statusKey } = value as { method?: unknown; statusKey?: unknown };
+  return method === "setStatus" && typeof statusKey === "string" ? statusKey : undefined;
 }
 
 function isDialog(request: ExtensionUiRequest): request is DialogRequest {

@@ -16,7 +16,8 @@ function fake(flags: string[] = [], extra: { highWaterMark?: number; stderrTailL
   const agent = new AgentProcess({
     command: process.execPath,
     args: [FAKE_AGENT, ...flags],
-    onRecords: (batch) => {
+    onFrame: (parts) => {
+      const batch = Buffer.concat(parts).toString("utf8").split("\n").slice(0, -1);
       records.push(...batch);
       batches.push(batch.length);
       wake();

@@ -110,10 +110,14 @@ describe("several clients", () => {
     for (const client of [a, b, c]) await client.next((r) => r.id === "q");
 
     b.send({ type: "extension_ui_response", id: "q", value: "from b" });
+    await a.received((line) => line.type === "extension_ui_response");
+    // Later answers, over other connections (each connection's order is kept; a sync per connection proves it).
     a.send({ type: "extension_ui_response", id: "q", value: "from a" });
+    a.send({ type: "get_state", id: "sync-a" });
     c.send({ type: "extension_ui_response", id: "q", cancelled: true });
-    c.send({ type: "get_state", id: "sync" });
-    await c.received((line) => line.id === "sync");
+    c.send({ type: "get_state", id: "sync-c" });
+    await a.received((line) => line.id === "sync-a");
+    await a.received((line) => line.id === "sync-c");
 
     const answers = a.agentLines().filter((line) => line.type === "extension_ui_response");
     assert.deepEqual(answers, [{ type: "extension_ui_response", id: "q", value: "from b" }]);
