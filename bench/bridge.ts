@@ -15,7 +15,7 @@
  *   its percentile minus the relay's, from interleaved samples.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -172,7 +172,9 @@ function pingRound(path: Path): Promise<number[]> {
   });
 }
 
+/** User + system CPU time of a process in ms (at the usual 100 ticks/s), or NaN off Linux. */
 function cpuMs(pid: number): number {
+  if (!existsSync(`/proc/${pid}/stat`)) return Number.NaN;
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
@@ -202,20 +204,15 @@ export async function run(): Promise<object> {
     const bridgeRates: number[] = [];
     const relayRates: number[] = [];
     const ratios: number[] = [];
+    const bridgeCpu: number[] = [];
+    const relayCpu: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const order = round % 2 === 0 ? [bridge, relay] : [relay, bridge];
       const rates: Record<string, number> = {};
       for (const path of order) {
         const before = cpuMs(path.process.pid as number);
         rates[path.name] = await floodRound(path, stream.messages);
-        if (process.env.BENCH_CPU)
-          console.log(
-            path.name,
-            "cpu ms",
-            cpuMs(path.process.pid as number) - before,
-            "rate",
-            Math.round(rates[path.name] as number),
-          );
+        (path === bridge ? bridgeCpu : relayCpu).push(cpuMs(path.process.pid as number) - before);
       }
       bridgeRates.push(rates.bridge as number);
       relayRates.push(rates.relay as number);
@@ -237,6 +234,8 @@ export async function run(): Promise<object> {
       addedLatencyMsP99: round3(Math.max(0, percentile(bridgeLatency, 99) - percentile(relayLatency, 99))),
       messagesPerSecond: Math.round(median(bridgeRates)),
       relayMessagesPerSecond: Math.round(median(relayRates)),
+      // CPU time of the relaying process per pass (Linux /proc, 10 ms ticks): less sensitive to the host's load.
+      cpuMsPerPass: { bridge: median(bridgeCpu), relay: median(relayCpu) },
       latencyMs: {
         bridge: { p50: round3(median(bridgeLatency)), p99: round3(percentile(bridgeLatency, 99)) },
         relay: { p50: round3(median(relayLatency)), p99: round3(percentile(relayLatency, 99)) },
