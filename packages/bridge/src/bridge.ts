@@ -142,6 +142,7 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
 
   // --- the agent ------------------------------------------------------------------------------------------------
   let agent: AgentProcess | undefined;
+  let agentBlocked = false;
   let lastExit: AgentExitInfo | undefined;
   let closing = false;
   let restartTimer: ReturnType<typeof setTimeout> | undefined;
@@ -163,6 +164,7 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
       onStderrLine: (line) => log(`[agent] ${line}`),
       onBackpressure: (blocked) => {
         // Stop reading from clients while the agent cannot keep up; ws then pushes back on them over TCP.
+        agentBlocked = blocked;
         for (const client of clients) {
           if (blocked) client.pause();
           else client.resume();
@@ -279,7 +281,7 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
       }
     });
     for (const frame of replayFrames()) client.send(frame);
-    if (agent !== undefined && agent.queuedBytes > 0) client.pause();
+    if (agentBlocked) client.pause();
   });
 
   const replayFrames = (): string[] => {

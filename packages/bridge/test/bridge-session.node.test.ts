@@ -211,6 +211,37 @@ describe("several clients", () => {
   });
 });
 
+describe("backpressure on the agent's stdin", () => {
+  it("queues while the agent does not read, then delivers every command in order", async () => {
+    const bridge = await startFakeBridge();
+    try {
+      const client = await TestClient.connect(bridge.url);
+      client.directive("hold");
+      await client.next(isType("holding"));
+      const big = "y".repeat(512 * 1024);
+      for (let i = 0; i < 40; i++) client.send({ type: "prompt", message: `${i} ${big}`, id: `big-${i}` });
+      // 20 MB cannot fit in a pipe: the bridge holds the rest (and stops reading from clients past 8 MiB).
+      for (let i = 0; i < 500 && bridge.agentBacklog < 8 * 1024 * 1024; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.ok(bridge.agentBacklog > 8 * 1024 * 1024, `backlog ${bridge.agentBacklog}`);
+      process.kill(bridge.agentPid as number, "SIGUSR2");
+      await client.received((line) => line.id === "big-39");
+      assert.deepEqual(
+        client
+          .agentLines()
+          .filter((line) => String(line.id).startsWith("big-"))
+          .map((line) => line.id),
+        Array.from({ length: 40 }, (_, i) => `big-${i}`),
+      );
+      assert.equal(bridge.agentBacklog, 0);
+      await client.close();
+    } finally {
+      await bridge.close();
+    }
+  });
+});
+
 describe("agent lifecycle", () => {
   it("reports the exit with code and stderr tail, and closes pending dialogs", async () => {
     const bridge = await startFakeBridge({ restart: "never" });
