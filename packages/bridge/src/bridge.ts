@@ -237,12 +237,8 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
         }
         return;
       case "answer": {
-        const verdict = mirror.answer(message.response);
-        if (verdict === "wrong-shape") {
-          client.close(CloseCode.policyViolation, "answer does not fit the dialog's method");
-          return;
-        }
-        if (verdict === "not-pending") return;
+        // Checked for every answer of the frame before; "wrong-shape" cannot happen here.
+        if (mirror.answer(message.response) !== "forward") return;
         agent?.write(record(message.response));
         broadcast(closedFrame([{ id: message.response.id }], "answered"), client);
         return;
@@ -275,10 +271,12 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
         client.close(result.code, result.reason);
         return;
       }
-      for (const message of result.messages) {
-        if (client.readyState !== client.OPEN) return;
-        handleMessage(client, message);
+      // All or nothing: an answer that does not fit its dialog refuses the whole frame before anything is done.
+      if (result.messages.some((message) => message.kind === "answer" && mirror.misfits(message.response))) {
+        client.close(CloseCode.policyViolation, "answer does not fit the dialog's method");
+        return;
       }
+      for (const message of result.messages) handleMessage(client, message);
     });
     for (const frame of replayFrames()) client.send(frame);
     if (agentBlocked) client.pause();

@@ -94,6 +94,12 @@ export class UiMirror {
   }
 
   /** Judges a client's answer; on "forward" the dialog is removed, so any later answer is "not-pending". */
+  /** True when `response` answers a pending dialog with the wrong shape for its method (nothing changes). */
+  misfits(response: ExtensionUiResponse): boolean {
+    const dialog = this.#state.getDialog(response.id);
+    return dialog !== undefined && !answerFits(dialog.request, response);
+  }
+
   answer(response: ExtensionUiResponse): AnswerVerdict {
     const dialog = this.#state.getDialog(response.id);
     if (dialog === undefined) return "not-pending";

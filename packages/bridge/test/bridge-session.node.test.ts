@@ -158,13 +158,20 @@ describe("several clients", () => {
     a.directive(`emit ${JSON.stringify([uiRequest("cf", "confirm", { title: "C", message: "m" })])}`);
     await a.next((r) => r.id === "cf");
     const wrong = await TestClient.connect(bridge.url);
-    wrong.send({ type: "extension_ui_response", id: "cf", value: "yes" });
+    // Nothing from the frame is acted on, not even the valid command before the misfit answer.
+    wrong.send(
+      `${JSON.stringify({ type: "get_state", id: "before-misfit" })}\n${JSON.stringify({ type: "extension_ui_response", id: "cf", value: "yes" })}\n`,
+    );
     assert.equal((await wrong.closed).code, 1008);
     a.send({ type: "extension_ui_response", id: "cf", confirmed: true });
     await a.received((line) => line.id === "cf");
     assert.deepEqual(
       a.agentLines().filter((line) => line.id === "cf"),
       [{ type: "extension_ui_response", id: "cf", confirmed: true }],
+    );
+    assert.equal(
+      a.agentLines().some((line) => line.id === "before-misfit"),
+      false,
     );
     await a.close();
   });
