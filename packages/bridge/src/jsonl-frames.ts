@@ -134,11 +134,16 @@ export class JsonlFramer {
   }
 }
 
+/** pi writes every record as `{"type":"…",…}`: the type can be read at a fixed place, without a search. */
+const TYPE_PREFIX = Buffer.from('{"type":');
+const QUOTE = 0x22;
+
 /**
  * Makes a finder for the records of a frame (given as its parts) whose `type` is `type`, returning them decoded.
- * It looks for the bytes `"<type>"` (a JSON string equal to the type; inside another string its quotes would be
- * escaped), so only records that can be such a request are decoded: long message_update lines never are. A rare
- * record that merely holds the string elsewhere is decoded too, and the caller's validation drops it.
+ * A record that starts with a `"type"` key (all of pi's do) is judged by the bytes that follow it; any other record
+ * is decoded if it contains the JSON string `"<type>"` anywhere (inside another string its quotes would be
+ * escaped), and the caller's validation drops false positives. So long message_update lines are never decoded,
+ * and scanning a frame costs one LF search per record.
  */
 export function recordFinder(type: string): (parts: readonly Buffer[]) => string[] {
   const needle = Buffer.from(JSON.stringify(type));
@@ -159,13 +164,27 @@ export function recordFinder(type: string): (parts: readonly Buffer[]) => string
 }
 
 function scan(buffer: Buffer, needle: Buffer, records: string[]): void {
-  let at = buffer.indexOf(needle);
-  while (at !== -1) {
-    const start = buffer.lastIndexOf(LF, at) + 1;
-    let end = buffer.indexOf(LF, at);
+  let start = 0;
+  while (start < buffer.length) {
+    let end = buffer.indexOf(LF, start);
     if (end === -1) end = buffer.length;
-    const record = buffer.toString("utf8", start, end);
-    records.push(record.endsWith("\r") ? record.slice(0, -1) : record);
-    at = end + 1 < buffer.length ? buffer.indexOf(needle, end + 1) : -1;
+    const at = start + TYPE_PREFIX.length;
+    // `{"type":"…` compact, as pi writes it; anything else (spaces, type not first) gets the full search.
+    const match =
+      startsWith(buffer, start, end, TYPE_PREFIX) && buffer[at] === QUOTE
+        ? startsWith(buffer, at, end, needle)
+        : buffer.subarray(start, end).includes(needle);
+    if (match) {
+      const record = buffer.toString("utf8", start, end);
+      records.push(record.endsWith("\r") ? record.slice(0, -1) : record);
+    }
+    start = end + 1;
   }
+}
+
+/** Whether `buffer[from, end)` starts with `prefix`, compared byte by byte (cheaper than a native call here). */
+function startsWith(buffer: Buffer, from: number, end: number, prefix: Buffer): boolean {
+  if (end - from < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (buffer[from + i] !== prefix[i]) return false;
+  return true;
 }

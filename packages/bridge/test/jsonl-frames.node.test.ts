@@ -110,12 +110,13 @@ describe("recordFinder", () => {
         JSON.stringify({ type: "message_update", text: 'talks about "extension_ui_request" in text' }),
         JSON.stringify({ id: "2", type: "extension_ui_request", method: "notify", message: "type not first" }),
         ui("3"),
+        '{"type": "extension_ui_request", "id": "4", "method": "notify", "message": "spaced"}',
         "",
       ].join("\n"),
     );
     assert.deepEqual(
       find([frame]).map((r) => JSON.parse(r).id),
-      ["1", "2", "3"],
+      ["1", "2", "3", "4"],
     );
   });
 
