@@ -185,6 +185,22 @@ describe("the real pi through the bridge", { timeout: 120_000 }, () => {
     assert.ok(String(styled?.statusText).includes("\u001b["), "ANSI escapes are kept for the client to render");
     await late.close();
   });
+  it("clears remove statuses and widgets from the replay", async () => {
+    const client = await TestClient.connect(bridge.url);
+    let from = command(client, "ui-styled");
+    await client.next(notifyWith("ui-styled ->"), from);
+    from = command(client, "ui-clear");
+    await client.next(notifyWith("ui-clear ->"), from);
+    await client.close();
+    const late = await TestClient.connect(bridge.url);
+    late.send({ type: "get_state", id: "sync" });
+    await late.next((r) => r.id === "sync");
+    assert.deepEqual(
+      late.records.filter((r) => r.method === "setStatus" || r.method === "setWidget"),
+      [],
+    );
+    await late.close();
+  });
 });
 
 describe("the real pi killed", { timeout: 60_000 }, () => {
