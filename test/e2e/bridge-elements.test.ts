@@ -1,0 +1,144 @@
+/**
+ * End to end: the real pi 0.73.1 with the test extension, behind the real bridge (which also serves the page), into
+ * the real elements in Chromium, driven like a user. What pi actually received is read from the notify the
+ * extension sends back, through a second, plain WebSocket client.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { type Browser, chromium, type LaunchOptions, type Page } from "playwright-core";
+import { type RunningBridge, startBridge } from "../../packages/bridge/src/index.js";
+import { findInstalledPi } from "../../packages/bridge/src/resolve-agent.js";
+import { type Rec, TestClient } from "../../packages/bridge/test/support/harness.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const EXTENSION = join(ROOT, "test/fixtures/pi/extensions/ui-exercise.ts");
+/** The shared Chromium settings (scripts/chromium.mjs ships no types; a computed specifier keeps tsc out of it). */
+const chromiumScript = new URL("../../scripts/chromium.mjs", import.meta.url).href;
+const { launchOptions } = (await import(chromiumScript)) as { launchOptions(): LaunchOptions };
+
+/** The page: every element registered, one pi-session connected to the bridge that served it. */
+async function writePage(dir: string): Promise<void> {
+  await build({
+    stdin: {
+      contents: `
+        // <pi-session> first: @lit/context finds a provider only if it exists when a consumer connects.
+        import "./elements/session/define.ts";
+        import "./all.ts";
+        const token = new URLSearchParams(location.search).get("token");
+        document.querySelector("pi-session").url = "ws://" + location.host + "/?token=" + token;
+      `,
+      resolveDir: join(ROOT, "packages/elements/src"),
+      loader: "ts",
+    },
+    bundle: true,
+    format: "esm",
+    outfile: join(dir, "app.js"),
+    logLevel: "silent",
+  });
+  writeFileSync(
+    join(dir, "index.html"),
+    `<!doctype html><html lang="en"><meta charset="utf-8"><title>pi-elements e2e</title><link rel="icon" href="data:,">
+<pi-session><pi-extension-ui><p>ready</p></pi-extension-ui></pi-session>
+<script type="module" src="./app.js"></script>`,
+  );
+}
+
+const notifyWith = (prefix: string) => (r: Rec) =>
+  r.type === "extension_ui_request" && r.method === "notify" && String(r.message).startsWith(prefix);
+
+describe("pi → bridge → elements in Chromium", { timeout: 180_000 }, () => {
+  let bridge: RunningBridge;
+  let browser: Browser;
+  let page: Page;
+  let agent: TestClient;
+  let pageUrl: string;
+  const dirs: string[] = [];
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    const piScript = findInstalledPi(ROOT);
+    assert.ok(piScript);
+    const home = mkdtempSync(join(tmpdir(), "pi-e2e-home-"));
+    const site = mkdtempSync(join(tmpdir(), "pi-e2e-site-"));
+    dirs.push(home, site);
+    await writePage(site);
+    bridge = await startBridge({
+      port: 0,
+      agent: {
+        command: process.execPath,
+        args: [piScript, "--mode", "rpc", "--no-session", "-ne", "-ns", "-np", "-nc", "--offline", "-e", EXTENSION],
+      },
+      cwd: home,
+      env: { ...process.env, HOME: home, PI_CODING_AGENT_DIR: join(home, "agent"), PI_OFFLINE: "1" },
+      staticDir: site,
+      restart: "never",
+      log: () => {},
+    });
+    pageUrl = bridge.url.replace(/^ws:/, "http:");
+    agent = await TestClient.connect(bridge.url);
+    browser = await chromium.launch(launchOptions());
+    page = await browser.newPage();
+    page.on("pageerror", (error) => pageErrors.push(String(error)));
+    page.on("console", (message) => {
+      if (message.type() === "error") pageErrors.push(message.text());
+    });
+    await page.goto(pageUrl);
+  });
+
+  after(async () => {
+    await agent?.close();
+    await browser?.close();
+    await bridge?.close();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Runs an extension command from the plain client and returns where its records start. */
+  function command(text: string): number {
+    const from = agent.records.length;
+    agent.send({ type: "prompt", message: text, id: `e2e-${from}` });
+    return from;
+  }
+
+  it("a select answered with the mouse reaches pi", async () => {
+    const from = command("/ui-select");
+    await page.locator("pi-select [role=option]", { hasText: "Beta" }).click();
+    assert.equal((await agent.next(notifyWith("ui-select ->"), from)).message, 'ui-select -> "Beta"');
+    await page.locator("pi-select").waitFor({ state: "detached" });
+  });
+
+  it("a confirm answered with the keyboard reaches pi", async () => {
+    const from = command("/ui-confirm");
+    await page.locator("pi-confirm").waitFor();
+    await page.keyboard.press("Enter");
+    assert.equal((await agent.next(notifyWith("ui-confirm ->"), from)).message, "ui-confirm -> true");
+  });
+
+  it("a page reloaded in the middle of a dialog shows it again, and the answer reaches pi", async () => {
+    const from = command("/ui-input");
+    await page.locator("pi-input").waitFor();
+    await page.reload();
+    const input = page.locator("pi-input input");
+    await input.waitFor();
+    await input.fill("after reload 漢字");
+    await input.press("Enter");
+    assert.equal((await agent.next(notifyWith("ui-input ->"), from)).message, 'ui-input -> "after reload 漢字"');
+  });
+
+  it("an answer from another client closes the dialog in the page", async () => {
+    const from = command("/ui-input");
+    const request = await agent.next((r) => r.method === "input", from);
+    await page.locator("pi-input").waitFor();
+    agent.send({ type: "extension_ui_response", id: request.id, value: "from elsewhere" });
+    await page.locator("pi-input").waitFor({ state: "detached" });
+    assert.equal((await agent.next(notifyWith("ui-input ->"), from)).message, 'ui-input -> "from elsewhere"');
+  });
+
+  it("the page threw nothing and logged no error", () => {
+    assert.deepEqual(pageErrors, []);
+  });
+});
