@@ -82,7 +82,7 @@ export class DemoStoryView extends LitElement {
             this.args = { ...this.args };
           }}>Restart story</button>
           <ol aria-live="polite">
-            ${this.log.length === 0 ? html`<li class="empty">Nothing yet: answer the dialog.</li>` : ""}
+            ${this.log.length === 0 ? html`<li class="empty">Nothing yet. Answers to dialogs and prompts appear here, exactly as the agent receives them.</li>` : ""}
             ${this.log.map((line) => html`<li><code>${line}</code></li>`)}
           </ol>
         </section>
