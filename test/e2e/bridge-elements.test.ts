@@ -138,6 +138,61 @@ describe("pi → bridge → elements in Chromium", { timeout: 180_000 }, () => {
     assert.equal((await agent.next(notifyWith("ui-input ->"), from)).message, 'ui-input -> "from elsewhere"');
   });
 
+  it("two dialogs pending at once are shown one after the other and both answers reach pi", async () => {
+    const from = command("/ui-two");
+    await page.locator("pi-extension-ui [part=queue]", { hasText: "1 of 2" }).waitFor();
+    await page.locator("pi-confirm").waitFor();
+    await page.keyboard.press("Enter");
+    const input = page.locator("pi-input input");
+    await input.waitFor();
+    await input.fill("second");
+    await input.press("Enter");
+    assert.equal(
+      (await agent.next(notifyWith("ui-two ->"), from)).message,
+      'ui-two -> {"confirmed":true,"value":"second"}',
+    );
+  });
+
+  it("a timed dialog left alone closes in the page, and pi gets its default", async () => {
+    const from = command("/ui-timed-input 1500");
+    await page.locator("pi-input").waitFor();
+    await page.locator("pi-input").waitFor({ state: "detached" });
+    assert.equal((await agent.next(notifyWith("ui-timed-input ->"), from)).message, "ui-timed-input -> undefined");
+  });
+
+  it("markup in a dialog is shown as text, never parsed", async () => {
+    const from = command("/ui-select");
+    const dialog = page.locator("pi-select");
+    await dialog.waitFor();
+    assert.match(
+      (await dialog.locator("[part~=heading]").textContent()) ?? "",
+      /Pick one <img src=x onerror=alert\(1\)>/,
+    );
+    assert.equal(await page.locator("pi-select img").count(), 0);
+    await page.locator("pi-select [role=option]", { hasText: "<img" }).click();
+    assert.equal(
+      (await agent.next(notifyWith("ui-select ->"), from)).message,
+      'ui-select -> "<img src=x onerror=alert(1)>"',
+    );
+  });
+
+  it("two pages: the first answer wins and the other page's dialog closes", async () => {
+    const second = await browser.newPage();
+    try {
+      await second.goto(pageUrl);
+      const from = command("/ui-input");
+      await page.locator("pi-input").waitFor();
+      await second.locator("pi-input").waitFor();
+      const input = second.locator("pi-input input");
+      await input.fill("from the second page");
+      await input.press("Enter");
+      await page.locator("pi-input").waitFor({ state: "detached" });
+      assert.equal((await agent.next(notifyWith("ui-input ->"), from)).message, 'ui-input -> "from the second page"');
+    } finally {
+      await second.close();
+    }
+  });
+
   it("the page threw nothing and logged no error", () => {
     assert.deepEqual(pageErrors, []);
   });
