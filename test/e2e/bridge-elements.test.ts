@@ -51,51 +51,76 @@ async function writePage(dir: string): Promise<void> {
 const notifyWith = (prefix: string) => (r: Rec) =>
   r.type === "extension_ui_request" && r.method === "notify" && String(r.message).startsWith(prefix);
 
+interface Stack {
+  bridge: RunningBridge;
+  browser: Browser;
+  page: Page;
+  /** A plain WebSocket client beside the page: it runs commands and reads what pi reports back. */
+  agent: TestClient;
+  pageUrl: string;
+  pageErrors: string[];
+  close(): Promise<void>;
+}
+
+/** The real pi with `extension`, the bridge serving the page, Chromium with the page open. */
+async function openStack(extension: string): Promise<Stack> {
+  const piScript = findInstalledPi(ROOT);
+  assert.ok(piScript);
+  const home = mkdtempSync(join(tmpdir(), "pi-e2e-home-"));
+  const site = mkdtempSync(join(tmpdir(), "pi-e2e-site-"));
+  await writePage(site);
+  const bridge = await startBridge({
+    port: 0,
+    agent: {
+      command: process.execPath,
+      args: [piScript, "--mode", "rpc", "--no-session", "-ne", "-ns", "-np", "-nc", "--offline", "-e", extension],
+    },
+    cwd: home,
+    env: { ...process.env, HOME: home, PI_CODING_AGENT_DIR: join(home, "agent"), PI_OFFLINE: "1" },
+    staticDir: site,
+    restart: "never",
+    log: () => {},
+  });
+  const pageUrl = bridge.url.replace(/^ws:/, "http:");
+  const agent = await TestClient.connect(bridge.url);
+  const browser = await chromium.launch(launchOptions());
+  const page = await browser.newPage();
+  const pageErrors: string[] = [];
+  page.on("pageerror", (error) => pageErrors.push(String(error)));
+  page.on("console", (message) => {
+    if (message.type() === "error") pageErrors.push(message.text());
+  });
+  await page.goto(pageUrl);
+  return {
+    bridge,
+    browser,
+    page,
+    agent,
+    pageUrl,
+    pageErrors,
+    async close() {
+      await agent.close();
+      await browser.close();
+      await bridge.close();
+      for (const dir of [home, site]) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 describe("pi → bridge → elements in Chromium", { timeout: 180_000 }, () => {
-  let bridge: RunningBridge;
+  let stack: Stack;
   let browser: Browser;
   let page: Page;
   let agent: TestClient;
   let pageUrl: string;
-  const dirs: string[] = [];
-  const pageErrors: string[] = [];
+  let pageErrors: string[];
 
   before(async () => {
-    const piScript = findInstalledPi(ROOT);
-    assert.ok(piScript);
-    const home = mkdtempSync(join(tmpdir(), "pi-e2e-home-"));
-    const site = mkdtempSync(join(tmpdir(), "pi-e2e-site-"));
-    dirs.push(home, site);
-    await writePage(site);
-    bridge = await startBridge({
-      port: 0,
-      agent: {
-        command: process.execPath,
-        args: [piScript, "--mode", "rpc", "--no-session", "-ne", "-ns", "-np", "-nc", "--offline", "-e", EXTENSION],
-      },
-      cwd: home,
-      env: { ...process.env, HOME: home, PI_CODING_AGENT_DIR: join(home, "agent"), PI_OFFLINE: "1" },
-      staticDir: site,
-      restart: "never",
-      log: () => {},
-    });
-    pageUrl = bridge.url.replace(/^ws:/, "http:");
-    agent = await TestClient.connect(bridge.url);
-    browser = await chromium.launch(launchOptions());
-    page = await browser.newPage();
-    page.on("pageerror", (error) => pageErrors.push(String(error)));
-    page.on("console", (message) => {
-      if (message.type() === "error") pageErrors.push(message.text());
-    });
-    await page.goto(pageUrl);
+    stack = await openStack(EXTENSION);
+    ({ browser, page, agent, pageUrl, pageErrors } = stack);
   });
 
-  after(async () => {
-    await agent?.close();
-    await browser?.close();
-    await bridge?.close();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => stack?.close());
 
   /** Runs an extension command from the plain client and returns where its records start. */
   function command(text: string): number {
@@ -195,5 +220,40 @@ describe("pi → bridge → elements in Chromium", { timeout: 180_000 }, () => {
 
   it("the page threw nothing and logged no error", () => {
     assert.deepEqual(pageErrors, []);
+  });
+});
+
+describe("pi's own rpc-demo extension through the bridge into the elements", { timeout: 120_000 }, () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await openStack(join(ROOT, "node_modules/@mariozechner/pi-coding-agent/examples/extensions/rpc-demo.ts"));
+  });
+  after(() => stack?.close());
+
+  it("/rpc-input answered with the keyboard", async () => {
+    const from = stack.agent.records.length;
+    stack.agent.send({ type: "prompt", message: "/rpc-input", id: "demo-input" });
+    const input = stack.page.locator("pi-input input");
+    await input.waitFor();
+    await input.fill("typed in the page");
+    await input.press("Enter");
+    assert.equal((await stack.agent.next(notifyWith("You entered:"), from)).message, "You entered: typed in the page");
+  });
+
+  it("/rpc-editor: the prefill edited over several lines, submitted with Enter", async () => {
+    const from = stack.agent.records.length;
+    stack.agent.send({ type: "prompt", message: "/rpc-editor", id: "demo-editor" });
+    const textarea = stack.page.locator("pi-editor textarea");
+    await textarea.waitFor();
+    assert.equal(await textarea.inputValue(), "Line 1\nLine 2\nLine 3");
+    await textarea.press("End");
+    await textarea.press("Shift+Enter");
+    await textarea.pressSequentially("Line 4");
+    await textarea.press("Enter");
+    assert.equal((await stack.agent.next(notifyWith("Editor submitted"), from)).message, "Editor submitted (4 lines)");
+  });
+
+  it("the page threw nothing and logged no error", () => {
+    assert.deepEqual(stack.pageErrors, []);
   });
 });
