@@ -240,7 +240,9 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
         // Checked for every answer of the frame before; "wrong-shape" cannot happen here.
         if (mirror.answer(message.response) !== "forward") return;
         agent?.write(record(message.response));
-        broadcast(closedFrame([{ id: message.response.id }], "answered"), client);
+        // Every client is told, the answering one too: if it answered while disconnected, the replay it got on
+        // reconnecting (sent before its queued answer was read) showed the dialog again.
+        broadcast(closedFrame([{ id: message.response.id }], "answered"));
         return;
       }
       case "restart":
