@@ -85,6 +85,18 @@ async function openStack(extension: string): Promise<Stack> {
   const agent = await TestClient.connect(bridge.url);
   const browser = await chromium.launch(launchOptions());
   const page = await browser.newPage();
+  // Keeps every WebSocket the page opens, so a test can drop the connection as a network would.
+  await page.addInitScript(() => {
+    const Native = WebSocket;
+    const sockets: WebSocket[] = [];
+    (window as unknown as { piSockets: WebSocket[] }).piSockets = sockets;
+    window.WebSocket = class extends Native {
+      constructor(url: string | URL, protocols?: string | string[]) {
+        super(url, protocols);
+        sockets.push(this);
+      }
+    };
+  });
   const pageErrors: string[] = [];
   page.on("pageerror", (error) => pageErrors.push(String(error)));
   page.on("console", (message) => {
@@ -199,6 +211,23 @@ describe("pi → bridge → elements in Chromium", { timeout: 180_000 }, () => {
       (await agent.next(notifyWith("ui-select ->"), from)).message,
       'ui-select -> "<img src=x onerror=alert(1)>"',
     );
+  });
+
+  it("the WebSocket dropped mid-dialog: the answer given meanwhile reaches pi after the reconnect", async () => {
+    const from = command("/ui-input");
+    const input = page.locator("pi-input input");
+    await input.waitFor();
+    const sockets = () => page.evaluate(() => (window as unknown as { piSockets: WebSocket[] }).piSockets.length);
+    const before = await sockets();
+    await page.evaluate(() => (window as unknown as { piSockets: WebSocket[] }).piSockets.at(-1)?.close());
+    await input.fill("answered while offline");
+    await input.press("Enter");
+    await page.locator("pi-input").waitFor({ state: "detached" });
+    assert.equal((await agent.next(notifyWith("ui-input ->"), from)).message, 'ui-input -> "answered while offline"');
+    assert.ok((await sockets()) > before, "the page reconnected");
+    // The replay on reconnecting brought the dialog back until the bridge said it was answered: it stays closed.
+    await page.locator("pi-extension-ui p", { hasText: "ready" }).waitFor();
+    assert.equal(await page.locator("pi-input").count(), 0);
   });
 
   it("two pages: the first answer wins and the other page's dialog closes", async () => {
