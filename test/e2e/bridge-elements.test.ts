@@ -43,7 +43,12 @@ async function writePage(dir: string): Promise<void> {
   writeFileSync(
     join(dir, "index.html"),
     `<!doctype html><html lang="en"><meta charset="utf-8"><title>pi-elements e2e</title><link rel="icon" href="data:,">
-<pi-session><pi-extension-ui><p>ready</p></pi-extension-ui></pi-session>
+<pi-session>
+  <pi-widget-slot placement="aboveEditor"></pi-widget-slot>
+  <pi-extension-ui><p>ready</p></pi-extension-ui>
+  <pi-widget-slot placement="belowEditor"></pi-widget-slot>
+  <pi-status-bar></pi-status-bar>
+</pi-session>
 <script type="module" src="./app.js"></script>`,
   );
 }
@@ -245,6 +250,48 @@ describe("pi → bridge → elements in Chromium", { timeout: 180_000 }, () => {
     } finally {
       await second.close();
     }
+  });
+
+  it("styled statuses and widgets render their text without escapes or markup", async () => {
+    const from = command("/ui-styled");
+    await agent.next(notifyWith("ui-styled ->"), from);
+    const bar = page.locator("pi-status-bar");
+    await bar.getByText("warm bold struck after a tab").waitFor();
+    const barText = (await bar.evaluate((el) => el.shadowRoot?.textContent)) ?? "";
+    assert.match(barText, /accent error bold <img src=x onerror=alert\(1\)>/);
+    assert.equal(barText.includes("\u001b"), false, "no raw escape reaches the page");
+    const widget = page.locator("pi-widget-slot[placement=aboveEditor] [part~=widget][data-key=styled]");
+    await widget.waitFor();
+    const lines = await widget.locator("[part~=line]").allTextContents();
+    assert.deepEqual(lines.slice(0, 4), [
+      "✔ success line",
+      "⚠ warning line <img src=x onerror=alert(1)>",
+      "italic strikethrough",
+      "warm bold struck",
+    ]);
+    assert.equal(await page.locator("pi-widget-slot img, pi-status-bar img").count(), 0);
+  });
+
+  it("a widget over 10 lines is truncated as in pi, a moved widget changes placement, a burst shows its last status", async () => {
+    let from = command("/ui-tall");
+    await agent.next(notifyWith("ui-tall ->"), from);
+    const tall = page.locator("pi-widget-slot[placement=aboveEditor] [part~=widget][data-key=tall]");
+    await tall.locator("[part~=toggle]").waitFor();
+    from = command("/ui-move");
+    await agent.next(notifyWith("ui-move ->"), from);
+    await page.locator("pi-widget-slot[placement=belowEditor] [data-key=mover]").getByText("I moved below").waitFor();
+    assert.equal(await page.locator("pi-widget-slot[placement=aboveEditor] [data-key=mover]").count(), 0);
+    from = command("/ui-burst");
+    await agent.next(notifyWith("ui-burst ->"), from);
+    await page.locator("pi-status-bar").getByText("burst 2000/2000").waitFor();
+  });
+
+  it("clears empty the status bar and the widget slots", async () => {
+    const from = command("/ui-clear");
+    await agent.next(notifyWith("ui-clear ->"), from);
+    await page.locator("pi-widget-slot [part~=widget]").first().waitFor({ state: "detached" });
+    assert.equal(await page.locator("pi-widget-slot [part~=widget]").count(), 0);
+    assert.equal(await page.locator("pi-status-bar").getByText("burst").count(), 0);
   });
 
   it("the page threw nothing and logged no error", () => {
