@@ -1,1 +1,28 @@
-export {};
+/**
+ * Every element class and the shared pieces, without registering any tag: import this to subclass an element or
+ * register it under another name. `@pi-elements/elements/all.js` registers every element; each
+ * `@pi-elements/elements/elements/<name>.js` registers one.
+ */
+export * from "./context.js";
+export type { Clock } from "./controllers/countdown-controller.js";
+export {
+  type DialogCancelSource,
+  DialogElement,
+  type DialogResponder,
+  type PiCancelDetail,
+  type PiSubmitDetail,
+} from "./controllers/dialog-element.js";
+export * from "./controllers/session-store-controller.js";
+export * from "./elements/confirm/confirm.js";
+export * from "./elements/editor/editor.js";
+export * from "./elements/extension-ui/extension-ui.js";
+export * from "./elements/input/input.js";
+export * from "./elements/notifications/notifications.js";
+export * from "./elements/prompt/prompt.js";
+export * from "./elements/select/select.js";
+export * from "./elements/session/session.js";
+export * from "./elements/status-bar/status-bar.js";
+export * from "./elements/widget-slot/widget-slot.js";
+export { isRtl, localize, nearestLang, setStrings } from "./i18n/localize.js";
+export type { StringKey, StringTable } from "./i18n/strings.js";
+export { tokens } from "./theme/tokens.js";

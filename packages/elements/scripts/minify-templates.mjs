@@ -1,0 +1,140 @@
+// Minifies the CSS inside Lit `css` tagged templates at build time (Lit ships what it is given, and Shoelace-style
+// unminified styles are a large share of a component bundle). Each template's text is run through esbuild's own CSS
+// minifier; `${…}` holes are swapped for placeholder identifiers and put back afterwards. A template the minifier
+// rejects is left as it was, so the build never changes what CSS means.
+import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { transform } from "esbuild";
+
+// tsc emits `css \`…\`` with a space before the template.
+const TAG = /\bcss\s*`/g;
+
+/** Finds the end of a template literal starting after its opening backtick; returns the index of the closing one. */
+function templateEnd(source, start) {
+  let i = start;
+  while (i < source.length) {
+    const c = source[i];
+    if (c === "\\") i += 2;
+    else if (c === "`") return i;
+    else if (c === "$" && source[i + 1] === "{") i = expressionEnd(source, i + 2) + 1;
+    else i += 1;
+  }
+  throw new Error("unterminated template literal");
+}
+
+/** Finds the `}` closing a `${` hole, skipping nested braces, strings and templates. */
+function expressionEnd(source, start) {
+  let depth = 0;
+  let i = start;
+  while (i < source.length) {
+    const c = source[i];
+    if (c === "`") i = templateEnd(source, i + 1) + 1;
+    else if (c === '"' || c === "'") {
+      i += 1;
+      while (i < source.length && source[i] !== c) i += source[i] === "\\" ? 2 : 1;
+      i += 1;
+    } else if (c === "{") {
+      depth += 1;
+      i += 1;
+    } else if (c === "}") {
+      if (depth === 0) return i;
+      depth -= 1;
+      i += 1;
+    } else i += 1;
+  }
+  throw new Error("unterminated template expression");
+}
+
+/** Minifies one template body (the raw text between the backticks). */
+async function minifyTemplate(body) {
+  const holes = [];
+  let text = "";
+  let i = 0;
+  while (i < body.length) {
+    if (body[i] === "\\") {
+      text += body.slice(i, i + 2);
+      i += 2;
+    } else if (body[i] === "$" && body[i + 1] === "{") {
+      const end = expressionEnd(body, i + 2);
+      holes.push(body.slice(i, end + 1));
+      text += `--pi-hole-${holes.length - 1}-x`;
+      i = end + 1;
+    } else {
+      text += body[i];
+      i += 1;
+    }
+  }
+  // Holes in rule position (a whole nested `css` value) are not declarations: wrap them so the CSS stays parseable.
+  try {
+    const { code, warnings } = await transform(text, { loader: "css", minify: true, logLevel: "silent" });
+    if (warnings.length > 0) return body;
+    let out = code.trimEnd();
+    holes.forEach((hole, n) => {
+      out = out.split(`--pi-hole-${n}-x`).join(hole);
+    });
+    // Every hole must survive exactly once, or the template's meaning changed.
+    if (holes.some((hole) => out.split(hole).length !== 2)) return body;
+    return out.replace(/`/g, "\\`");
+  } catch {
+    return body;
+  }
+}
+
+/** Returns `source` with every css`…` template minified. */
+export async function minifyCssTemplates(source) {
+  let out = "";
+  let last = 0;
+  TAG.lastIndex = 0;
+  for (let match = TAG.exec(source); match; match = TAG.exec(source)) {
+    const open = match.index + match[0].length;
+    const close = templateEnd(source, open);
+    out += source.slice(last, open) + (await minifyTemplate(source.slice(open, close)));
+    last = close;
+    TAG.lastIndex = close + 1;
+  }
+  return out + source.slice(last);
+}
+
+/**
+ * esbuild plugin: lets the bundle tree-shake zod/mini. The core's schema modules import `z` from its `zod.js`,
+ * which re-exports the `zod/mini` namespace as a value; a namespace that escapes like that is kept whole (every
+ * locale, JSON Schema) by any bundler. Here each of those modules imports the namespace from zod/mini itself, and
+ * still imports `zod.js` first for its side effect (jitless mode before any schema exists), so behaviour is the same.
+ */
+export function shakeZodPlugin() {
+  return {
+    name: "shake-zod-mini",
+    setup(build) {
+      // The core declares itself side-effect free, which would drop the bare `import "./zod.js"` added below.
+      build.onResolve({ filter: /^\.\/zod\.js$/ }, (args) =>
+        /[\\/]core[\\/]dist[\\/]protocol$/.test(args.resolveDir)
+          ? { path: join(args.resolveDir, "zod.js"), sideEffects: true }
+          : undefined,
+      );
+      build.onLoad({ filter: /[\\/]core[\\/]dist[\\/]protocol[\\/][a-y-]+\.js$/ }, async (args) => {
+        const source = await readFile(args.path, "utf8");
+        return {
+          contents: source.replace(
+            /import \{ z \} from "\.\/zod\.js";/,
+            'import "./zod.js";\nimport * as z from "zod/mini";',
+          ),
+          loader: "js",
+          resolveDir: dirname(args.path),
+        };
+      });
+    },
+  };
+}
+
+/** esbuild plugin: minify css`…` in the package's own compiled modules. */
+export function minifyTemplatesPlugin() {
+  return {
+    name: "minify-css-templates",
+    setup(build) {
+      build.onLoad({ filter: /[\\/]packages[\\/]elements[\\/]dist[\\/].*\.js$/ }, async (args) => {
+        const source = await readFile(args.path, "utf8");
+        return { contents: await minifyCssTemplates(source), loader: "js" };
+      });
+    },
+  };
+}
