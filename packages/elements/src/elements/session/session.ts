@@ -42,6 +42,8 @@ export class PiSessionElement extends LitElement {
   readonly #provider = new ContextProvider(this, { context: sessionContext });
   #given: PiSession | undefined;
   #owned: PiSession | undefined;
+  /** The url and framing `#owned` was made with. */
+  #ownedFrom = "";
 
   constructor() {
     super();
@@ -74,7 +76,8 @@ export class PiSessionElement extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if ((changed.has("url") || changed.has("framing")) && this.isConnected) {
+    const from = this.#from();
+    if ((changed.has("url") || changed.has("framing")) && this.isConnected && from !== this.#ownedFrom) {
       this.#closeOwned();
       this.#openFromUrl();
     }
@@ -87,13 +90,22 @@ export class PiSessionElement extends LitElement {
   #openFromUrl(): void {
     if (this.#owned || !this.url) return;
     const before = this.session;
-    const framing = this.framing === "record" ? "record" : "jsonl";
-    this.#owned = new PiSession(new WebSocketTransport(this.url, { framing }));
+    this.#owned = new PiSession(new WebSocketTransport(this.url, { framing: this.#framing() }));
+    this.#ownedFrom = this.#from();
     this.#publish(before);
+  }
+
+  #framing(): "jsonl" | "record" {
+    return this.framing === "record" ? "record" : "jsonl";
+  }
+
+  #from(): string {
+    return `${this.#framing()} ${this.url ?? ""}`;
   }
 
   #closeOwned(): void {
     const owned = this.#owned;
+    this.#ownedFrom = "";
     if (!owned) return;
     const before = this.session;
     this.#owned = undefined;
