@@ -1,7 +1,8 @@
 // custom-elements.json from the elements' JSDoc (@slot, @event, @csspart, @cssprop) and their `static properties`.
 // The analyzer parses with its own TypeScript; the elements use no decorators, so nothing here depends on it.
 export default {
-  globs: ["src/elements/*/*.ts"],
+  // The dialogs inherit heading, timeout, open, modal, show(), ask() ... from DialogElement: scan it too.
+  globs: ["src/elements/*/*.ts", "src/controllers/dialog-element.ts"],
   exclude: ["src/**/*.styles.ts", "src/**/*.test.ts"],
   outdir: ".",
   litelement: true,

@@ -1,0 +1,5 @@
+import "@pi-elements/elements/all.js";
+import { createApp } from "vue";
+import App from "./App.vue";
+
+createApp(App).mount("#app");
