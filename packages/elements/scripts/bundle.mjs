@@ -1,10 +1,10 @@
 // The single-file bundle and per-element bundles, built from the compiled `dist` modules with esbuild: Lit (its
-// production build), zod/mini and the core are inlined, CSS in templates is minified, and the output is minified ESM.
+// production build), zod/mini (tree-shaken: the core imports it per schema module) and the core are inlined, CSS in templates is minified, and the output is minified ESM.
 import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { minifyTemplatesPlugin, shakeZodPlugin } from "./minify-templates.mjs";
+import { minifyTemplatesPlugin } from "./minify-templates.mjs";
 
 export const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const distDir = join(packageDir, "dist");
@@ -19,7 +19,7 @@ const options = {
   // Lit's exports map serves its dev build only under "development"; ask for production explicitly.
   conditions: ["production"],
   legalComments: "none",
-  plugins: [minifyTemplatesPlugin(), shakeZodPlugin()],
+  plugins: [minifyTemplatesPlugin()],
   logLevel: "warning",
 };
 

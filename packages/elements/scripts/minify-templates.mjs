@@ -3,7 +3,6 @@
 // minifier; `${…}` holes are swapped for placeholder identifiers and put back afterwards. A template the minifier
 // rejects is left as it was, so the build never changes what CSS means.
 import { readFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
 import { transform } from "esbuild";
 
 // tsc emits `css \`…\`` with a space before the template.
@@ -93,37 +92,6 @@ export async function minifyCssTemplates(source) {
     TAG.lastIndex = close + 1;
   }
   return out + source.slice(last);
-}
-
-/**
- * esbuild plugin: lets the bundle tree-shake zod/mini. The core's schema modules import `z` from its `zod.js`,
- * which re-exports the `zod/mini` namespace as a value; a namespace that escapes like that is kept whole (every
- * locale, JSON Schema) by any bundler. Here each of those modules imports the namespace from zod/mini itself, and
- * still imports `zod.js` first for its side effect (jitless mode before any schema exists), so behaviour is the same.
- */
-export function shakeZodPlugin() {
-  return {
-    name: "shake-zod-mini",
-    setup(build) {
-      // The core declares itself side-effect free, which would drop the bare `import "./zod.js"` added below.
-      build.onResolve({ filter: /^\.\/zod\.js$/ }, (args) =>
-        /[\\/]core[\\/]dist[\\/]protocol$/.test(args.resolveDir)
-          ? { path: join(args.resolveDir, "zod.js"), sideEffects: true }
-          : undefined,
-      );
-      build.onLoad({ filter: /[\\/]core[\\/]dist[\\/]protocol[\\/][a-y-]+\.js$/ }, async (args) => {
-        const source = await readFile(args.path, "utf8");
-        return {
-          contents: source.replace(
-            /import \{ z \} from "\.\/zod\.js";/,
-            'import "./zod.js";\nimport * as z from "zod/mini";',
-          ),
-          loader: "js",
-          resolveDir: dirname(args.path),
-        };
-      });
-    },
-  };
 }
 
 /** esbuild plugin: minify css`…` in the package's own compiled modules. */

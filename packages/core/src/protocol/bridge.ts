@@ -2,7 +2,8 @@
  * Messages the pi-elements bridge adds to the stream. Their `type` starts with `pi-elements/`, a namespace pi
  * never uses (pi's types are snake_case words), so they cannot collide with a current or future pi message.
  */
-import { z } from "./zod.js";
+import "./zod.js";
+import * as z from "zod/mini";
 
 export const BRIDGE_PREFIX = "pi-elements/";
 

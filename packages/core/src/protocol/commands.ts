@@ -4,7 +4,8 @@
  * that `PiSession.send` returns. Deep agent-side shapes (models, messages, stats) are typed loosely: the client
  * passes them through rather than interpreting them.
  */
-import { z } from "./zod.js";
+import "./zod.js";
+import * as z from "zod/mini";
 
 const ImageContent = z.looseObject({ type: z.literal("image"), data: z.string(), mimeType: z.string() });
 const images = z.optional(z.array(ImageContent));

@@ -3,7 +3,8 @@
  * `extension_ui_response` shapes (client -> agent), as pi 0.73.1's `rpc-types.d.ts` defines them.
  * Unknown extra fields are tolerated (a newer pi may add some) and kept.
  */
-import { z } from "./zod.js";
+import "./zod.js";
+import * as z from "zod/mini";
 
 const base = { type: z.literal("extension_ui_request"), id: z.string().check(z.minLength(1)) };
 const timeout = z.optional(z.number().check(z.nonnegative()));

@@ -1,5 +1,6 @@
 /** `{"type":"response"}`: pi's answer to a command, correlated by the echoed `id`. */
-import { z } from "./zod.js";
+import "./zod.js";
+import * as z from "zod/mini";
 
 export const RpcResponse = z.union([
   z.looseObject({

@@ -1,13 +1,14 @@
 /**
- * The one place the core imports zod from.
+ * zod's configuration for the core, imported for its side effect by every schema module before `zod/mini`.
  *
  * zod 4 compiles fast object parsers with `new Function` and probes for it the first time an object schema is built.
  * Under a strict Content-Security-Policy (no `unsafe-eval`) even the caught probe is reported as a violation, so the
- * core switches zod to its interpreter before any schema exists. Every schema module imports `z` from here, which
- * guarantees that order. The extension-UI messages this validates are small; the interpreter is fast enough.
+ * core switches zod to its interpreter before any schema exists: each schema module starts with `import "./zod.js"`,
+ * and ES modules run their imports in order. The extension-UI messages this validates are small; the interpreter is
+ * fast enough. The schema modules import `zod/mini` themselves (`import * as z`, used only as `z.name`) rather than a
+ * re-export from here, because a namespace passed around as a value keeps all of zod in a bundle. package.json lists
+ * this file under `sideEffects` so bundlers keep the bare import.
  */
-import * as z from "zod/mini";
+import { config } from "zod/mini";
 
-z.config({ jitless: true });
-
-export { z };
+config({ jitless: true });
