@@ -54,12 +54,14 @@ function table(headers: string[], rows: string[][]): string {
 
 function section(element: Declaration): string {
   const attributes = new Map((element.attributes ?? []).map((a) => [a.fieldName ?? a.name, a.name]));
-  const properties = (element.members ?? []).filter(
-    (m) => m.kind === "field" && !m.static && (m.privacy ?? "public") === "public" && !m.name.startsWith("_"),
-  );
-  const methods = (element.members ?? []).filter(
-    (m) => m.kind === "method" && !m.static && (m.privacy ?? "public") === "public" && !m.name.startsWith("_"),
-  );
+  // Public API only: no #private or _internal names, no protected members, no controller instances.
+  const isPublic = (m: Named) =>
+    !m.static &&
+    (m.privacy ?? "public") === "public" &&
+    !/^[#_]/.test(m.name) &&
+    !/Controller\b/.test(m.type?.text ?? "");
+  const properties = (element.members ?? []).filter((m) => m.kind === "field" && isPublic(m));
+  const methods = (element.members ?? []).filter((m) => m.kind === "method" && isPublic(m));
   const parts = [
     `## \`<${element.tagName}>\``,
     "",
