@@ -158,3 +158,45 @@ describe("pi-session with a url", () => {
     expect(el.session).to.equal(undefined);
   });
 });
+
+describe("pi-session defined after its consumers", () => {
+  /** A fresh document (own registry, own modules) whose page module defines the consumers before pi-session. */
+  async function lateProviderFrame(): Promise<HTMLIFrameElement> {
+    const frame = document.createElement("iframe");
+    const page = new URL("./session-context-order.page.ts", import.meta.url).pathname;
+    frame.srcdoc = `<!doctype html><html lang="en"><title>late provider</title>
+      <pi-session><pi-extension-ui><pi-prompt></pi-prompt></pi-extension-ui><pi-status-bar></pi-status-bar></pi-session>
+      <script type="module" src="${page}"></script>`;
+    document.body.append(frame);
+    const win = () => frame.contentWindow as (Window & { agent?: FakeAgent }) | null;
+    for (let i = 0; i < 200 && !win()?.agent; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    return frame;
+  }
+
+  it("gives the session to consumers that connected before the provider existed", async () => {
+    const frame = await lateProviderFrame();
+    try {
+      const win = frame.contentWindow as Window & { agent: FakeAgent };
+      const doc = frame.contentDocument!;
+      // The consumers really were upgraded first: pi-session's class came last.
+      expect(win.customElements.get("pi-session")).to.not.equal(undefined);
+      const agent = win.agent;
+      agent.request("set_editor_text", { text: "reached the prompt" });
+      agent.request("setStatus", { statusKey: "k", statusText: "reached the status bar" });
+      agent.request("input", { title: "reached the host" });
+      await settle();
+      const host = doc.querySelector("pi-extension-ui")!;
+      const input = host.shadowRoot!.querySelector("pi-input");
+      expect(input?.shadowRoot!.querySelector("[part~=heading]")?.textContent).to.contain("reached the host");
+      input!.shadowRoot!.querySelector<HTMLButtonElement>("button")!.click();
+      await settle();
+      expect(agent.responses()).to.have.length(1);
+      const prompt = doc.querySelector("pi-prompt")!;
+      expect(prompt.shadowRoot!.querySelector("textarea")!.value).to.equal("reached the prompt");
+      expect(doc.querySelector("pi-status-bar")!.shadowRoot!.textContent).to.contain("reached the status bar");
+      agent.session.close();
+    } finally {
+      frame.remove();
+    }
+  });
+});
