@@ -187,7 +187,8 @@ describe("pi-session defined after its consumers", () => {
       await settle();
       const host = doc.querySelector("pi-extension-ui")!;
       const input = host.shadowRoot!.querySelector("pi-input");
-      expect(input?.shadowRoot!.querySelector("[part~=heading]")?.textContent).to.contain("reached the host");
+      expect(input, "the host got the session and shows the dialog").to.not.equal(null);
+      expect(input!.shadowRoot!.querySelector("[part~=heading]")!.textContent).to.contain("reached the host");
       input!.shadowRoot!.querySelector<HTMLButtonElement>("button")!.click();
       await settle();
       expect(agent.responses()).to.have.length(1);
