@@ -241,6 +241,105 @@ describe("pi-prompt with a session", () => {
     expect(textarea(el).value).to.equal("hello");
   });
 
+  describe("when the agent exits", () => {
+    const alert = (el: PiPrompt) => el.shadowRoot!.querySelector<HTMLElement>('[part~="agent-exit"]');
+    const exit = (fields: object = {}) =>
+      agent.send({
+        type: "pi-elements/agent_exit",
+        code: 1,
+        stderrTail: ["Error: boom", "  at main (pi.js:1:1)"],
+        ...fields,
+      });
+
+    it("says so in an alert, keeps the stderr tail behind a disclosure, and sends nothing until it starts again", async () => {
+      const el = await fixture<PiPrompt>(html`<pi-prompt .session=${agent.session} .value=${"hello"}></pi-prompt>`);
+      expect(alert(el)).to.equal(null);
+      exit();
+      await settle();
+      const shown = alert(el)!;
+      expect(shown.getAttribute("role")).to.equal("alert");
+      expect(shown.querySelector("summary")!.textContent).to.equal("The agent exited (code 1)");
+      const details = shown.querySelector("details")!;
+      expect(details.open).to.equal(false);
+      shown.querySelector("summary")!.click();
+      expect(details.open).to.equal(true);
+      expect(shown.querySelector('[part~="stderr"]')!.textContent).to.equal("Error: boom\n  at main (pi.js:1:1)");
+      expect(el.canSend).to.equal(false);
+      expect(button(el, "send")!.disabled).to.equal(true);
+      textarea(el).focus();
+      await sendKeys({ press: "Enter" });
+      await settle();
+      expect(agent.commands()).to.deep.equal([]);
+      expect(textarea(el).value).to.equal("hello");
+      agent.send({ type: "pi-elements/agent_start", pid: 42 });
+      await settle();
+      expect(alert(el)).to.equal(null);
+      expect(button(el, "send")!.disabled).to.equal(false);
+      await sendKeys({ press: "Enter" });
+      await settle();
+      expect(agent.commands()).to.deep.equal([{ type: "prompt", message: "hello" }]);
+    });
+
+    it("names the signal of a killed agent and shows plain text without a stderr tail", async () => {
+      const el = await fixture<PiPrompt>(html`<pi-prompt .session=${agent.session}></pi-prompt>`);
+      exit({ code: null, signal: "SIGKILL", stderrTail: [] });
+      await settle();
+      expect(alert(el)!.textContent).to.equal("The agent exited (code SIGKILL)");
+      expect(alert(el)!.querySelector("details")).to.equal(null);
+    });
+
+    it("announces once: the same exit replayed after a reconnect changes nothing in the alert", async () => {
+      const el = await fixture<PiPrompt>(html`<pi-prompt .session=${agent.session}></pi-prompt>`);
+      exit();
+      await settle();
+      const shown = alert(el)!;
+      const mutations: MutationRecord[] = [];
+      const observer = new MutationObserver((records) => mutations.push(...records));
+      observer.observe(shown, { subtree: true, childList: true, characterData: true, attributes: true });
+      // What the bridge sends to a client that (re)connects while the agent is down.
+      agent.send({ type: "pi-elements/hello", protocol: 1 });
+      exit();
+      await settle();
+      mutations.push(...observer.takeRecords());
+      observer.disconnect();
+      expect(alert(el)).to.equal(shown);
+      expect(mutations).to.deep.equal([]);
+    });
+
+    it("keeps showing the connection state beside the exit", async () => {
+      const el = await fixture<PiPrompt>(html`<pi-prompt .session=${agent.session}></pi-prompt>`);
+      exit();
+      await settle();
+      agent.client.close();
+      await settle();
+      expect(el.shadowRoot!.querySelector('[part~="status"]')!.textContent).to.equal("Disconnected");
+      expect(alert(el)!.querySelector("summary")!.textContent).to.equal("The agent exited (code 1)");
+    });
+
+    it("says it in the nearest language", async () => {
+      const wrapper = await fixture<HTMLElement>(
+        html`<div lang="ja"><pi-prompt .session=${agent.session}></pi-prompt></div>`,
+      );
+      exit({ code: 2 });
+      await settle();
+      expect(alert(wrapper.querySelector("pi-prompt")!)!.querySelector("summary")!.textContent).to.equal(
+        "エージェントが終了しました（コード 2）",
+      );
+    });
+
+    for (const theme of ["light", "dark"] as const) {
+      it(`passes axe with the exit shown, collapsed and expanded, in the ${theme} theme`, async () => {
+        const el = await fixture<PiPrompt>(html`<pi-prompt theme=${theme} .session=${agent.session}></pi-prompt>`);
+        exit();
+        await settle();
+        await expect(el).to.be.accessible();
+        alert(el)!.querySelector("details")!.open = true;
+        await expect(el).to.be.accessible();
+        await executeServerCommand("screenshot", { name: `pi-prompt-agent-exit-${theme}`, selector: "pi-prompt" });
+      });
+    }
+  });
+
   it("uses the session of an ancestor pi-session", async () => {
     const wrapper = await fixture<HTMLElement>(
       html`<pi-session .session=${agent.session}><div><pi-prompt></pi-prompt></div></pi-session>`,

@@ -79,6 +79,26 @@ export const styles = [
     [part~="status"]:empty {
       position: absolute;
     }
+    [part~="agent-exit"] {
+      flex-basis: 100%;
+      padding-inline-start: var(--_space);
+      border-inline-start: 3px solid var(--_error);
+    }
+    summary {
+      cursor: pointer;
+    }
+    summary:focus-visible {
+      outline: 2px solid var(--_focus);
+      outline-offset: 1px;
+    }
+    [part~="stderr"] {
+      margin: calc(var(--_space) / 2) 0 0;
+      font-family: var(--_font-mono);
+      font-size: 0.9em;
+      color: var(--_muted);
+      white-space: pre-wrap;
+      overflow-wrap: anywhere;
+    }
     @media (forced-colors: active) {
       button:disabled {
         color: GrayText;

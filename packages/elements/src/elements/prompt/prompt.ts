@@ -1,4 +1,4 @@
-import type { CommandType, PiSession, TransportState } from "@pi-elements/core";
+import type { AgentExit, CommandType, PiSession, TransportState } from "@pi-elements/core";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
 import { live } from "lit/directives/live.js";
 import { ImeGuardController } from "../../controllers/ime-guard-controller.js";
@@ -25,10 +25,14 @@ interface PromptSlice {
   editorText: { text: string; seq: number } | undefined;
   streaming: boolean;
   connection: TransportState;
+  agentExit: AgentExit | undefined;
 }
 
 const sameSlice = (a: PromptSlice, b: PromptSlice) =>
-  a.editorText === b.editorText && a.streaming === b.streaming && a.connection === b.connection;
+  a.editorText === b.editorText &&
+  a.streaming === b.streaming &&
+  a.connection === b.connection &&
+  a.agentExit === b.agentExit;
 
 const connectionText: Record<TransportState, StringKey | undefined> = {
   connecting: "connecting",
@@ -46,7 +50,10 @@ const connectionText: Record<TransportState, StringKey | undefined> = {
  * - Escape sends `abort` while the agent streams.
  * The same actions are buttons. Empty or blank messages are not sent. The text clears once the agent accepted it;
  * if the command fails, the text stays and `pi-send-error` fires. While the session is not connected, sending is
- * disabled and the connection state is shown. Without a session the element only fires events (and clears).
+ * disabled and the connection state is shown. When the bridge reports that the agent process ended, an alert says
+ * so ("The agent exited (code 1)", the signal's name when it was killed) with the last lines of its stderr behind a
+ * disclosure, and sending stays disabled until the agent starts again. Without a session the element only fires
+ * events (and clears).
  *
  * @event pi-send - A message is being sent; cancelable (the session is then not used and the text stays). `detail: { message: string, command: "prompt" | "steer" | "follow_up" }`.
  * @event pi-send-error - The session rejected the command; the text is kept. `detail: { message, command, error }`.
@@ -56,8 +63,10 @@ const connectionText: Record<TransportState, StringKey | undefined> = {
  * @csspart actions - The buttons.
  * @csspart button - Every button; each also has its own part: `send`, `steer`, `follow-up`, `abort`.
  * @csspart status - The connection state while not connected (a polite live region).
+ * @csspart agent-exit - The alert shown while the agent is not running; announced once when it appears.
+ * @csspart stderr - The last lines the agent wrote to stderr before it exited (inside `agent-exit`).
  * @cssprop --pi-color-accent - Border of the send button.
- * @cssprop --pi-color-error - The stop button.
+ * @cssprop --pi-color-error - The stop button and the mark beside the agent-exit alert.
  * @cssprop --pi-font-family-mono - The text field's font.
  */
 export class PiPrompt extends LitElement {
@@ -87,7 +96,7 @@ export class PiPrompt extends LitElement {
 
   readonly #store = new SessionStoreController<PromptSlice>(
     this,
-    (s) => ({ editorText: s.editorText, streaming: s.streaming, connection: s.connection }),
+    (s) => ({ editorText: s.editorText, streaming: s.streaming, connection: s.connection, agentExit: s.agentExit }),
     { equals: sameSlice },
   );
   readonly #ime = new ImeGuardController(this);
@@ -107,10 +116,16 @@ export class PiPrompt extends LitElement {
     return this.#store.value?.streaming ?? false;
   }
 
-  /** Whether a message can go out now: no session, or a session whose transport is open. */
+  /** How the agent process ended, while the bridge reports it is not running; undefined otherwise. */
+  get agentExit(): AgentExit | undefined {
+    return this.#store.value?.agentExit;
+  }
+
+  /** Whether a message can go out now: no session, or a session whose transport is open and whose agent runs. */
   get canSend(): boolean {
     const connection = this.#store.value?.connection;
-    return !this.disabled && !this.#busy && (connection === undefined || connection === "open");
+    const connected = connection === undefined || connection === "open";
+    return !this.disabled && !this.#busy && connected && this.agentExit === undefined;
   }
 
   /** After the store controller synced (it runs between willUpdate and update), before rendering. */
@@ -155,7 +170,25 @@ export class PiPrompt extends LitElement {
         }
       </div>
       <span part="status" role="status">${stateKey ? this.#t(stateKey) : nothing}</span>
+      ${this.#renderAgentExit()}
     </div>`;
+  }
+
+  /**
+   * Rendered only while the agent is down, so the alert is announced when it appears. The same exit reported again
+   * (the bridge replays it on every reconnect) renders the same text into the same nodes: no second announcement.
+   */
+  #renderAgentExit() {
+    const exit = this.agentExit;
+    if (!exit) return nothing;
+    const code = exit.code ?? exit.signal ?? "?";
+    const text = localize(this, "agentExited", { code }, this.strings);
+    const tail = exit.stderrTail;
+    return html`<div part="agent-exit" role="alert">${
+      tail.length > 0
+        ? html`<details><summary>${text}</summary><pre part="stderr">${tail.join("\n")}</pre></details>`
+        : text
+    }</div>`;
   }
 
   #onInput(event: InputEvent): void {
