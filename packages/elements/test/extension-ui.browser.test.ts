@@ -235,6 +235,29 @@ describe("pi-extension-ui modal", () => {
     expect(agent.responses()).to.deep.equal([{ type: "extension_ui_response", id, cancelled: true }]);
   });
 
+  it("draws one box: the modal's frame, with no second frame around any dialog element inside", async () => {
+    const { host } = await mount(agent, 'mode="modal"');
+    agent.request("select", { title: "s", options: ["a"] });
+    agent.request("confirm", { title: "c", message: "" });
+    agent.request("input", { title: "i" });
+    agent.request("editor", { title: "e" });
+    const outer = getComputedStyle(host.shadowRoot!.querySelector("dialog")!);
+    for (const method of ["select", "confirm", "input", "editor"]) {
+      await settle();
+      const element = shown(host)!;
+      expect(element.localName).to.equal(`pi-${method}`);
+      expect(outer.borderTopWidth).to.equal("1px");
+      const inner = getComputedStyle(element.shadowRoot!.querySelector("dialog")!);
+      expect([inner.borderTopWidth, inner.borderInlineStartWidth, inner.paddingTop], method).to.deep.equal([
+        "0px",
+        "0px",
+        "0px",
+      ]);
+      expect(inner.backgroundColor, method).to.equal("rgba(0, 0, 0, 0)");
+      (element as HTMLElement & { cancel(): boolean }).cancel();
+    }
+  });
+
   it("stays open across the queue and shows the position", async () => {
     const { host } = await mount(agent, 'mode="modal"');
     agent.request("input", { title: "one" });

@@ -22,11 +22,19 @@ export const styles = [
       box-sizing: border-box;
       inline-size: min(40rem, calc(100vw - 2rem));
       max-block-size: calc(100dvh - 2rem);
-      padding: var(--_space);
+      padding: calc(var(--_space) * 1.5);
       color: var(--_text);
       background: var(--_bg);
       border: 1px solid var(--_border);
       border-radius: var(--_radius);
+      box-shadow: 0 0.5rem 2rem rgb(0 0 0 / 0.35);
+    }
+    /* The modal is the one box: the dialog element inside keeps its content and drops its own frame. */
+    dialog > [part~="dialog-element"]::part(dialog) {
+      padding: 0;
+      border: 0;
+      border-radius: 0;
+      background: transparent;
     }
     dialog::backdrop {
       background: rgb(0 0 0 / 0.45);
