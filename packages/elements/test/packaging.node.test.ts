@@ -83,8 +83,17 @@ describe("packaging", () => {
   });
 
   it("lists every element in custom-elements.json, with its events", () => {
-    const declared = manifest.modules.flatMap((m) => m.declarations ?? []).filter((d) => d.customElement);
+    // Registered elements have a tag; DialogElement, their abstract base, is listed without one.
+    const declared = manifest.modules.flatMap((m) => m.declarations ?? []).filter((d) => d.customElement && d.tagName);
     assert.deepEqual(declared.map((d) => d.tagName).sort(), [...tags].sort());
+    // The dialogs' inherited API (heading, timeout, open, ask, ...) is documented on each dialog.
+    const select = declared.find((d) => d.tagName === "pi-select") as unknown as { members?: { name: string }[] };
+    for (const name of ["heading", "timeout", "open", "modal", "ask", "show"]) {
+      assert.ok(
+        select.members?.some((m) => m.name === name),
+        `pi-select documents ${name}`,
+      );
+    }
     const prompt = declared.find((d) => d.tagName === "pi-prompt")!;
     assert.deepEqual(prompt.events?.map((e) => e.name).sort(), ["pi-abort", "pi-send", "pi-send-error"]);
   });
