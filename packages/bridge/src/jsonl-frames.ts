@@ -153,9 +153,17 @@ export function recordFinder(type: string): (parts: readonly Buffer[]) => string
     if (last === undefined) return records;
     let body = last;
     if (parts.length > 1) {
-      // The first record spans the held pieces and the start of the last part: join just that record.
+      // The first record spans the held pieces and the start of the last part. Its head (a copy of a few dozen
+      // bytes) says whether it can be one; only then is the whole record joined. Joining every such record (one
+      // per read, often several KB) cost more in garbage collection than all the rest of the search.
       const firstEnd = last.indexOf(LF) + 1;
-      scan(Buffer.concat([...parts.slice(0, -1), last.subarray(0, firstEnd)]), needle, records);
+      const pieces = [...parts.slice(0, -1), last.subarray(0, firstEnd)];
+      let length = 0;
+      for (const piece of pieces) length += piece.length;
+      const head = Buffer.concat(pieces, Math.min(length, TYPE_PREFIX.length + needle.length));
+      if (!isCompactHead(head, 0, head.length) || startsWith(head, TYPE_PREFIX.length, head.length, needle)) {
+        scan(Buffer.concat(pieces, length), needle, records);
+      }
       body = last.subarray(firstEnd);
     }
     scan(body, needle, records);
@@ -168,18 +176,21 @@ function scan(buffer: Buffer, needle: Buffer, records: string[]): void {
   while (start < buffer.length) {
     let end = buffer.indexOf(LF, start);
     if (end === -1) end = buffer.length;
-    const at = start + TYPE_PREFIX.length;
     // `{"type":"…` compact, as pi writes it; anything else (spaces, type not first) gets the full search.
-    const match =
-      startsWith(buffer, start, end, TYPE_PREFIX) && buffer[at] === QUOTE
-        ? startsWith(buffer, at, end, needle)
-        : buffer.subarray(start, end).includes(needle);
+    const match = isCompactHead(buffer, start, end)
+      ? startsWith(buffer, start + TYPE_PREFIX.length, end, needle)
+      : buffer.subarray(start, end).includes(needle);
     if (match) {
       const record = buffer.toString("utf8", start, end);
       records.push(record.endsWith("\r") ? record.slice(0, -1) : record);
     }
     start = end + 1;
   }
+}
+
+/** Whether the record at `buffer[from, end)` starts with `{"type":"`, so its type is read at a fixed place. */
+function isCompactHead(buffer: Buffer, from: number, end: number): boolean {
+  return startsWith(buffer, from, end, TYPE_PREFIX) && buffer[from + TYPE_PREFIX.length] === QUOTE;
 }
 
 /** Whether `buffer[from, end)` starts with `prefix`, compared byte by byte (cheaper than a native call here). */

@@ -133,6 +133,24 @@ describe("recordFinder", () => {
     }
   });
 
+  it("judges a record that spans several parts by its head, whatever the cuts", () => {
+    const records = [
+      JSON.stringify({ type: "message_update", text: "x".repeat(200) }),
+      ui("compact"),
+      '{"type": "extension_ui_request", "id": "spaced", "method": "notify", "message": "m"}',
+      JSON.stringify({ id: "late", type: "extension_ui_request", method: "notify", message: "m" }),
+    ];
+    fc.assert(
+      fc.property(fc.constantFrom(...records), fc.array(fc.nat(60), { minLength: 1, maxLength: 4 }), (first, cuts) => {
+        const bytes = Buffer.from(`${first}\n${ui("tail")}\n`);
+        const ends = [...new Set(cuts.map((c) => Math.min(c + 1, first.length)))].sort((a, b) => a - b);
+        const parts = [...ends.map((end, i) => bytes.subarray(ends[i - 1] ?? 0, end)), bytes.subarray(ends.at(-1))];
+        const ids = find(parts).map((r) => JSON.parse(r).id);
+        assert.deepEqual(ids, first === records[0] ? ["tail"] : [JSON.parse(first).id, "tail"]);
+      }),
+    );
+  });
+
   it("finds nothing in a frame without the type", () => {
     assert.deepEqual(find([Buffer.from('{"type":"agent_start"}\n')]), []);
   });
