@@ -127,6 +127,26 @@ describe("UiMirror replay", () => {
     ]);
   });
 
+  it("keeps the last valid status per key of a batch, and everything else in order", () => {
+    const m = mirror();
+    m.ui.observe([
+      JSON.stringify(uiRequest("1", "setStatus", { statusKey: "a", statusText: "first" })),
+      JSON.stringify(uiRequest("d1", "confirm", { title: "one", message: "m" })),
+      JSON.stringify(uiRequest("2", "setWidget", { widgetKey: "w1", widgetLines: ["1"] })),
+      JSON.stringify(uiRequest("3", "setStatus", { statusKey: "a", statusText: "last valid" })),
+      JSON.stringify(uiRequest("4", "setStatus", { statusKey: "b", statusText: "cleared later" })),
+      JSON.stringify(uiRequest("d2", "select", { title: "two", options: ["x"] })),
+      JSON.stringify(uiRequest("5", "setWidget", { widgetKey: "w2", widgetLines: ["2"] })),
+      '{"type":"extension_ui_request","id":"6","method":"setStatus","statusKey":"a","statusText":5}',
+      "not JSON",
+      JSON.stringify(uiRequest("7", "setStatus", { statusKey: "b" })),
+    ]);
+    assert.deepEqual(
+      m.replay().map((r) => (r.method === "confirm" || r.method === "select" ? r.id : (r.statusText ?? r.widgetKey))),
+      ["last valid", "w1", "w2", "d1", "d2"],
+    );
+  });
+
   it("ignores invalid requests and records that only mention the word", () => {
     const m = mirror();
     m.ui.observe([
