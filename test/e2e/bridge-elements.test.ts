@@ -11,7 +11,7 @@ import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { type Browser, chromium, type LaunchOptions, type Page } from "playwright-core";
-import { type RunningBridge, startBridge } from "../../packages/bridge/src/index.js";
+import { type RestartPolicy, type RunningBridge, startBridge } from "../../packages/bridge/src/index.js";
 import { findInstalledPi } from "../../packages/bridge/src/resolve-agent.js";
 import { type Rec, TestClient } from "../../packages/bridge/test/support/harness.js";
 
@@ -21,13 +21,19 @@ const EXTENSION = join(ROOT, "test/fixtures/pi/extensions/ui-exercise.ts");
 const chromiumScript = new URL("../../scripts/chromium.mjs", import.meta.url).href;
 const { launchOptions } = (await import(chromiumScript)) as { launchOptions(): LaunchOptions };
 
-/** The page: every element registered, one pi-session connected to the bridge that served it. */
+/**
+ * The page: every element registered, one pi-session connected to the bridge that served it. The consumers' entries
+ * come before pi-session's (all.ts adds it last here), so their tags are defined and upgraded before the provider
+ * exists: the page works only because the session still reaches them (context.ts's ContextRoot).
+ */
 async function writePage(dir: string): Promise<void> {
   await build({
     stdin: {
       contents: `
-        // <pi-session> first: @lit/context finds a provider only if it exists when a consumer connects.
-        import "./elements/session/define.ts";
+        import "./elements/extension-ui/define.ts";
+        import "./elements/prompt/define.ts";
+        import "./elements/status-bar/define.ts";
+        import "./elements/widget-slot/define.ts";
         import "./all.ts";
         const token = new URLSearchParams(location.search).get("token");
         document.querySelector("pi-session").url = "ws://" + location.host + "/?token=" + token;
@@ -45,7 +51,7 @@ async function writePage(dir: string): Promise<void> {
     `<!doctype html><html lang="en"><meta charset="utf-8"><title>pi-elements e2e</title><link rel="icon" href="data:,">
 <pi-session>
   <pi-widget-slot placement="aboveEditor"></pi-widget-slot>
-  <pi-extension-ui><p>ready</p></pi-extension-ui>
+  <pi-extension-ui><p>ready</p><pi-prompt></pi-prompt></pi-extension-ui>
   <pi-widget-slot placement="belowEditor"></pi-widget-slot>
   <pi-status-bar></pi-status-bar>
 </pi-session>
@@ -68,7 +74,7 @@ interface Stack {
 }
 
 /** The real pi with `extension`, the bridge serving the page, Chromium with the page open. */
-async function openStack(extension: string): Promise<Stack> {
+async function openStack(extension: string, restart: RestartPolicy = "never"): Promise<Stack> {
   const piScript = findInstalledPi(ROOT);
   assert.ok(piScript);
   const home = mkdtempSync(join(tmpdir(), "pi-e2e-home-"));
@@ -83,7 +89,7 @@ async function openStack(extension: string): Promise<Stack> {
     cwd: home,
     env: { ...process.env, HOME: home, PI_CODING_AGENT_DIR: join(home, "agent"), PI_OFFLINE: "1" },
     staticDir: site,
-    restart: "never",
+    restart,
     log: () => {},
   });
   const pageUrl = bridge.url.replace(/^ws:/, "http:");
@@ -327,6 +333,56 @@ describe("pi's own rpc-demo extension through the bridge into the elements", { t
     await textarea.pressSequentially("Line 4");
     await textarea.press("Enter");
     assert.equal((await stack.agent.next(notifyWith("Editor submitted"), from)).message, "Editor submitted (4 lines)");
+  });
+
+  it("the page threw nothing and logged no error", () => {
+    assert.deepEqual(stack.pageErrors, []);
+  });
+});
+
+describe("pi killed under the page, then restarted on request", { timeout: 120_000 }, () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await openStack(EXTENSION, "on-request");
+  });
+  after(() => stack?.close());
+
+  it("the page says the agent exited, closes its dialog and disables sending; a restart brings sending back", async () => {
+    const { page, agent, bridge } = stack;
+    const from = agent.records.length;
+    agent.send({ type: "prompt", message: "/ui-input", id: "kill-input" });
+    await page.locator("pi-input").waitFor();
+    const pid = bridge.agentPid;
+    assert.ok(pid);
+    process.kill(pid, "SIGKILL");
+
+    const alert = page.locator("pi-prompt [part~=agent-exit]");
+    await alert.waitFor();
+    assert.equal(await alert.getAttribute("role"), "alert");
+    assert.match((await alert.textContent()) ?? "", /^\s*The agent exited \(code SIGKILL\)\s*$/);
+    await page.locator("pi-input").waitFor({ state: "detached" });
+    const send = page.locator("pi-prompt [part~=send]");
+    assert.equal(await send.isDisabled(), true);
+
+    // A page opened now learns it from the bridge's replay.
+    const late = await stack.browser.newPage();
+    try {
+      await late.goto(stack.pageUrl);
+      await late.locator("pi-prompt [part~=agent-exit]", { hasText: "The agent exited (code SIGKILL)" }).waitFor();
+    } finally {
+      await late.close();
+    }
+
+    agent.send({ type: "pi-elements/restart" });
+    await alert.waitFor({ state: "detached" });
+    await bridge.agentStarted();
+    // Sending works again: a command typed in the page's prompt reaches the new pi, which asks back.
+    const field = page.locator("pi-prompt textarea");
+    await field.fill("/ui-confirm");
+    await field.press("Enter");
+    await page.locator("pi-confirm").waitFor();
+    await page.locator("pi-confirm [part~=yes-button]").click();
+    assert.equal((await agent.next(notifyWith("ui-confirm ->"), from)).message, "ui-confirm -> true");
   });
 
   it("the page threw nothing and logged no error", () => {
