@@ -4,6 +4,7 @@
  */
 import "./zod.js";
 import * as z from "zod/mini";
+import { taggedUnion } from "./tagged-union.js";
 
 export const BRIDGE_PREFIX = "pi-elements/";
 
@@ -34,18 +35,14 @@ export const BridgeHello = z.looseObject({
   type: z.literal("pi-elements/hello"),
   protocol: z.literal(1),
 });
-export const BridgeMessage = z.discriminatedUnion("type", [
-  BridgeDialogClosed,
-  BridgeAgentExit,
-  BridgeAgentStart,
-  BridgeHello,
-]);
-export type BridgeMessage = z.infer<typeof BridgeMessage>;
+export const BridgeMessage = taggedUnion("type", [BridgeDialogClosed, BridgeAgentExit, BridgeAgentStart, BridgeHello]);
+export type BridgeMessage = z.infer<(typeof BridgeMessage.options)[number]>;
 /**
  * Client -> bridge: restart the agent (stopping it first if it still runs). Honoured under the bridge's
  * `on-request` and `always` restart policies, ignored under `never`. Never forwarded to the agent.
  */
-export const BridgeRestart = z.looseObject({ type: z.literal("pi-elements/restart") });
+// Pure-annotated (see ExtensionUiResponse): only the bridge reads it, so client bundles drop it.
+export const BridgeRestart = /* @__PURE__ */ (() => z.looseObject({ type: z.literal("pi-elements/restart") }))();
 export type BridgeRestart = z.infer<typeof BridgeRestart>;
 export type BridgeDialogClosed = z.infer<typeof BridgeDialogClosed>;
 export type BridgeAgentExit = z.infer<typeof BridgeAgentExit>;

@@ -6,6 +6,7 @@
  */
 import "./zod.js";
 import * as z from "zod/mini";
+import { taggedUnion } from "./tagged-union.js";
 
 const ImageContent = z.looseObject({ type: z.literal("image"), data: z.string(), mimeType: z.string() });
 const images = z.optional(z.array(ImageContent));
@@ -15,7 +16,7 @@ export const ThinkingLevel = z.enum(["off", "minimal", "low", "medium", "high", 
 const cmd = <T extends string, S extends z.core.$ZodLooseShape>(type: T, shape: S) =>
   z.object({ id: z.optional(z.string()), type: z.literal(type), ...shape });
 
-export const RpcCommand = z.discriminatedUnion("type", [
+export const RpcCommand = taggedUnion("type", [
   cmd("prompt", {
     message: z.string(),
     images,
@@ -50,7 +51,7 @@ export const RpcCommand = z.discriminatedUnion("type", [
   cmd("get_messages", {}),
   cmd("get_commands", {}),
 ]);
-export type RpcCommand = z.infer<typeof RpcCommand>;
+export type RpcCommand = z.infer<(typeof RpcCommand.options)[number]>;
 export type CommandType = RpcCommand["type"];
 /** The fields of a command other than `type` and `id`. */
 export type CommandParams<T extends CommandType> = Omit<Extract<RpcCommand, { type: T }>, "type" | "id">;

@@ -5,6 +5,7 @@
  */
 import "./zod.js";
 import * as z from "zod/mini";
+import { taggedUnion } from "./tagged-union.js";
 
 const base = { type: z.literal("extension_ui_request"), id: z.string().check(z.minLength(1)) };
 const timeout = z.optional(z.number().check(z.nonnegative()));
@@ -71,7 +72,7 @@ export const SetEditorTextRequest = z.looseObject({
   text: z.string(),
 });
 
-export const ExtensionUiRequest = z.discriminatedUnion("method", [
+export const ExtensionUiRequest = taggedUnion("method", [
   SelectRequest,
   ConfirmRequest,
   InputRequest,
@@ -92,7 +93,16 @@ export type SetStatusRequest = z.infer<typeof SetStatusRequest>;
 export type SetWidgetRequest = z.infer<typeof SetWidgetRequest>;
 export type SetTitleRequest = z.infer<typeof SetTitleRequest>;
 export type SetEditorTextRequest = z.infer<typeof SetEditorTextRequest>;
-export type ExtensionUiRequest = z.infer<typeof ExtensionUiRequest>;
+export type ExtensionUiRequest =
+  | SelectRequest
+  | ConfirmRequest
+  | InputRequest
+  | EditorRequest
+  | NotifyRequest
+  | SetStatusRequest
+  | SetWidgetRequest
+  | SetTitleRequest
+  | SetEditorTextRequest;
 export type NotifyType = z.infer<typeof NotifyType>;
 export type WidgetPlacement = z.infer<typeof WidgetPlacement>;
 
@@ -109,11 +119,16 @@ export function isDialogMethod(method: unknown): method is DialogMethod {
   return (DIALOG_METHODS as readonly unknown[]).includes(method);
 }
 
-export const ExtensionUiResponse = z.union([
-  z.object({ type: z.literal("extension_ui_response"), id: z.string(), value: z.string() }),
-  z.object({ type: z.literal("extension_ui_response"), id: z.string(), confirmed: z.boolean() }),
-  z.object({ type: z.literal("extension_ui_response"), id: z.string(), cancelled: z.literal(true) }),
-]);
+/**
+ * Checked by the bridge, not by the session (which builds its answers itself). Built in a pure-annotated arrow so a
+ * bundle that never reads it drops it: a bundler keeps a plain top-level call, since it cannot know zod's is pure.
+ */
+export const ExtensionUiResponse = /* @__PURE__ */ (() =>
+  z.union([
+    z.object({ type: z.literal("extension_ui_response"), id: z.string(), value: z.string() }),
+    z.object({ type: z.literal("extension_ui_response"), id: z.string(), confirmed: z.boolean() }),
+    z.object({ type: z.literal("extension_ui_response"), id: z.string(), cancelled: z.literal(true) }),
+  ]))();
 export type ExtensionUiResponse = z.infer<typeof ExtensionUiResponse>;
 
 /** What a user's answer to a dialog is, before it is addressed to a request id. */

@@ -1,8 +1,9 @@
 /** `{"type":"response"}`: pi's answer to a command, correlated by the echoed `id`. */
 import "./zod.js";
 import * as z from "zod/mini";
+import { taggedUnion } from "./tagged-union.js";
 
-export const RpcResponse = z.union([
+export const RpcResponse = taggedUnion("success", [
   z.looseObject({
     type: z.literal("response"),
     id: z.optional(z.string()),
@@ -18,4 +19,4 @@ export const RpcResponse = z.union([
     error: z.string(),
   }),
 ]);
-export type RpcResponse = z.infer<typeof RpcResponse>;
+export type RpcResponse = z.infer<(typeof RpcResponse.options)[number]>;
