@@ -170,8 +170,7 @@ describe("pi-extension-ui inline", () => {
       agent.request("select", { title: "Model", options: ["sonnet", "opus", "haiku"], timeout: 10000 });
       agent.request("confirm", { title: "Sure?", message: "yes" });
       await settle();
-      for (const el of [host, shown(host)!]) el.setAttribute("theme", theme);
-      await settle();
+      expect(getComputedStyle(shown(host)!).colorScheme).to.equal(theme);
       await expect(host).to.be.accessible();
       await executeServerCommand("screenshot", {
         name: `pi-extension-ui-inline-${theme}`,
@@ -302,8 +301,9 @@ describe("pi-extension-ui modal", () => {
       agent.request("editor", { title: "Commit message", prefill: "fix: prompt\n\nbody" });
       agent.request("input", { title: "next" });
       await settle();
-      shown(host)!.setAttribute("theme", theme);
-      await settle();
+      // The host's theme reaches the dialog element inside it and the slotted prompt.
+      expect(getComputedStyle(shown(host)!).colorScheme).to.equal(theme);
+      expect(getComputedStyle(host.querySelector("pi-prompt")!).colorScheme).to.equal(theme);
       await expect(host).to.be.accessible();
       await executeServerCommand("screenshot", { name: `pi-extension-ui-modal-${theme}` });
     });

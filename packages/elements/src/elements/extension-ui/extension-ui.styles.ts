@@ -7,6 +7,13 @@ export const styles = [
     :host {
       display: block;
     }
+    /* A forced theme reaches what the host contains: the dialog elements it renders and the slotted prompt. */
+    :host([theme="light"]) {
+      --pi-color-scheme: light;
+    }
+    :host([theme="dark"]) {
+      --pi-color-scheme: dark;
+    }
     /* The host paints its own ground so its colours hold in either theme, whatever the page's background. */
     div[part~="dialog"] {
       background: var(--_bg);
