@@ -3,6 +3,7 @@ import { html, LitElement, nothing, type PropertyValues } from "lit";
 import { repeat } from "lit/directives/repeat.js";
 import { stripAnsi } from "../../ansi/parse-ansi.js";
 import { renderAnsi } from "../../ansi/render-ansi.js";
+import { realClock } from "../../controllers/countdown-controller.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localize } from "../../i18n/localize.js";
 import type { StringKey, StringTable } from "../../i18n/strings.js";
@@ -20,12 +21,6 @@ interface Slice {
   readonly notifications: readonly NotificationEntry[];
   readonly count: number;
 }
-
-const realClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
 
 /** Standalone notifications kept, like the session's ring buffer. */
 const OWN_LIMIT = 100;
