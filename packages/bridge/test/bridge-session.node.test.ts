@@ -235,6 +235,20 @@ describe("several clients", () => {
       assert.ok(frame.endsWith("\n"), "no frame carries a partial record");
     await a.close();
   });
+
+  it("sends a record cut across reads as one whole message, at every frame-length size", async () => {
+    const a = await TestClient.connect(bridge.url);
+    // Frame payload lengths under 126, under 65,536 and beyond: the three forms of a WebSocket length field.
+    for (const size of [10, 1000, 70_000]) {
+      const line = JSON.stringify(uiRequest(`s${size}`, "notify", { message: "é".repeat(size / 2) }));
+      const framesBefore = a.frames.length;
+      a.directive(`split ${JSON.stringify([line.slice(0, 7), line.slice(7, 9), `${line.slice(9)}\n`])}`);
+      await a.next((r) => r.id === `s${size}`);
+      const frames = a.frames.slice(framesBefore).filter((frame) => !frame.startsWith('{"type":"received"'));
+      assert.deepEqual(frames, [`${line}\n`]);
+    }
+    await a.close();
+  });
 });
 
 describe("backpressure on the agent's stdin", () => {
