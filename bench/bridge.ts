@@ -3,13 +3,19 @@
  *
  * Three processes per path: a stream agent (a node script that writes a recorded pi-like stdout when told to), the
  * relay (the real `pi-bridge` CLI, or a minimal `ws` server that pipes stdout chunks to its clients as binary
- * frames and nothing else), and this process as the WebSocket client. The client does the same work on both paths:
+ * frames and nothing else), and this process as the WebSocket client. Both relays run as plain JavaScript under
+ * plain `node`, as they ship: the bridge's CLI is compiled with esbuild first (its `ws` stays the installed package
+ * the baseline uses too). Run through a TypeScript loader (tsx) instead, the bridge process spent some 20–30 ms
+ * more CPU per pass than the same code compiled, mostly in extra garbage collections: a cost of the loader, which
+ * `pi-bridge` (its `dist/cli.js`) never pays. The client does the same work on both paths:
  * it counts LF bytes per frame (throughput) or parses the frames (latency).
  *
  * - Throughput: the agent writes core-stream.ts's seeded pi stream (~45,000 records, mostly ~1.7 KB
  *   message_updates, 5% extension-UI requests, one 2,000-setStatus burst), chunk by chunk with backpressure, and
- *   the client times from its request to the last record. Rounds alternate which path goes first; `relayRatio` is
- *   the median of the per-pair ratios (bridge rate ÷ relay rate), since the shared 2-core host's load swings a lot.
+ *   the client times from its request to the last record. A round is four passes in mirrored order, bridge relay
+ *   relay bridge (the next round relay bridge bridge relay), so a load that rises or falls steadily during the round
+ *   weighs on both paths alike; its ratio is bridge rate ÷ relay rate over the round's two passes each. `relayRatio`
+ *   is the median of the rounds' ratios, since the shared 2-core host's load swings a lot (by 3x within seconds).
  * - Latency: the agent writes timestamped records (CLOCK_MONOTONIC via process.hrtime, shared by all processes of
  *   the host) one every 2 ms; the client subtracts the stamp from its arrival time. The bridge's added latency is
  *   its percentile minus the relay's, from interleaved samples.
@@ -19,18 +25,46 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { build } from "esbuild";
 import WebSocket from "ws";
 import { generateStream } from "./core-stream.ts";
 
 export const goals = { relayRatio: { min: 0.8 }, addedLatencyMsP99: { max: 5 } };
 
-const ROUNDS = 9;
+const ROUNDS = 11;
 const LATENCY_ROUNDS = 6;
 const PINGS_PER_ROUND = 300;
 const PING_GAP_MS = 2;
 const CLI = fileURLToPath(new URL("../packages/bridge/src/cli.ts", import.meta.url));
 const WS_MODULE = createRequire(import.meta.url).resolve("ws");
+/** The bridge package's own `ws` (ESM entry), imported by the compiled CLI from where it is installed. */
+const BRIDGE_WS_MODULE = createRequire(CLI)
+  .resolve("ws")
+  .replace(/index\.js$/, "wrapper.mjs");
+
+/** Compiles the bridge's CLI to one JavaScript file in `dir`, `ws` left external; returns its path. */
+async function compileBridge(dir: string): Promise<string> {
+  const outfile = join(dir, "pi-bridge.mjs");
+  await build({
+    entryPoints: [CLI],
+    outfile,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    logLevel: "warning",
+    plugins: [
+      {
+        name: "installed-ws",
+        setup(plugin) {
+          plugin.onResolve({ filter: /^ws$/ }, () => ({ path: pathToFileURL(BRIDGE_WS_MODULE).href, external: true }));
+        },
+      },
+    ],
+  });
+  return outfile;
+}
 
 /** The stream agent: `flood` writes the recorded stream, `ping N GAP` writes N timestamped records GAP ms apart. */
 const AGENT_SCRIPT = `
@@ -98,14 +132,12 @@ interface Path {
   onFrame: (data: Buffer) => void;
 }
 
-async function startPath(name: Path["name"], agentArgs: string[]): Promise<Path> {
+async function startPath(name: Path["name"], agentArgs: string[], bridgeCli: string): Promise<Path> {
   const child =
     name === "bridge"
-      ? spawn(
-          process.execPath,
-          ["--import", "tsx", CLI, "--port", "0", "--no-token", "--", process.execPath, ...agentArgs],
-          { stdio: ["ignore", "pipe", "ignore"] },
-        )
+      ? spawn(process.execPath, [bridgeCli, "--port", "0", "--no-token", "--", process.execPath, ...agentArgs], {
+          stdio: ["ignore", "pipe", "ignore"],
+        })
       : spawn(process.execPath, ["-e", RELAY_SCRIPT, JSON.stringify(agentArgs)], {
           stdio: ["ignore", "pipe", "inherit"],
         });
@@ -195,7 +227,8 @@ export async function run(): Promise<object> {
   const agentArgs = ["-e", AGENT_SCRIPT, join(dir, "stream.bin"), join(dir, "ends.json")];
   const paths: Path[] = [];
   try {
-    paths.push(await startPath("bridge", agentArgs), await startPath("relay", agentArgs));
+    const bridgeCli = await compileBridge(dir);
+    paths.push(await startPath("bridge", agentArgs, bridgeCli), await startPath("relay", agentArgs, bridgeCli));
     const [bridge, relay] = paths as [Path, Path];
 
     // Warm-up: one untimed round each.
@@ -207,16 +240,18 @@ export async function run(): Promise<object> {
     const bridgeCpu: number[] = [];
     const relayCpu: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      const order = round % 2 === 0 ? [bridge, relay] : [relay, bridge];
-      const rates: Record<string, number> = {};
+      const order = round % 2 === 0 ? [bridge, relay, relay, bridge] : [relay, bridge, bridge, relay];
+      const seconds = { bridge: 0, relay: 0 };
       for (const path of order) {
         const before = cpuMs(path.process.pid as number);
-        rates[path.name] = await floodRound(path, stream.messages);
+        seconds[path.name] += stream.messages / (await floodRound(path, stream.messages));
         (path === bridge ? bridgeCpu : relayCpu).push(cpuMs(path.process.pid as number) - before);
       }
-      bridgeRates.push(rates.bridge as number);
-      relayRates.push(rates.relay as number);
-      ratios.push((rates.bridge as number) / (rates.relay as number));
+      const bridgeRate = (2 * stream.messages) / seconds.bridge;
+      const relayRate = (2 * stream.messages) / seconds.relay;
+      bridgeRates.push(bridgeRate);
+      relayRates.push(relayRate);
+      ratios.push(bridgeRate / relayRate);
     }
 
     const bridgeLatency: number[] = [];
