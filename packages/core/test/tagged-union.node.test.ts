@@ -52,6 +52,21 @@ describe("tagged unions", () => {
     }
   });
 
+  test("an empty id and a negative timeout are too small; one character and 0 are not", () => {
+    const input = { type: "extension_ui_request", id: "x", method: "input", title: "t", timeout: 0 };
+    assert.equal(ExtensionUiRequest.safeParse(input).success, true);
+    for (const [bad, path] of [
+      [{ ...input, id: "" }, "id"],
+      [{ ...input, timeout: -1 }, "timeout"],
+    ] as const) {
+      const result = ExtensionUiRequest.safeParse(bad);
+      assert.deepEqual(
+        result.error?.issues.map((issue) => [issue.code, issue.path]),
+        [["too_small", [path]]],
+      );
+    }
+  });
+
   test("strict members strip unknown keys; boolean tags pick their member", () => {
     assert.deepEqual(RpcCommand.parse({ type: "bash", command: "ls", junk: true }), { type: "bash", command: "ls" });
     assert.equal(RpcResponse.safeParse({ type: "response", command: "x", success: false }).success, false);

@@ -7,8 +7,27 @@ import "./zod.js";
 import * as z from "zod/mini";
 import { taggedUnion } from "./tagged-union.js";
 
-const base = { type: z.literal("extension_ui_request"), id: z.string().check(z.minLength(1)) };
-const timeout = z.optional(z.number().check(z.nonnegative()));
+/**
+ * At least `minimum`: a string's length or a number, reported as zod's own `too_small` issue. A custom check rather
+ * than zod's minLength / nonnegative, whose check classes add about 0.36 KB (min + gzip) to the element bundle for
+ * just these two rules.
+ */
+const atLeast = <T extends string | number>(minimum: number) =>
+  z.check<T>((ctx) => {
+    const isString = typeof ctx.value === "string";
+    if ((isString ? (ctx.value as string).length : (ctx.value as number)) >= minimum) return;
+    ctx.issues.push({
+      code: "too_small",
+      origin: isString ? "string" : "number",
+      minimum,
+      inclusive: true,
+      input: ctx.value,
+      message: `Too small: expected ${isString ? "a string of length" : "a number"} >= ${minimum}`,
+    });
+  });
+
+const base = { type: z.literal("extension_ui_request"), id: z.string().check(atLeast(1)) };
+const timeout = z.optional(z.number().check(atLeast(0)));
 
 export const SelectRequest = z.looseObject({
   ...base,
