@@ -12,7 +12,7 @@ export const BRIDGE_PREFIX = "pi-elements/";
 export const BridgeDialogClosed = z.looseObject({
   type: z.literal("pi-elements/dialog_closed"),
   id: z.string(),
-  reason: z.enum(["answered", "expired", "agent_exit"]),
+  reason: z.literal(["answered", "expired", "agent_exit"]),
 });
 /** The agent process ended. */
 export const BridgeAgentExit = z.looseObject({

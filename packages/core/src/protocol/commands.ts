@@ -10,8 +10,10 @@ import { taggedUnion } from "./tagged-union.js";
 
 const ImageContent = z.looseObject({ type: z.literal("image"), data: z.string(), mimeType: z.string() });
 const images = z.optional(z.array(ImageContent));
-const QueueMode = z.enum(["all", "one-at-a-time"]);
-export const ThinkingLevel = z.enum(["off", "minimal", "low", "medium", "high", "xhigh"]);
+/** `z.boolean()` as a literal set: the same check, and one zod class fewer in a bundle. */
+const boolean = z.literal([true, false]);
+const QueueMode = z.literal(["all", "one-at-a-time"]);
+export const ThinkingLevel = z.literal(["off", "minimal", "low", "medium", "high", "xhigh"]);
 
 const cmd = <T extends string, S extends z.core.$ZodLooseShape>(type: T, shape: S) =>
   z.object({ id: z.optional(z.string()), type: z.literal(type), ...shape });
@@ -20,7 +22,7 @@ export const RpcCommand = taggedUnion("type", [
   cmd("prompt", {
     message: z.string(),
     images,
-    streamingBehavior: z.optional(z.enum(["steer", "followUp"])),
+    streamingBehavior: z.optional(z.literal(["steer", "followUp"])),
   }),
   cmd("steer", { message: z.string(), images }),
   cmd("follow_up", { message: z.string(), images }),
@@ -35,8 +37,8 @@ export const RpcCommand = taggedUnion("type", [
   cmd("set_steering_mode", { mode: QueueMode }),
   cmd("set_follow_up_mode", { mode: QueueMode }),
   cmd("compact", { customInstructions: z.optional(z.string()) }),
-  cmd("set_auto_compaction", { enabled: z.boolean() }),
-  cmd("set_auto_retry", { enabled: z.boolean() }),
+  cmd("set_auto_compaction", { enabled: boolean }),
+  cmd("set_auto_retry", { enabled: boolean }),
   cmd("abort_retry", {}),
   cmd("bash", { command: z.string() }),
   cmd("abort_bash", {}),

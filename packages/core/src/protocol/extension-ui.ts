@@ -57,7 +57,7 @@ export const EditorRequest = z.looseObject({
   prefill: z.optional(z.string()),
 });
 
-export const NotifyType = z.enum(["info", "warning", "error"]);
+export const NotifyType = z.literal(["info", "warning", "error"]);
 export const NotifyRequest = z.looseObject({
   ...base,
   method: z.literal("notify"),
@@ -71,7 +71,7 @@ export const SetStatusRequest = z.looseObject({
   /** Absent (or undefined) clears the key; `""` is kept as an entry. */
   statusText: z.optional(z.string()),
 });
-export const WidgetPlacement = z.enum(["aboveEditor", "belowEditor"]);
+export const WidgetPlacement = z.literal(["aboveEditor", "belowEditor"]);
 export const SetWidgetRequest = z.looseObject({
   ...base,
   method: z.literal("setWidget"),
