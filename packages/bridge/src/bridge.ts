@@ -424,10 +424,12 @@ function sendParts(client: WebSocket, parts: readonly Buffer[]): void {
 export function textFrameHeader(length: number): Buffer {
   if (length < 126) return Buffer.from([0x81, length]);
   if (length < 0x10000) return Buffer.from([0x81, 126, length >> 8, length & 0xff]);
-  const header = Buffer.alloc(10);
+  const header = Buffer.allocUnsafe(10);
   header[0] = 0x81;
   header[1] = 127;
-  header.writeBigUInt64BE(BigInt(length), 2);
+  // A 64-bit length as two 32-bit halves (no BigInt per frame).
+  header.writeUInt32BE(Math.floor(length / 0x100000000), 2);
+  header.writeUInt32BE(length >>> 0, 6);
   return header;
 }
 

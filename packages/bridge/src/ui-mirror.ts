@@ -64,6 +64,7 @@ export class UiMirror {
    * collector promote them, which cost more than the parsing itself.
    */
   observe(records: readonly string[]): void {
+    if (records.length === 0) return;
     const now = this.#clock.now();
     const settledStatusKeys = new Set<string>();
     /** The valid requests to apply, last first. */
