@@ -4,7 +4,6 @@
  * styled runs and `<a part="link">` for http(s) OSC 8 links.
  */
 import { html, type TemplateResult } from "lit";
-import { classMap } from "lit/directives/class-map.js";
 import { styleMap } from "lit/directives/style-map.js";
 import { type AnsiRun, type AnsiStyle, parseAnsi } from "./parse-ansi.js";
 
@@ -16,7 +15,7 @@ function renderRun(run: AnsiRun): TemplateResult | string {
   if (run.href !== undefined) {
     return html`<a
       part="link"
-      class=${classMap({ ...classes(run.style), "ansi-link": true })}
+      class=${`${classes(run.style)} ansi-link`}
       style=${styleMap(colors(run.style, true))}
       href=${run.href}
       target="_blank"
@@ -26,18 +25,22 @@ function renderRun(run: AnsiRun): TemplateResult | string {
   }
   const style = run.style;
   if (Object.keys(style).length === 0) return run.text;
-  return html`<span class=${classMap(classes(style))} style=${styleMap(colors(style, false))}>${run.text}</span>`;
+  return html`<span class=${classes(style)} style=${styleMap(colors(style, false))}>${run.text}</span>`;
 }
 
-function classes(style: AnsiStyle): Record<string, boolean> {
-  return {
+/** The class list as an attribute value: a span is only ever styled by this renderer, so no classMap is needed. */
+function classes(style: AnsiStyle): string {
+  const names = {
     "ansi-fg": needsContrast(style),
-    "ansi-bold": !!style.bold,
-    "ansi-dim": !!style.dim,
-    "ansi-italic": !!style.italic,
-    "ansi-underline": !!style.underline,
-    "ansi-strike": !!style.strikethrough,
+    "ansi-bold": style.bold,
+    "ansi-dim": style.dim,
+    "ansi-italic": style.italic,
+    "ansi-underline": style.underline,
+    "ansi-strike": style.strikethrough,
   };
+  return Object.keys(names)
+    .filter((name) => names[name as keyof typeof names])
+    .join(" ");
 }
 
 /**
