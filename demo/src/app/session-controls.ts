@@ -98,7 +98,7 @@ export class DemoConnection extends LitElement {
         ];
     const state = exit ? "exited" : snapshot.connection;
     return html`<p role="status" class=${state}><span class="dot" aria-hidden="true"></span>${label}</p>
-      ${exit && exit.stderrTail.length ? html`<pre>${exit.stderrTail.join("\n")}</pre>` : ""}`;
+      ${exit?.stderrTail.length ? html`<pre>${exit.stderrTail.join("\n")}</pre>` : ""}`;
   }
 
   static override styles = css`
