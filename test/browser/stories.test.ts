@@ -1,0 +1,68 @@
+/**
+ * The gallery's stories are fixtures too: every story is rendered with its default knobs, bound to a real
+ * PiSession whose agent end plays the story, and checked like a user would meet it: it is accessible (axe) in light
+ * and dark, the markup the stories put in every text field injects no element, and a story that opens a dialog can
+ * be cancelled with Escape, which reaches the agent as `{"cancelled":true}`.
+ */
+import "@pi-elements/elements/all.js";
+import { aTimeout, expect, waitUntil } from "@open-wc/testing";
+import { sendKeys } from "@web/test-runner-commands";
+import { render } from "lit";
+import { storyModules } from "../../demo/src/gallery/stories/index.js";
+import { defaultArgs } from "../../demo/src/gallery/story.js";
+import { StoryAgent } from "../../demo/src/gallery/story-agent.js";
+
+/** Every element under `root`, across open shadow roots. */
+function deepElements(root: Element | ShadowRoot): Element[] {
+  const found: Element[] = [];
+  for (const element of root.querySelectorAll("*")) {
+    found.push(element);
+    if (element.shadowRoot) found.push(...deepElements(element.shadowRoot));
+  }
+  return found;
+}
+
+const settle = async () => {
+  for (let i = 0; i < 3; i++) await new Promise(requestAnimationFrame);
+};
+
+for (const module of storyModules) {
+  describe(`stories: ${module.title}`, () => {
+    for (const story of module.stories) {
+      it(`${story.name}: renders, passes axe in light and dark, injects nothing, Escape cancels its dialog`, async () => {
+        const agent = new StoryAgent();
+        const host = document.createElement("div");
+        document.body.append(host);
+        try {
+          const args = defaultArgs(story.knobs);
+          render(story.render({ session: agent.session, agent }, args), host);
+          await settle();
+          story.play?.(agent, args);
+          await settle();
+          await aTimeout(50);
+
+          const injected = deepElements(host).filter((element) => ["IMG", "SCRIPT"].includes(element.tagName));
+          expect(injected.map((element) => element.outerHTML)).to.deep.equal([]);
+          for (const scheme of ["light", "dark"]) {
+            host.style.setProperty("--pi-color-scheme", scheme);
+            host.style.colorScheme = scheme;
+            await settle();
+            await expect(host).to.be.accessible();
+          }
+
+          if (agent.session.ui.getSnapshot().dialogs.length > 0) {
+            await sendKeys({ press: "Escape" });
+            await waitUntil(
+              () => agent.received.some((record) => JSON.parse(record.line).cancelled === true),
+              "Escape reaches the agent as cancelled",
+            );
+          }
+        } finally {
+          render(null, host);
+          host.remove();
+          agent.close();
+        }
+      });
+    }
+  });
+}
