@@ -4,7 +4,7 @@
  * and dark, the markup the stories put in every text field injects no element, and a story that opens a dialog can
  * be cancelled with Escape, which reaches the agent as `{"cancelled":true}`.
  */
-import "@pi-elements/elements/all.js";
+import "../../packages/elements/src/all.js";
 import { aTimeout, expect, waitUntil } from "@open-wc/testing";
 import { sendKeys } from "@web/test-runner-commands";
 import { render } from "lit";
