@@ -12,8 +12,8 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { type Browser, chromium, type LaunchOptions, type Page } from "playwright-core";
 import { type RestartPolicy, type RunningBridge, startBridge } from "../../packages/bridge/src/index.js";
-import { findInstalledPi } from "../../packages/bridge/src/resolve-agent.js";
 import { type Rec, TestClient } from "../../packages/bridge/test/support/harness.js";
+import { isolatedPi } from "../support/real-pi.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const EXTENSION = join(ROOT, "test/fixtures/pi/extensions/ui-exercise.ts");
@@ -75,19 +75,12 @@ interface Stack {
 
 /** The real pi with `extension`, the bridge serving the page, Chromium with the page open. */
 async function openStack(extension: string, restart: RestartPolicy = "never"): Promise<Stack> {
-  const piScript = findInstalledPi(ROOT);
-  assert.ok(piScript);
-  const home = mkdtempSync(join(tmpdir(), "pi-e2e-home-"));
+  const pi = isolatedPi(extension);
   const site = mkdtempSync(join(tmpdir(), "pi-e2e-site-"));
   await writePage(site);
   const bridge = await startBridge({
     port: 0,
-    agent: {
-      command: process.execPath,
-      args: [piScript, "--mode", "rpc", "--no-session", "-ne", "-ns", "-np", "-nc", "--offline", "-e", extension],
-    },
-    cwd: home,
-    env: { ...process.env, HOME: home, PI_CODING_AGENT_DIR: join(home, "agent"), PI_OFFLINE: "1" },
+    ...pi.options,
     staticDir: site,
     restart,
     log: () => {},
@@ -125,7 +118,8 @@ async function openStack(extension: string, restart: RestartPolicy = "never"): P
       await agent.close();
       await browser.close();
       await bridge.close();
-      for (const dir of [home, site]) rmSync(dir, { recursive: true, force: true });
+      pi.cleanup();
+      rmSync(site, { recursive: true, force: true });
     },
   };
 }

@@ -11,31 +11,23 @@ import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium } from "playwright-core";
 import { type RunningBridge, startBridge } from "../../packages/bridge/src/index.js";
-import { findInstalledPi } from "../../packages/bridge/src/resolve-agent.js";
 import { launchOptions } from "../../scripts/chromium.mjs";
+import { isolatedPi } from "../support/real-pi.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 describe("the no-build page with the single-file bundle, against a real pi", { timeout: 120_000 }, () => {
   let bridge: RunningBridge;
   let browser: Browser;
-  const home = mkdtempSync(join(tmpdir(), "pi-plain-home-"));
+  const pi = isolatedPi(join(ROOT, "test/fixtures/pi/extensions/ui-exercise.ts"));
   const site = mkdtempSync(join(tmpdir(), "pi-plain-site-"));
 
   before(async () => {
     copyFileSync(join(ROOT, "demo/hosts/plain/index.html"), join(site, "index.html"));
     copyFileSync(join(ROOT, "packages/elements/dist/pi-elements.bundle.js"), join(site, "pi-elements.bundle.js"));
-    const pi = findInstalledPi(ROOT);
-    assert.ok(pi, "pi is installed as a dev dependency");
-    const extension = join(ROOT, "test/fixtures/pi/extensions/ui-exercise.ts");
     bridge = await startBridge({
       port: 0,
-      agent: {
-        command: process.execPath,
-        args: [pi, "--mode", "rpc", "--no-session", "-ne", "-ns", "-np", "-nc", "--offline", "-e", extension],
-      },
-      cwd: home,
-      env: { ...process.env, HOME: home, PI_CODING_AGENT_DIR: join(home, "agent"), PI_OFFLINE: "1" },
+      ...pi.options,
       staticDir: site,
       log: () => {},
     });
@@ -45,7 +37,8 @@ describe("the no-build page with the single-file bundle, against a real pi", { t
   after(async () => {
     await browser?.close();
     await bridge?.close();
-    for (const dir of [home, site]) rmSync(dir, { recursive: true, force: true });
+    pi.cleanup();
+    rmSync(site, { recursive: true, force: true });
   });
 
   it("a slash command typed in pi-prompt opens pi's select; the clicked option reaches pi", async () => {

@@ -2,10 +2,8 @@
  * The core's own client (PiSession over WebSocketTransport with `framing: "jsonl"`) through the bridge to the
  * real pi 0.73.1 and the test extension: the wire format as the elements will see it, bridge messages included.
  */
+
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import {
@@ -16,8 +14,8 @@ import {
   WebSocketTransport,
 } from "@pi-elements/core";
 import { WebSocket } from "ws";
+import { isolatedPi } from "../../../test/support/real-pi.js";
 import { type RunningBridge, startBridge } from "../src/index.js";
-import { findInstalledPi } from "../src/resolve-agent.js";
 
 const EXTENSION = fileURLToPath(new URL("../../../test/fixtures/pi/extensions/ui-exercise.ts", import.meta.url));
 const WAIT_LIMIT_MS = 15_000;
@@ -64,26 +62,13 @@ const notify = (prefix: string) => (r: ExtensionUiRequest) => r.method === "noti
 
 describe("PiSession through the bridge to the real pi", { timeout: 120_000 }, () => {
   let bridge: RunningBridge;
-  let home: string;
+  const pi = isolatedPi(EXTENSION);
   before(async () => {
-    const piScript = findInstalledPi(process.cwd());
-    assert.ok(piScript);
-    home = mkdtempSync(join(tmpdir(), "pi-bridge-home-"));
-    bridge = await startBridge({
-      port: 0,
-      agent: {
-        command: process.execPath,
-        args: [piScript, "--mode", "rpc", "--no-session", "-ne", "-ns", "-np", "-nc", "--offline", "-e", EXTENSION],
-      },
-      cwd: home,
-      env: { ...process.env, HOME: home, PI_CODING_AGENT_DIR: join(home, "agent"), PI_OFFLINE: "1" },
-      restart: "never",
-      log: () => {},
-    });
+    bridge = await startBridge({ port: 0, ...pi.options, restart: "never", log: () => {} });
   });
   after(async () => {
     await bridge.close();
-    rmSync(home, { recursive: true, force: true });
+    pi.cleanup();
   });
 
   it("answers a dialog with session.respond, and pi receives it", async () => {

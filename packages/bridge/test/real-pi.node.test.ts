@@ -4,36 +4,22 @@
  * no other extension, skill, prompt or context file. Each result is read from the notify the extension sends
  * back, i.e. from what pi actually received.
  */
+
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { type IsolatedPi, isolatedPi } from "../../../test/support/real-pi.js";
 import { type RunningBridge, startBridge } from "../src/index.js";
-import { findInstalledPi } from "../src/resolve-agent.js";
 import { type Rec, TestClient } from "./support/harness.js";
 
 const EXTENSION = fileURLToPath(new URL("../../../test/fixtures/pi/extensions/ui-exercise.ts", import.meta.url));
 const MARKUP = "<img src=x onerror=alert(1)>";
 
-async function startPiBridge(): Promise<{ bridge: RunningBridge; logs: string[]; home: string }> {
-  const piScript = findInstalledPi(process.cwd());
-  assert.ok(piScript, "@mariozechner/pi-coding-agent is installed");
-  const home = mkdtempSync(join(tmpdir(), "pi-bridge-home-"));
+async function startPiBridge(): Promise<{ bridge: RunningBridge; logs: string[]; pi: IsolatedPi }> {
+  const pi = isolatedPi(EXTENSION);
   const logs: string[] = [];
-  const bridge = await startBridge({
-    port: 0,
-    agent: {
-      command: process.execPath,
-      args: [piScript, "--mode", "rpc", "--no-session", "-ne", "-ns", "-np", "-nc", "--offline", "-e", EXTENSION],
-    },
-    cwd: home,
-    env: { ...process.env, HOME: home, PI_CODING_AGENT_DIR: join(home, "agent"), PI_OFFLINE: "1" },
-    restart: "never",
-    log: (line) => logs.push(line),
-  });
-  return { bridge, logs, home };
+  const bridge = await startBridge({ port: 0, ...pi.options, restart: "never", log: (line) => logs.push(line) });
+  return { bridge, logs, pi };
 }
 
 const notifyWith = (prefix: string) => (r: Rec) =>
@@ -48,13 +34,13 @@ function command(client: TestClient, name: string): number {
 
 describe("the real pi through the bridge", { timeout: 120_000 }, () => {
   let bridge: RunningBridge;
-  let home: string;
+  let pi: IsolatedPi;
   before(async () => {
-    ({ bridge, home } = await startPiBridge());
+    ({ bridge, pi } = await startPiBridge());
   });
   after(async () => {
     await bridge.close();
-    rmSync(home, { recursive: true, force: true });
+    pi.cleanup();
   });
 
   it("a select opened by an extension, answered over the WebSocket, reaches pi", async () => {
@@ -205,7 +191,7 @@ describe("the real pi through the bridge", { timeout: 120_000 }, () => {
 
 describe("the real pi killed", { timeout: 60_000 }, () => {
   it("clients are told, with the signal, and the pending dialog closes", async () => {
-    const { bridge, home } = await startPiBridge();
+    const { bridge, pi } = await startPiBridge();
     try {
       const client = await TestClient.connect(bridge.url);
       const from = command(client, "ui-editor");
@@ -224,7 +210,7 @@ describe("the real pi killed", { timeout: 60_000 }, () => {
       await client.close();
     } finally {
       await bridge.close();
-      rmSync(home, { recursive: true, force: true });
+      pi.cleanup();
     }
   });
 });
