@@ -14,9 +14,9 @@ ensure_chromium() {
     exit 1
   fi
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-    echo "== Installing Debian's chromium (and CJK fonts for the screenshots)"
+    echo "== Installing Debian's chromium (and CJK and emoji fonts for the screenshots)"
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk fonts-noto-color-emoji >/dev/null
     return 0
   fi
   echo "No Chromium found at /usr/bin/chromium. Install Chromium or Chrome and set CHROME_PATH to its binary," >&2
