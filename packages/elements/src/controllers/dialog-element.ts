@@ -32,6 +32,7 @@ import { html, LitElement, nothing, type PropertyValues, type TemplateResult } f
 import { sessionContext } from "../context.js";
 import { localize } from "../i18n/localize.js";
 import type { StringKey, StringTable } from "../i18n/strings.js";
+import { isBackdropClick } from "./backdrop-click.js";
 import { type Clock, CountdownController, realClock } from "./countdown-controller.js";
 import { FocusReturnController } from "./focus-return-controller.js";
 import { ImeGuardController } from "./ime-guard-controller.js";
@@ -343,15 +344,7 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
   };
 
   readonly #onDialogClick = (event: MouseEvent): void => {
-    const dialog = event.currentTarget as HTMLDialogElement;
-    if (!this.modal || event.target !== dialog) return;
-    const box = dialog.getBoundingClientRect();
-    const inside =
-      event.clientX >= box.left &&
-      event.clientX <= box.right &&
-      event.clientY >= box.top &&
-      event.clientY <= box.bottom;
-    if (!inside) this.cancel("backdrop");
+    if (this.modal && isBackdropClick(event)) this.cancel("backdrop");
   };
 
   protected override render(): TemplateResult {

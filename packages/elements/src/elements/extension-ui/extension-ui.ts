@@ -1,6 +1,7 @@
 import type { PendingDialog, PiSession } from "@pi-elements/core";
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from "lit";
 import { keyed } from "lit/directives/keyed.js";
+import { isBackdropClick } from "../../controllers/backdrop-click.js";
 import { type Clock, realClock } from "../../controllers/countdown-controller.js";
 import type { DialogCancelSource } from "../../controllers/dialog-element.js";
 import { deepActiveElement } from "../../controllers/focus-return-controller.js";
@@ -199,15 +200,7 @@ export class PiExtensionUi extends LitElement {
 
   /** A click whose target is the `<dialog>` itself and lies outside its box landed on the backdrop. */
   #onDialogClick(event: MouseEvent): void {
-    const dialog = event.currentTarget as HTMLDialogElement;
-    if (event.target !== dialog) return;
-    const box = dialog.getBoundingClientRect();
-    const inside =
-      event.clientX >= box.left &&
-      event.clientX <= box.right &&
-      event.clientY >= box.top &&
-      event.clientY <= box.bottom;
-    if (!inside) this.#cancelHead("backdrop");
+    if (isBackdropClick(event)) this.#cancelHead("backdrop");
   }
 
   /** Cancels through the dialog element, so it fires its own `pi-cancel` with this source. */
