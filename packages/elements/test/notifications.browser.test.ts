@@ -1,43 +1,10 @@
 import { ContextProvider } from "@lit/context";
 import { expect, fixture, html, oneEvent } from "@open-wc/testing";
-import type { Clock } from "@pi-elements/core";
 import { emulateMedia, executeServerCommand, sendKeys } from "@web/test-runner-commands";
 import { sessionContext } from "../src/context.js";
 import "../src/elements/notifications/define.js";
 import type { NotificationDismissDetail, PiNotifications } from "../src/elements/notifications/notifications.js";
-import { FakeAgent, settle } from "./session-fake-agent.js";
-
-/** A clock that moves only when told to. */
-class ManualClock implements Clock {
-  time = 1_000_000;
-  #timers = new Map<number, { at: number; fn: () => void }>();
-  #next = 1;
-  now(): number {
-    return this.time;
-  }
-  setTimeout(fn: () => void, ms: number): unknown {
-    const id = this.#next++;
-    this.#timers.set(id, { at: this.time + ms, fn });
-    return id;
-  }
-  clearTimeout(handle: unknown): void {
-    this.#timers.delete(handle as number);
-  }
-  get pending(): number {
-    return this.#timers.size;
-  }
-  advance(ms: number): void {
-    const end = this.time + ms;
-    for (;;) {
-      const due = [...this.#timers].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
-      if (!due) break;
-      this.#timers.delete(due[0]);
-      this.time = due[1].at;
-      due[1].fn();
-    }
-    this.time = end;
-  }
-}
+import { FakeAgent, ManualClock, settle } from "./session-fake-agent.js";
 
 function notify(agent: FakeAgent, message: string, notifyType?: "info" | "warning" | "error") {
   agent.request("notify", { message, ...(notifyType ? { notifyType } : {}) });

@@ -2,7 +2,7 @@
  * The agent end of a memory transport pair, for the prompt / host / session element tests: it records what the
  * client sends, answers commands with success (unless told otherwise) and sends requests and events as pi would.
  */
-import { type Clock, createMemoryPair, PiSession, type PiSessionOptions, type Transport } from "@pi-elements/core";
+import { createMemoryPair, PiSession, type PiSessionOptions, type Transport } from "@pi-elements/core";
 
 export interface SentMessage {
   type: string;
@@ -70,31 +70,4 @@ export async function settle(): Promise<void> {
   for (let i = 0; i < 3; i++) await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-/** A clock that moves only when told, for deadlines. */
-export class ManualClock implements Clock {
-  #now = 1_000_000;
-  #timers = new Map<number, { at: number; fn: () => void }>();
-  #next = 1;
-  now(): number {
-    return this.#now;
-  }
-  setTimeout(fn: () => void, ms: number): unknown {
-    const handle = this.#next++;
-    this.#timers.set(handle, { at: this.#now + ms, fn });
-    return handle;
-  }
-  clearTimeout(handle: unknown): void {
-    this.#timers.delete(handle as number);
-  }
-  advance(ms: number): void {
-    const end = this.#now + ms;
-    for (;;) {
-      const due = [...this.#timers.entries()].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
-      if (!due) break;
-      this.#timers.delete(due[0]);
-      this.#now = due[1].at;
-      due[1].fn();
-    }
-    this.#now = end;
-  }
-}
+export { ManualClock } from "../../../test/support/manual-clock.js";

@@ -3,7 +3,6 @@
  * records and lets a test wait for the one it expects, and a controlled clock.
  */
 import { fileURLToPath } from "node:url";
-import type { Clock } from "@pi-elements/core";
 import WebSocket from "ws";
 import { type BridgeOptions, type RunningBridge, startBridge } from "../../src/index.js";
 
@@ -128,40 +127,7 @@ export class TestClient {
   }
 }
 
-/** A clock that moves only when told to. */
-export class ManualClock implements Clock {
-  #now = 1_000_000;
-  #timers = new Map<number, { at: number; fn: () => void }>();
-  #nextHandle = 1;
-
-  now(): number {
-    return this.#now;
-  }
-
-  setTimeout(fn: () => void, ms: number): unknown {
-    const handle = this.#nextHandle++;
-    this.#timers.set(handle, { at: this.#now + ms, fn });
-    return handle;
-  }
-
-  clearTimeout(handle: unknown): void {
-    this.#timers.delete(handle as number);
-  }
-
-  /** Moves time forward, running each timer that comes due, in order. */
-  advance(ms: number): void {
-    const end = this.#now + ms;
-    for (;;) {
-      let next: [number, { at: number; fn: () => void }] | undefined;
-      for (const entry of this.#timers) if (entry[1].at <= end && (!next || entry[1].at < next[1].at)) next = entry;
-      if (!next) break;
-      this.#timers.delete(next[0]);
-      this.#now = next[1].at;
-      next[1].fn();
-    }
-    this.#now = end;
-  }
-}
+export { ManualClock } from "../../../../test/support/manual-clock.js";
 
 /** A URL with the token replaced (or removed with `undefined`). */
 export function withToken(url: string, token: string | undefined): string {
