@@ -8,7 +8,6 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { type Browser, chromium, type Page } from "playwright-core";
-// @ts-expect-error: a plain .mjs helper shared with the test runner, without type declarations.
 import { launchOptions } from "../scripts/chromium.mjs";
 
 export interface BenchPage {
