@@ -48,7 +48,7 @@ export class DemoLive extends LitElement {
     header { display: flex; align-items: baseline; gap: 1rem; margin-bottom: 1rem; }
     h1 { margin: 0; font-size: 1.4rem; }
     .layout { display: grid; grid-template-columns: minmax(0, 1fr) 22rem; gap: 1.5rem; align-items: start; }
-    .console { display: grid; gap: 0.75rem; }
+    .console { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0.75rem; }
     @media (max-width: 60rem) { .layout { grid-template-columns: 1fr; } }
   `;
 }

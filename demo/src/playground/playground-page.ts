@@ -37,7 +37,7 @@ export class DemoPlayground extends LitElement {
     h1 { margin: 0 0 0.25rem; font-size: 1.4rem; }
     header p { margin: 0 0 1rem; color: var(--demo-muted); }
     .layout { display: grid; grid-template-columns: minmax(0, 1fr) 22rem; gap: 1.5rem; align-items: start; }
-    .console { display: grid; gap: 0.75rem; }
+    .console { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0.75rem; }
     @media (max-width: 60rem) { .layout { grid-template-columns: 1fr; } }
   `;
 }

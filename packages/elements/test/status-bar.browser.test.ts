@@ -40,6 +40,19 @@ describe("pi-status-bar", () => {
     expect(list?.getAttribute("aria-label")).to.equal("Status");
   });
 
+  it("truncates inside a narrow grid or flex track instead of widening it to fit every entry", async () => {
+    const statuses = Array.from({ length: 8 }, (_, i) => ({ key: `k${i}`, text: `a long status entry number ${i}` }));
+    for (const display of ["grid", "flex"]) {
+      const box = await fixture<HTMLDivElement>(html`<div style="display: ${display}; inline-size: 300px">
+        <pi-status-bar .statuses=${statuses}></pi-status-bar>
+      </div>`);
+      const bar = box.querySelector("pi-status-bar")!;
+      await bar.updateComplete;
+      expect(bar.getBoundingClientRect().width, display).to.be.at.most(300);
+      expect(box.scrollWidth, display).to.equal(300);
+    }
+  });
+
   it("gives bad standalone input a defined outcome: last text of a repeated key, no crash on junk", async () => {
     const el = await fixture<PiStatusBar>(html`<pi-status-bar
       .statuses=${[{ key: "k", text: "first" }, null, { key: "k", text: "second" }, { key: 7, text: 42 }]}

@@ -8,6 +8,8 @@ export const styles = [
   css`
     :host {
       display: block;
+      /* The one-line bar truncates itself: as a grid or flex item it must not widen its track to fit every entry. */
+      min-inline-size: 0;
       background: var(--_surface);
       font-family: var(--_font-mono);
       line-height: 1.5;
