@@ -8,6 +8,7 @@ import "./gallery/story-view.js";
 import "./playground/playground-page.js";
 import "./live/live-page.js";
 import { css, html, LitElement } from "lit";
+import { keyed } from "lit/directives/keyed.js";
 import { storyModules } from "./gallery/stories/index.js";
 import { bridgeUrlFromPage } from "./live/live-page.js";
 
@@ -106,7 +107,11 @@ export class DemoApp extends LitElement {
         </select></label>
       </div>
       ${this.#nav()}
-      <main>${this.#page()}</main>
+      <main>${
+        // Elements read the nearest lang and dir when they render, so a switch re-creates the page in the new
+        // language (a story restarts; the live page reconnects and the bridge replays its state).
+        keyed(`${this.language}|${this.direction}`, this.#page())
+      }</main>
     `;
   }
 

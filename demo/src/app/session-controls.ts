@@ -40,7 +40,7 @@ export class DemoCommandList extends LitElement {
       <ul>
         ${this.commands.map(
           (command) => html`<li>
-            <button type="button" @click=${() => this.session?.send("prompt", { message: `/${command.name}` })}>
+            <button type="button" dir="ltr" @click=${() => this.session?.send("prompt", { message: `/${command.name}` })}>
               /${command.name}
             </button>
             <span>${command.description ?? ""}</span>
