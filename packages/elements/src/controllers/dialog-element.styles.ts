@@ -57,14 +57,6 @@ export const dialogStyles = css`
     color: var(--_muted);
     font-variant-numeric: tabular-nums;
   }
-  .visually-hidden {
-    position: absolute;
-    inline-size: 1px;
-    block-size: 1px;
-    overflow: hidden;
-    clip-path: inset(50%);
-    white-space: nowrap;
-  }
   .actions {
     display: flex;
     flex-wrap: wrap;

@@ -45,6 +45,15 @@ export const tokens = css`
   :host([hidden]) {
     display: none !important;
   }
+  /* Text for screen readers only (countdown deadlines, live-region announcements), shared by every element. */
+  .visually-hidden {
+    position: absolute;
+    inline-size: 1px;
+    block-size: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
   @media (prefers-reduced-motion: reduce) {
     :host {
       --_duration: 0ms;

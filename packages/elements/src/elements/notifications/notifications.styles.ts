@@ -17,14 +17,6 @@ export const styles = [
       z-index: 1000;
       max-inline-size: calc(100vw - 2 * var(--_space));
     }
-    .visually-hidden {
-      position: absolute;
-      inline-size: 1px;
-      block-size: 1px;
-      overflow: hidden;
-      clip-path: inset(50%);
-      white-space: nowrap;
-    }
     [part~="stack"] {
       display: flex;
       flex-direction: column;
