@@ -1,9 +1,14 @@
 // The single-file bundle and per-element bundles, built from the compiled `dist` modules with esbuild: Lit (its
-// production build), zod/mini (tree-shaken: the core imports it per schema module) and the core are inlined, CSS in templates is minified, and the output is minified ESM.
-import { readdirSync } from "node:fs";
+// production build), zod/mini (tree-shaken: the core imports it per schema module) and the core are inlined, CSS in
+// templates is minified, and the output is minified ESM. Terser then compresses esbuild's output once more (two
+// passes, safe transforms only): it inlines and folds what esbuild's single pass leaves, 0.7 KB of the gzipped
+// bundle. Running terser on esbuild's unminified output instead is 0.5 KB larger, as esbuild's minifier also
+// shortens `#private` names, which terser keeps.
+import { readdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { minify } from "terser";
 import { minifyTemplatesPlugin } from "./minify-templates.mjs";
 
 export const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -31,18 +36,25 @@ export function elementNames() {
     .sort();
 }
 
+/** Bundles one entry module in memory and returns the minified code. */
+async function bundle(entry) {
+  const result = await build({ ...options, entryPoints: [entry], write: false, outfile: "bundle.js" });
+  const { code } = await minify(result.outputFiles[0].text, {
+    module: true,
+    ecma: 2022,
+    compress: { passes: 2 },
+    format: { comments: false },
+  });
+  if (code === undefined) throw new Error(`terser returned no code for ${entry}`);
+  return code;
+}
+
 /** Builds dist/pi-elements.bundle.js. */
 export async function buildBundle() {
-  await build({ ...options, entryPoints: [join(distDir, "bundle.js")], outfile: bundlePath });
+  writeFileSync(bundlePath, await bundle(join(distDir, "bundle.js")));
 }
 
 /** Bundles one element's entry alone, in memory, and returns the code. */
 export async function bundleElement(name) {
-  const result = await build({
-    ...options,
-    entryPoints: [join(distDir, "elements", name, "define.js")],
-    write: false,
-    outfile: "element.js",
-  });
-  return result.outputFiles[0].contents;
+  return new TextEncoder().encode(await bundle(join(distDir, "elements", name, "define.js")));
 }
