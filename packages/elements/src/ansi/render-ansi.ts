@@ -1,10 +1,13 @@
 /**
- * Renders ANSI-styled text as a Lit template. Text goes into text bindings only, so markup in it stays text;
- * colours go through `styleMap` (CSSOM, allowed under a strict CSP). The only elements produced are `<span>` for
- * styled runs and `<a part="link">` for http(s) OSC 8 links.
+ * Renders ANSI-styled text as a Lit template. Text goes into text bindings only, so markup in it stays text. The
+ * only elements produced are `<span>` for styled runs and `<a part="link">` for http(s) OSC 8 links.
+ *
+ * Colours are set through the `style` *property* (`.style=${…}` assigns `element.style`, which forwards to
+ * `style.cssText`): that is CSSOM, allowed under a strict `style-src` policy, where a `style` attribute is blocked.
+ * The declarations are built here from the parser's colour values (theme variables, `rgb()` numbers), never from the
+ * input text. Lit's styleMap directive would do the same for 0.3 KB more of the bundle.
  */
 import { html, type TemplateResult } from "lit";
-import { styleMap } from "lit/directives/style-map.js";
 import { type AnsiRun, type AnsiStyle, parseAnsi } from "./parse-ansi.js";
 
 export function renderAnsi(text: string): TemplateResult {
@@ -16,7 +19,7 @@ function renderRun(run: AnsiRun): TemplateResult | string {
     return html`<a
       part="link"
       class=${`${classes(run.style)} ansi-link`}
-      style=${styleMap(colors(run.style, true))}
+      .style=${colors(run.style, true)}
       href=${run.href}
       target="_blank"
       rel="noopener noreferrer"
@@ -25,7 +28,7 @@ function renderRun(run: AnsiRun): TemplateResult | string {
   }
   const style = run.style;
   if (Object.keys(style).length === 0) return run.text;
-  return html`<span class=${classes(style)} style=${styleMap(colors(style, false))}>${run.text}</span>`;
+  return html`<span class=${classes(style)} .style=${colors(style, false)}>${run.text}</span>`;
 }
 
 /** The class list as an attribute value: a span is only ever styled by this renderer, so no classMap is needed. */
@@ -52,12 +55,18 @@ function needsContrast(style: AnsiStyle): boolean {
   return style.fg !== undefined && !style.fg.startsWith("var(") && style.bg === undefined && !style.inverse;
 }
 
-/** Inverse swaps foreground and background; an unset side means the element's own text or background colour. */
-function colors(style: AnsiStyle, link: boolean): Record<string, string | undefined> {
-  const defaultFg = link ? "var(--_accent)" : "var(--_text)";
+/**
+ * The colour declarations as `cssText`. Inverse swaps foreground and background; an unset side means the element's
+ * own text or background colour.
+ */
+function colors(style: AnsiStyle, link: boolean): string {
   if (style.inverse) {
-    return { color: style.bg ?? "var(--_bg)", "background-color": style.fg ?? defaultFg };
+    return declarations(style.bg ?? "var(--_bg)", style.fg ?? (link ? "var(--_accent)" : "var(--_text)"));
   }
-  if (needsContrast(style)) return { "--_fg": style.fg };
-  return { color: style.fg, "background-color": style.bg };
+  if (needsContrast(style)) return `--_fg:${style.fg}`;
+  return declarations(style.fg, style.bg);
+}
+
+function declarations(color: string | undefined, background: string | undefined): string {
+  return (color ? `color:${color};` : "") + (background ? `background-color:${background}` : "");
 }
