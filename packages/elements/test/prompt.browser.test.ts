@@ -92,6 +92,29 @@ describe("pi-prompt standalone", () => {
     expect(events).to.deep.equal([{ message: "にほんご", command: "prompt" }]);
   });
 
+  it("a real IME composition over several steps survives the re-renders it causes, and Enter commits it only", async () => {
+    const el = await fixture<PiPrompt>(html`<pi-prompt .value=${"訳: "}></pi-prompt>`);
+    const events = sends(el);
+    const field = textarea(el);
+    field.focus();
+    field.setSelectionRange(field.value.length, field.value.length);
+    // Each step fires input events; the prompt re-renders with the new value while the composition is still open.
+    for (const step of ["に", "にほ", "にほん", "にほんご"]) {
+      await executeServerCommand("ime", { action: "compose", text: step });
+      await el.updateComplete;
+      expect(el.value).to.equal(`訳: ${step}`);
+    }
+    await executeServerCommand("ime", { action: "key", key: "Enter" });
+    await settle();
+    expect(events).to.have.length(0);
+    await executeServerCommand("ime", { action: "commit", text: "日本語" });
+    await el.updateComplete;
+    expect(field.value).to.equal("訳: 日本語");
+    await sendKeys({ press: "Enter" });
+    await settle();
+    expect(events).to.deep.equal([{ message: "訳: 日本語", command: "prompt" }]);
+  });
+
   it("does nothing while disabled", async () => {
     const el = await fixture<PiPrompt>(html`<pi-prompt disabled .value=${"x"}></pi-prompt>`);
     const events = sends(el);

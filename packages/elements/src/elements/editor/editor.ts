@@ -1,6 +1,5 @@
 import type { DialogAnswer, EditorRequest } from "@pi-elements/core";
 import { html, type PropertyValues, type TemplateResult } from "lit";
-import { live } from "lit/directives/live.js";
 import { asText, DialogElement } from "../../controllers/dialog-element.js";
 import { dialogStyles } from "../../controllers/dialog-element.styles.js";
 import { tokens } from "../../theme/tokens.js";
@@ -102,7 +101,7 @@ export class PiEditor extends DialogElement<EditorRequest, string> {
         aria-describedby="hint"
         rows="3"
         spellcheck="false"
-        .value=${live(this.value)}
+        .value=${this.value}
         @input=${(event: Event) => {
           this.value = (event.target as HTMLTextAreaElement).value;
           this.#fitHeight();

@@ -1,6 +1,5 @@
 import type { DialogAnswer, InputRequest } from "@pi-elements/core";
 import { html, type TemplateResult } from "lit";
-import { live } from "lit/directives/live.js";
 import { asText, DialogElement } from "../../controllers/dialog-element.js";
 import { dialogStyles } from "../../controllers/dialog-element.styles.js";
 import { tokens } from "../../theme/tokens.js";
@@ -74,7 +73,7 @@ export class PiInput extends DialogElement<InputRequest, string> {
         autocomplete="off"
         enterkeyhint="send"
         placeholder=${this.placeholder}
-        .value=${live(this.value)}
+        .value=${this.value}
         @input=${(event: Event) => {
           this.value = (event.target as HTMLInputElement).value;
         }}

@@ -1,6 +1,5 @@
 import type { AgentExit, CommandType, PiSession, TransportState } from "@pi-elements/core";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
-import { live } from "lit/directives/live.js";
 import { ImeGuardController } from "../../controllers/ime-guard-controller.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localize } from "../../i18n/localize.js";
@@ -156,7 +155,7 @@ export class PiPrompt extends LitElement {
         aria-label=${label}
         placeholder=${label}
         ?disabled=${this.disabled}
-        .value=${live(this.value)}
+        .value=${this.value}
         @input=${this.#onInput}
         @keydown=${this.#onKeyDown}
       ></textarea>

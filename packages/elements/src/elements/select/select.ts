@@ -1,6 +1,5 @@
 import type { DialogAnswer, SelectRequest } from "@pi-elements/core";
 import { html, nothing, type PropertyValues, type TemplateResult } from "lit";
-import { live } from "lit/directives/live.js";
 import { asText, DialogElement } from "../../controllers/dialog-element.js";
 import { dialogStyles } from "../../controllers/dialog-element.styles.js";
 import { isPrintableKey, normalizeForMatch, TypeaheadController } from "../../controllers/typeahead-controller.js";
@@ -207,7 +206,7 @@ export class PiSelect extends DialogElement<SelectRequest, string> {
           aria-expanded=${visible.length > 0 ? "true" : "false"}
           aria-controls=${visible.length > 0 ? "listbox" : nothing}
           aria-activedescendant=${activeId ?? nothing}
-          .value=${live(this.filterText)}
+          .value=${this.filterText}
           @input=${(event: Event) => {
             this.filterText = (event.target as HTMLInputElement).value;
           }}
