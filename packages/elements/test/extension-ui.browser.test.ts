@@ -90,6 +90,36 @@ describe("pi-extension-ui inline", () => {
     expect(shown(host)).to.equal(null);
   });
 
+  it("gives each request its own element: typing survives re-renders, the next dialog of the same method starts fresh", async () => {
+    const { host } = await mount(agent);
+    const first = agent.request("input", { title: "First?" });
+    const second = agent.request("input", { title: "Second?" });
+    await settle();
+    const firstElement = shown(host)!;
+    await sendKeys({ type: "draft" });
+    // Store changes that re-render the host (a status, the title) keep the element and what was typed.
+    agent.request("setStatus", { statusKey: "k", statusText: "busy" });
+    agent.request("setTitle", { title: "pi" });
+    await settle();
+    expect(shown(host)).to.equal(firstElement);
+    expect(firstElement.shadowRoot!.querySelector("input")!.value).to.equal("draft");
+    await sendKeys({ press: "Enter" });
+    await settle();
+    const secondElement = shown(host)!;
+    expect(secondElement.localName).to.equal("pi-input");
+    expect(secondElement).to.not.equal(firstElement);
+    expect(secondElement.shadowRoot!.querySelector("input")!.value).to.equal("");
+    expect(secondElement.shadowRoot!.textContent).to.contain("Second?");
+    expect(secondElement.shadowRoot!.contains(deepActive())).to.equal(true);
+    await sendKeys({ type: "next" });
+    await sendKeys({ press: "Enter" });
+    await settle();
+    expect(agent.responses()).to.deep.equal([
+      { type: "extension_ui_response", id: first, value: "draft" },
+      { type: "extension_ui_response", id: second, value: "next" },
+    ]);
+  });
+
   it("says the queue position in the nearest language", async () => {
     const wrapper = await fixture<HTMLElement>(html`<div lang="ja"><pi-extension-ui></pi-extension-ui></div>`);
     const host = wrapper.querySelector("pi-extension-ui")!;

@@ -1,6 +1,5 @@
 import type { PendingDialog, PiSession } from "@pi-elements/core";
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from "lit";
-import { keyed } from "lit/directives/keyed.js";
+import { html, LitElement, nothing, type PropertyValues } from "lit";
 import { isBackdropClick } from "../../controllers/backdrop-click.js";
 import { type Clock, realClock } from "../../controllers/countdown-controller.js";
 import type { DialogCancelSource } from "../../controllers/dialog-element.js";
@@ -19,24 +18,6 @@ interface HostSlice {
 }
 
 const sameSlice = (a: HostSlice, b: HostSlice) => a.dialogs === b.dialogs && a.title === b.title;
-
-/**
- * The element that asks one pending dialog, chosen by its method. The deadline is the session's, so a dialog that
- * waited in the queue counts down only the time it really has left; `clock` must be the session's clock.
- */
-function dialogTemplate(dialog: PendingDialog, session: PiSession, clock: Clock): TemplateResult {
-  const { request, deadline } = dialog;
-  switch (request.method) {
-    case "select":
-      return html`<pi-select part="dialog-element" .session=${session} .clock=${clock} .deadline=${deadline} .request=${request}></pi-select>`;
-    case "confirm":
-      return html`<pi-confirm part="dialog-element" .session=${session} .clock=${clock} .deadline=${deadline} .request=${request}></pi-confirm>`;
-    case "input":
-      return html`<pi-input part="dialog-element" .session=${session} .clock=${clock} .deadline=${deadline} .request=${request}></pi-input>`;
-    case "editor":
-      return html`<pi-editor part="dialog-element" .session=${session} .clock=${clock} .deadline=${deadline} .request=${request}></pi-editor>`;
-  }
-}
 
 type DialogHandle = HTMLElement & { cancel(source: DialogCancelSource): boolean };
 
@@ -92,6 +73,8 @@ export class PiExtensionUi extends LitElement {
   #returnFocus: HTMLElement | null = null;
   #shownId: string | undefined;
   #pageTitle: string | undefined;
+  /** The element asking the head dialog, made for its id: a new request never inherits the last one's state. */
+  #asking: { id: string; element: HTMLElement } | undefined;
 
   constructor() {
     super();
@@ -130,13 +113,14 @@ export class PiExtensionUi extends LitElement {
     const dialogs = this.#store.value?.dialogs ?? [];
     const head = dialogs[0];
     const session = this.#store.session;
+    if (!head) this.#asking = undefined;
     const content =
       head && session
         ? html`${
             dialogs.length > 1
               ? html`<span part="queue">${localize(this, "queuePosition", { index: 1, total: dialogs.length }, this.strings)}</span>`
               : nothing
-          }${keyed(head.id, dialogTemplate(head, session, this.clock))}`
+          }${this.#dialogElement(head, session)}`
         : nothing;
     if (this.#modal) {
       return html`<slot></slot><dialog part="dialog" aria-label=${head?.request.title ?? nothing}
@@ -164,6 +148,21 @@ export class PiExtensionUi extends LitElement {
       if (target?.isConnected) target.focus();
     }
     if (changed.has("syncTitle") || this.syncTitle) this.#syncTitle();
+  }
+
+  /**
+   * The element for the dialog's method (`pi-select`, `pi-confirm`, `pi-input`, `pi-editor`), rendered as a node.
+   * The deadline is the session's, so a dialog that waited in the queue counts down only the time it really has
+   * left; `clock` must be the session's clock.
+   */
+  #dialogElement(dialog: PendingDialog, session: PiSession): HTMLElement {
+    if (this.#asking?.id !== dialog.id) {
+      const element = document.createElement(`pi-${dialog.request.method}`);
+      element.setAttribute("part", "dialog-element");
+      this.#asking = { id: dialog.id, element };
+    }
+    const { request, deadline } = dialog;
+    return Object.assign(this.#asking.element, { session, clock: this.clock, deadline, request });
   }
 
   /** Moves focus into the new dialog element unless it already took it. */
