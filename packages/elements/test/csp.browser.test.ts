@@ -7,7 +7,8 @@ import { expect } from "@open-wc/testing";
 
 type ScenarioWindow = Window & {
   cspViolations: { directive: string; blockedURI: string; sourceFile: string }[];
-  renderAnsiScenario: () => Promise<Record<string, string>>;
+  /** Set by the fixture's module script, which may still be loading when the frame's load event fires. */
+  renderAnsiScenario?: () => Promise<Record<string, string>>;
   tryStyleAttribute: () => string;
 };
 
@@ -27,7 +28,7 @@ describe("ANSI colours under a strict style-src policy", () => {
       wait();
     });
 
-    const colours = await win.renderAnsiScenario();
+    const colours = await win.renderAnsiScenario!();
     expect(colours).to.deep.equal({
       "status.color": "rgb(10, 20, 30)",
       "status.background": "rgb(200, 210, 220)",
