@@ -94,14 +94,54 @@ export async function minifyCssTemplates(source) {
   return out + source.slice(last);
 }
 
-/** esbuild plugin: minify css`…` in the package's own compiled modules. */
+const HTML_TAG = /\bhtml\s*`/g;
+
+/**
+ * Collapses the source layout of html`…` templates: every run of whitespace that contains a line break becomes one
+ * space. Where whitespace is collapsed (normal flow) that renders the same; the templates put no line break inside
+ * an element whose text keeps white space (`pre`, `pre-wrap`), so nothing visible changes there either. Holes are
+ * kept, and nested templates inside them get the same treatment.
+ */
+export function minifyHtmlTemplates(source) {
+  const collapse = (text) => text.replace(/[ \t]*\n\s*/g, " ");
+  let out = "";
+  let last = 0;
+  HTML_TAG.lastIndex = 0;
+  for (let match = HTML_TAG.exec(source); match; match = HTML_TAG.exec(source)) {
+    const open = match.index + match[0].length;
+    const close = templateEnd(source, open);
+    let body = "";
+    let text = "";
+    let i = open;
+    while (i < close) {
+      if (source[i] === "\\") {
+        text += source.slice(i, i + 2);
+        i += 2;
+      } else if (source[i] === "$" && source[i + 1] === "{") {
+        const end = expressionEnd(source, i + 2);
+        body += `${collapse(text)}\${${minifyHtmlTemplates(source.slice(i + 2, end))}}`;
+        text = "";
+        i = end + 1;
+      } else {
+        text += source[i];
+        i += 1;
+      }
+    }
+    out += source.slice(last, open) + body + collapse(text);
+    last = close;
+    HTML_TAG.lastIndex = close + 1;
+  }
+  return out + source.slice(last);
+}
+
+/** esbuild plugin: minify css`…` and html`…` in the package's own compiled modules. */
 export function minifyTemplatesPlugin() {
   return {
-    name: "minify-css-templates",
+    name: "minify-templates",
     setup(build) {
       build.onLoad({ filter: /[\\/]packages[\\/]elements[\\/]dist[\\/].*\.js$/ }, async (args) => {
         const source = await readFile(args.path, "utf8");
-        return { contents: await minifyCssTemplates(source), loader: "js" };
+        return { contents: minifyHtmlTemplates(await minifyCssTemplates(source)), loader: "js" };
       });
     },
   };
