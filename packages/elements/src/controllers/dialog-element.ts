@@ -28,7 +28,7 @@
 
 import { ContextConsumer } from "@lit/context";
 import type { DialogAnswer, DialogRequest } from "@pi-elements/core";
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from "lit";
+import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from "lit";
 import { sessionContext } from "../context.js";
 import { localize } from "../i18n/localize.js";
 import type { StringKey, StringTable } from "../i18n/strings.js";
@@ -69,7 +69,8 @@ export interface DialogResponder {
 }
 
 export abstract class DialogElement<R extends DialogRequest, A> extends LitElement {
-  static override properties = {
+  /** Lit gives subclasses these too: an element's own `properties` lists only what it adds. */
+  static override properties: PropertyDeclarations = {
     heading: { type: String },
     timeout: { type: Number },
     deadline: { type: Number, attribute: false },

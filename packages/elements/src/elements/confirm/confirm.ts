@@ -24,7 +24,7 @@ import { confirmStyles } from "./confirm.styles.js";
  */
 export class PiConfirm extends DialogElement<ConfirmRequest, boolean> {
   static override styles = [tokens, dialogStyles, confirmStyles];
-  static override properties = { ...DialogElement.properties, message: { type: String } };
+  static override properties = { message: { type: String } };
 
   /** The question's details; line breaks are shown as line breaks. */
   declare message: string;

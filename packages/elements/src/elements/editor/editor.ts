@@ -31,7 +31,6 @@ export type EditorSubmitKey = "enter" | "mod-enter";
 export class PiEditor extends DialogElement<EditorRequest, string> {
   static override styles = [tokens, dialogStyles, editorStyles];
   static override properties = {
-    ...DialogElement.properties,
     value: { type: String },
     submitOn: { type: String, attribute: "submit-on", reflect: true },
   };

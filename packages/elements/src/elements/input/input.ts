@@ -24,7 +24,6 @@ import { tokens } from "../../theme/tokens.js";
 export class PiInput extends DialogElement<InputRequest, string> {
   static override styles = [tokens, dialogStyles];
   static override properties = {
-    ...DialogElement.properties,
     placeholder: { type: String },
     value: { type: String },
   };

@@ -39,7 +39,6 @@ import { selectStyles } from "./select.styles.js";
 export class PiSelect extends DialogElement<SelectRequest, string> {
   static override styles = [tokens, dialogStyles, selectStyles];
   static override properties = {
-    ...DialogElement.properties,
     options: { attribute: false },
     filterThreshold: { type: Number, attribute: "filter-threshold" },
     activeIndex: { state: true },
