@@ -121,15 +121,11 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
 
   constructor() {
     super();
+    // timeout, deadline, session, request and strings start undefined.
     this.heading = "";
-    this.timeout = undefined;
-    this.deadline = undefined;
     this.open = false;
     this.modal = false;
-    this.session = undefined;
-    this.request = undefined;
     this.clock = realClock;
-    this.strings = undefined;
     this.addEventListener("keydown", this.#onKeydown);
   }
 
@@ -185,10 +181,8 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
   protected abstract askResult(answer: DialogAnswer): A | undefined;
   /** Resets per-question state (a list's current option, a filter) each time the dialog opens. */
   protected onOpen(): void {}
-  /** The dialog's role: "dialog", or "alertdialog" for a confirmation. */
-  protected get dialogRole(): "dialog" | "alertdialog" {
-    return "dialog";
-  }
+  /** "alertdialog" for a confirmation; otherwise undefined, the `<dialog>` element's own role. */
+  protected readonly dialogRole: "alertdialog" | undefined;
   /** Ids of elements that describe the dialog besides its deadline. */
   protected get describedBy(): string[] {
     return [];
@@ -203,20 +197,33 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
    * settles `ask()`. Returns false (and does nothing) when the dialog is not open or already answered.
    */
   protected answer(answer: DialogAnswer, source: DialogCancelSource = "button"): boolean {
+    if (!this.#close()) return false;
+    const request = this.request;
+    if (request) this.effectiveSession?.respond(request.id, answer);
+    if ("cancelled" in answer) {
+      this.#emit("pi-cancel", { source });
+      this.#settle(undefined);
+    } else {
+      this.#emit("pi-submit", answer);
+      this.#settle(this.askResult(answer));
+    }
+    return true;
+  }
+
+  /**
+   * Closes the dialog as answered, once per opening: false (and nothing done) when it is not open or already
+   * answered. Marked answered first, so a session reporting the request closed meanwhile is ignored.
+   */
+  #close(): boolean {
     if (!this.open || this.#answered) return false;
     this.#answered = true;
     this.open = false;
     this.countdown.stop();
-    const request = this.request;
-    if (request) this.effectiveSession?.respond(request.id, answer);
-    const init = { bubbles: true, composed: true };
-    if ("cancelled" in answer) {
-      this.dispatchEvent(new CustomEvent<PiCancelDetail>("pi-cancel", { ...init, detail: { source } }));
-    } else {
-      this.dispatchEvent(new CustomEvent<PiSubmitDetail>("pi-submit", { ...init, detail: answer }));
-    }
-    this.#settle("cancelled" in answer ? undefined : this.askResult(answer));
     return true;
+  }
+
+  #emit<K extends "pi-submit" | "pi-cancel">(type: K, detail: GlobalEventHandlersEventMap[K]["detail"]): void {
+    this.dispatchEvent(new CustomEvent(type, { bubbles: true, composed: true, detail }));
   }
 
   #settle(result: A | undefined): void {
@@ -255,15 +262,15 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
     this.focusReturn.remember();
     this.#focusPending = true;
     this.onOpen();
-    // As in pi, a timeout of 0 (or less) means none; so does one that is not a finite number (NaN, Infinity).
-    // A deadline already past cancels at once.
-    const finite = (value: number | undefined) =>
-      typeof value === "number" && Number.isFinite(value) ? value : undefined;
-    const timeout = (finite(this.timeout) ?? 0) > 0 ? this.timeout : undefined;
-    const deadline = finite(this.deadline) ?? (timeout !== undefined ? this.clock.now() + timeout : undefined);
-    this.#initialSeconds = undefined;
-    if (deadline === undefined) this.countdown.stop();
-    else this.countdown.start(deadline, this.clock);
+    // As in pi, a timeout of 0 (or less) means none; so does one that is not a finite number (NaN, Infinity):
+    // the countdown ignores a deadline that is not finite. A deadline already past cancels at once.
+    const timeout = this.timeout ?? 0;
+    const deadline = Number.isFinite(this.deadline)
+      ? this.deadline
+      : timeout > 0
+        ? this.clock.now() + timeout
+        : undefined;
+    this.countdown.start(deadline, this.clock);
     this.#initialSeconds = this.countdown.seconds;
     if (!this.open) this.#closed();
   }
@@ -318,16 +325,9 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
 
   readonly #onDialogClosed = (event: Event): void => {
     const closed = (event as Event & { value?: { id?: unknown; reason?: unknown } }).value;
-    if (!this.open || this.#answered || closed?.id !== this.request?.id) return;
-    this.#answered = true;
-    this.open = false;
-    this.countdown.stop();
+    if (closed?.id !== this.request?.id || !this.#close()) return;
     // Its deadline is a timeout like our own; otherwise nobody waits for an answer any more: close quietly.
-    if (closed?.reason === "timeout") {
-      this.dispatchEvent(
-        new CustomEvent<PiCancelDetail>("pi-cancel", { bubbles: true, composed: true, detail: { source: "timeout" } }),
-      );
-    }
+    if (closed?.reason === "timeout") this.#emit("pi-cancel", { source: "timeout" });
     this.#settle(undefined);
   };
 
@@ -338,22 +338,24 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
     }
   };
 
-  readonly #onNativeCancel = (event: Event): void => {
+  // Lit calls template event listeners with `this` set to the element, so these two need no binding.
+  #onNativeCancel(event: Event): void {
     // A modal <dialog>'s own close request (Esc); the keydown handler normally gets there first.
     event.preventDefault();
     this.cancel("keyboard");
-  };
+  }
 
-  readonly #onDialogClick = (event: MouseEvent): void => {
+  #onDialogClick(event: MouseEvent): void {
     if (this.modal && isBackdropClick(event)) this.cancel("backdrop");
-  };
+  }
 
   protected override render(): TemplateResult {
     const seconds = this.countdown.seconds;
-    const describedBy = [...this.describedBy, ...(this.#initialSeconds !== undefined ? ["deadline"] : [])];
+    const describedBy = [...this.describedBy];
+    if (this.#initialSeconds !== undefined) describedBy.push("deadline");
     return html`<dialog
       part="dialog"
-      role=${this.dialogRole === "alertdialog" ? "alertdialog" : nothing}
+      role=${this.dialogRole ?? nothing}
       aria-labelledby="heading"
       aria-describedby=${describedBy.length ? describedBy.join(" ") : nothing}
       @cancel=${this.#onNativeCancel}

@@ -35,9 +35,7 @@ export class PiConfirm extends DialogElement<ConfirmRequest, boolean> {
     this.message = "";
   }
 
-  protected override get dialogRole(): "alertdialog" {
-    return "alertdialog";
-  }
+  protected override readonly dialogRole = "alertdialog";
 
   protected override get describedBy(): string[] {
     return this.message ? ["message"] : [];
