@@ -177,8 +177,13 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
   protected abstract focusTarget(): HTMLElement | null | undefined;
   /** The body under the heading: message, list, field, buttons. */
   protected abstract renderBody(): TemplateResult;
-  /** The value `ask()` resolves with for a non-cancel answer. */
-  protected abstract askResult(answer: DialogAnswer): A | undefined;
+  /**
+   * The value `ask()` resolves with for a non-cancel answer: its `value` (select, input, editor) or its
+   * `confirmed` (confirm). `A` is the type of that one field for the element's kind of answer.
+   */
+  protected askResult(answer: PiSubmitDetail): A {
+    return ("value" in answer ? answer.value : answer.confirmed) as A;
+  }
   /** Resets per-question state (a list's current option, a filter) each time the dialog opens. */
   protected onOpen(): void {}
   /** "alertdialog" for a confirmation; otherwise undefined, the `<dialog>` element's own role. */

@@ -1,4 +1,4 @@
-import type { ConfirmRequest, DialogAnswer } from "@pi-elements/core";
+import type { ConfirmRequest } from "@pi-elements/core";
 import { html, type TemplateResult } from "lit";
 import { asText, DialogElement } from "../../controllers/dialog-element.js";
 import { dialogStyles } from "../../controllers/dialog-element.styles.js";
@@ -47,10 +47,6 @@ export class PiConfirm extends DialogElement<ConfirmRequest, boolean> {
 
   protected focusTarget(): HTMLElement | null {
     return this.renderRoot.querySelector<HTMLElement>("[part~=yes-button]");
-  }
-
-  protected askResult(answer: DialogAnswer): boolean | undefined {
-    return "confirmed" in answer ? answer.confirmed : undefined;
   }
 
   /** Chooses Yes (true) or No (false), as a click would. */
