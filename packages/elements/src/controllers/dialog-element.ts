@@ -103,10 +103,10 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
   /** The request method this element answers. */
   protected abstract readonly method: R["method"];
 
-  protected readonly countdown = new CountdownController(this, () => this.cancel("timeout"));
-  protected readonly keyGuard = new KeyGuardController(this);
+  readonly #countdown = new CountdownController(this, () => this.cancel("timeout"));
+  readonly #keyGuard = new KeyGuardController(this);
   protected readonly ime = new ImeGuardController(this);
-  protected readonly focusReturn = new FocusReturnController(this);
+  readonly #focusReturn = new FocusReturnController(this);
   readonly #context = new ContextConsumer(this, {
     context: sessionContext,
     subscribe: true,
@@ -223,7 +223,7 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
     if (!this.open || this.#answered) return false;
     this.#answered = true;
     this.open = false;
-    this.countdown.stop();
+    this.#countdown.stop();
     return true;
   }
 
@@ -263,8 +263,8 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
 
   #opened(): void {
     this.#answered = false;
-    this.keyGuard.arm();
-    this.focusReturn.remember();
+    this.#keyGuard.arm();
+    this.#focusReturn.remember();
     this.#focusPending = true;
     this.onOpen();
     // As in pi, a timeout of 0 (or less) means none; so does one that is not a finite number (NaN, Infinity):
@@ -275,14 +275,14 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
       : timeout > 0
         ? this.clock.now() + timeout
         : undefined;
-    this.countdown.start(deadline, this.clock);
-    this.#initialSeconds = this.countdown.seconds;
+    this.#countdown.start(deadline, this.clock);
+    this.#initialSeconds = this.#countdown.seconds;
     if (!this.open) this.#closed();
   }
 
   #closed(): void {
-    this.countdown.stop();
-    this.focusReturn.restore();
+    this.#countdown.stop();
+    this.#focusReturn.restore();
   }
 
   protected override updated(changed: PropertyValues<this>): void {
@@ -355,7 +355,7 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
   }
 
   protected override render(): TemplateResult {
-    const seconds = this.countdown.seconds;
+    const seconds = this.#countdown.seconds;
     const describedBy = [...this.describedBy];
     if (this.#initialSeconds !== undefined) describedBy.push("deadline");
     return html`<dialog
