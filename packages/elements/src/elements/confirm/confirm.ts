@@ -55,7 +55,8 @@ export class PiConfirm extends DialogElement<ConfirmRequest, boolean> {
   }
 
   #onKeydown(event: KeyboardEvent): void {
-    if (!["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(event.key)) return;
+    // Any of the four arrow keys.
+    if (!event.key.startsWith("Arrow")) return;
     event.preventDefault();
     const buttons = [...this.renderRoot.querySelectorAll<HTMLButtonElement>(".actions button")];
     const other = buttons.find((button) => button !== this.renderRoot.querySelector(":focus"));
