@@ -45,7 +45,7 @@ export type { Clock } from "./countdown-controller.js";
  * anything; missing becomes "", anything else its string form.
  */
 export function asText(value: unknown): string {
-  return typeof value === "string" ? value : value == null ? "" : String(value);
+  return value == null ? "" : String(value);
 }
 
 export type DialogCancelSource = "keyboard" | "button" | "timeout" | "backdrop";
