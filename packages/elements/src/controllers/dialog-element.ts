@@ -126,7 +126,6 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
     this.open = false;
     this.modal = false;
     this.clock = realClock;
-    this.addEventListener("keydown", this.#onKeydown);
   }
 
   /**
@@ -336,14 +335,15 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
     this.#settle(undefined);
   };
 
-  readonly #onKeydown = (event: KeyboardEvent): void => {
+  // Lit calls template event listeners with `this` set to the element, so these need no binding.
+  /** Esc from any control in the dialog, after the control's own handler (which may claim it). */
+  #onKeydown(event: KeyboardEvent): void {
     if (event.key === "Escape" && this.open && !event.defaultPrevented && !this.ime.isComposing(event)) {
       event.preventDefault();
       this.cancel("keyboard");
     }
-  };
+  }
 
-  // Lit calls template event listeners with `this` set to the element, so these two need no binding.
   #onNativeCancel(event: Event): void {
     // A modal <dialog>'s own close request (Esc); the keydown handler normally gets there first.
     event.preventDefault();
@@ -363,6 +363,7 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
       role=${this.dialogRole ?? nothing}
       aria-labelledby="heading"
       aria-describedby=${describedBy.length ? describedBy.join(" ") : nothing}
+      @keydown=${this.#onKeydown}
       @cancel=${this.#onNativeCancel}
       @click=${this.#onDialogClick}
     >
