@@ -40,8 +40,11 @@ export class CountdownController implements ReactiveController {
     return this.#seconds;
   }
 
-  /** Starts counting down to `deadline`, a time on `clock`; a deadline that is not a finite number means none. */
-  start(deadline: number, clock: Clock): void {
+  /**
+   * Starts counting down to `deadline`, a time on `clock`; a deadline that is not a finite number (or undefined)
+   * means none, and only stops a countdown already running.
+   */
+  start(deadline: number | undefined, clock: Clock): void {
     this.stop();
     if (!Number.isFinite(deadline)) return;
     this.#clock = clock;

@@ -28,7 +28,7 @@
 
 import { ContextConsumer } from "@lit/context";
 import type { DialogAnswer, DialogRequest } from "@pi-elements/core";
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from "lit";
+import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from "lit";
 import { sessionContext } from "../context.js";
 import { localize } from "../i18n/localize.js";
 import type { StringKey, StringTable } from "../i18n/strings.js";
@@ -45,7 +45,7 @@ export type { Clock } from "./countdown-controller.js";
  * anything; missing becomes "", anything else its string form.
  */
 export function asText(value: unknown): string {
-  return typeof value === "string" ? value : value == null ? "" : String(value);
+  return value == null ? "" : String(value);
 }
 
 export type DialogCancelSource = "keyboard" | "button" | "timeout" | "backdrop";
@@ -69,7 +69,8 @@ export interface DialogResponder {
 }
 
 export abstract class DialogElement<R extends DialogRequest, A> extends LitElement {
-  static override properties = {
+  /** Lit gives subclasses these too: an element's own `properties` lists only what it adds. */
+  static override properties: PropertyDeclarations = {
     heading: { type: String },
     timeout: { type: Number },
     deadline: { type: Number, attribute: false },
@@ -102,10 +103,10 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
   /** The request method this element answers. */
   protected abstract readonly method: R["method"];
 
-  protected readonly countdown = new CountdownController(this, () => this.cancel("timeout"));
-  protected readonly keyGuard = new KeyGuardController(this);
+  readonly #countdown = new CountdownController(this, () => this.cancel("timeout"));
+  readonly #keyGuard = new KeyGuardController(this);
   protected readonly ime = new ImeGuardController(this);
-  protected readonly focusReturn = new FocusReturnController(this);
+  readonly #focusReturn = new FocusReturnController(this);
   readonly #context = new ContextConsumer(this, {
     context: sessionContext,
     subscribe: true,
@@ -120,16 +121,11 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
 
   constructor() {
     super();
+    // timeout, deadline, session, request and strings start undefined.
     this.heading = "";
-    this.timeout = undefined;
-    this.deadline = undefined;
     this.open = false;
     this.modal = false;
-    this.session = undefined;
-    this.request = undefined;
     this.clock = realClock;
-    this.strings = undefined;
-    this.addEventListener("keydown", this.#onKeydown);
   }
 
   /**
@@ -180,14 +176,17 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
   protected abstract focusTarget(): HTMLElement | null | undefined;
   /** The body under the heading: message, list, field, buttons. */
   protected abstract renderBody(): TemplateResult;
-  /** The value `ask()` resolves with for a non-cancel answer. */
-  protected abstract askResult(answer: DialogAnswer): A | undefined;
+  /**
+   * The value `ask()` resolves with for a non-cancel answer: its `value` (select, input, editor) or its
+   * `confirmed` (confirm). `A` is the type of that one field for the element's kind of answer.
+   */
+  protected askResult(answer: PiSubmitDetail): A {
+    return ("value" in answer ? answer.value : answer.confirmed) as A;
+  }
   /** Resets per-question state (a list's current option, a filter) each time the dialog opens. */
   protected onOpen(): void {}
-  /** The dialog's role: "dialog", or "alertdialog" for a confirmation. */
-  protected get dialogRole(): "dialog" | "alertdialog" {
-    return "dialog";
-  }
+  /** "alertdialog" for a confirmation; otherwise undefined, the `<dialog>` element's own role. */
+  protected readonly dialogRole: "alertdialog" | undefined;
   /** Ids of elements that describe the dialog besides its deadline. */
   protected get describedBy(): string[] {
     return [];
@@ -202,20 +201,33 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
    * settles `ask()`. Returns false (and does nothing) when the dialog is not open or already answered.
    */
   protected answer(answer: DialogAnswer, source: DialogCancelSource = "button"): boolean {
+    if (!this.#close()) return false;
+    const request = this.request;
+    if (request) this.effectiveSession?.respond(request.id, answer);
+    if ("cancelled" in answer) {
+      this.#emit("pi-cancel", { source });
+      this.#settle(undefined);
+    } else {
+      this.#emit("pi-submit", answer);
+      this.#settle(this.askResult(answer));
+    }
+    return true;
+  }
+
+  /**
+   * Closes the dialog as answered, once per opening: false (and nothing done) when it is not open or already
+   * answered. Marked answered first, so a session reporting the request closed meanwhile is ignored.
+   */
+  #close(): boolean {
     if (!this.open || this.#answered) return false;
     this.#answered = true;
     this.open = false;
-    this.countdown.stop();
-    const request = this.request;
-    if (request) this.effectiveSession?.respond(request.id, answer);
-    const init = { bubbles: true, composed: true };
-    if ("cancelled" in answer) {
-      this.dispatchEvent(new CustomEvent<PiCancelDetail>("pi-cancel", { ...init, detail: { source } }));
-    } else {
-      this.dispatchEvent(new CustomEvent<PiSubmitDetail>("pi-submit", { ...init, detail: answer }));
-    }
-    this.#settle("cancelled" in answer ? undefined : this.askResult(answer));
+    this.#countdown.stop();
     return true;
+  }
+
+  #emit<K extends "pi-submit" | "pi-cancel">(type: K, detail: GlobalEventHandlersEventMap[K]["detail"]): void {
+    this.dispatchEvent(new CustomEvent(type, { bubbles: true, composed: true, detail }));
   }
 
   #settle(result: A | undefined): void {
@@ -250,26 +262,26 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
 
   #opened(): void {
     this.#answered = false;
-    this.keyGuard.arm();
-    this.focusReturn.remember();
+    this.#keyGuard.arm();
+    this.#focusReturn.remember();
     this.#focusPending = true;
     this.onOpen();
-    // As in pi, a timeout of 0 (or less) means none; so does one that is not a finite number (NaN, Infinity).
-    // A deadline already past cancels at once.
-    const finite = (value: number | undefined) =>
-      typeof value === "number" && Number.isFinite(value) ? value : undefined;
-    const timeout = (finite(this.timeout) ?? 0) > 0 ? this.timeout : undefined;
-    const deadline = finite(this.deadline) ?? (timeout !== undefined ? this.clock.now() + timeout : undefined);
-    this.#initialSeconds = undefined;
-    if (deadline === undefined) this.countdown.stop();
-    else this.countdown.start(deadline, this.clock);
-    this.#initialSeconds = this.countdown.seconds;
+    // As in pi, a timeout of 0 (or less) means none; so does one that is not a finite number (NaN, Infinity):
+    // the countdown ignores a deadline that is not finite. A deadline already past cancels at once.
+    const timeout = this.timeout ?? 0;
+    const deadline = Number.isFinite(this.deadline)
+      ? this.deadline
+      : timeout > 0
+        ? this.clock.now() + timeout
+        : undefined;
+    this.#countdown.start(deadline, this.clock);
+    this.#initialSeconds = this.#countdown.seconds;
     if (!this.open) this.#closed();
   }
 
   #closed(): void {
-    this.countdown.stop();
-    this.focusReturn.restore();
+    this.#countdown.stop();
+    this.#focusReturn.restore();
   }
 
   protected override updated(changed: PropertyValues<this>): void {
@@ -317,44 +329,41 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
 
   readonly #onDialogClosed = (event: Event): void => {
     const closed = (event as Event & { value?: { id?: unknown; reason?: unknown } }).value;
-    if (!this.open || this.#answered || closed?.id !== this.request?.id) return;
-    this.#answered = true;
-    this.open = false;
-    this.countdown.stop();
+    if (closed?.id !== this.request?.id || !this.#close()) return;
     // Its deadline is a timeout like our own; otherwise nobody waits for an answer any more: close quietly.
-    if (closed?.reason === "timeout") {
-      this.dispatchEvent(
-        new CustomEvent<PiCancelDetail>("pi-cancel", { bubbles: true, composed: true, detail: { source: "timeout" } }),
-      );
-    }
+    if (closed?.reason === "timeout") this.#emit("pi-cancel", { source: "timeout" });
     this.#settle(undefined);
   };
 
-  readonly #onKeydown = (event: KeyboardEvent): void => {
+  // Lit calls template event listeners with `this` set to the element, so these need no binding.
+  /** Esc from any control in the dialog, after the control's own handler (which may claim it). */
+  #onKeydown(event: KeyboardEvent): void {
     if (event.key === "Escape" && this.open && !event.defaultPrevented && !this.ime.isComposing(event)) {
       event.preventDefault();
       this.cancel("keyboard");
     }
-  };
+  }
 
-  readonly #onNativeCancel = (event: Event): void => {
+  #onNativeCancel(event: Event): void {
     // A modal <dialog>'s own close request (Esc); the keydown handler normally gets there first.
     event.preventDefault();
     this.cancel("keyboard");
-  };
+  }
 
-  readonly #onDialogClick = (event: MouseEvent): void => {
+  #onDialogClick(event: MouseEvent): void {
     if (this.modal && isBackdropClick(event)) this.cancel("backdrop");
-  };
+  }
 
   protected override render(): TemplateResult {
-    const seconds = this.countdown.seconds;
-    const describedBy = [...this.describedBy, ...(this.#initialSeconds !== undefined ? ["deadline"] : [])];
+    const seconds = this.#countdown.seconds;
+    const describedBy = [...this.describedBy];
+    if (this.#initialSeconds !== undefined) describedBy.push("deadline");
     return html`<dialog
       part="dialog"
-      role=${this.dialogRole === "alertdialog" ? "alertdialog" : nothing}
+      role=${this.dialogRole ?? nothing}
       aria-labelledby="heading"
       aria-describedby=${describedBy.length ? describedBy.join(" ") : nothing}
+      @keydown=${this.#onKeydown}
       @cancel=${this.#onNativeCancel}
       @click=${this.#onDialogClick}
     >

@@ -5,9 +5,9 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from "lit";
 
-/** The focused element, looking through open shadow roots. */
-export function deepActiveElement(root: DocumentOrShadowRoot = document): Element | null {
-  let active = root.activeElement;
+/** The focused element in the document, looking through open shadow roots. */
+export function deepActiveElement(): Element | null {
+  let active = document.activeElement;
   while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
   return active;
 }
@@ -38,7 +38,8 @@ export class FocusReturnController implements ReactiveController {
 
   #contains(node: Node): boolean {
     const host = this.#host;
-    return node === host || host.contains(node) || host.shadowRoot?.contains(node) === true;
+    // contains() is true for the node itself.
+    return host.contains(node) || host.shadowRoot?.contains(node) === true;
   }
 
   hostDisconnected(): void {

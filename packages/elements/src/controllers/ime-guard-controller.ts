@@ -7,11 +7,16 @@
 import type { ReactiveController, ReactiveControllerHost } from "lit";
 
 export class ImeGuardController implements ReactiveController {
-  readonly #host: ReactiveControllerHost & HTMLElement;
   #composing = false;
 
   constructor(host: ReactiveControllerHost & HTMLElement) {
-    this.#host = host;
+    // Listeners on the host itself live as long as it does; only the state is reset on disconnect.
+    host.addEventListener("compositionstart", () => {
+      this.#composing = true;
+    });
+    host.addEventListener("compositionend", () => {
+      this.#composing = false;
+    });
     host.addController(this);
   }
 
@@ -20,22 +25,8 @@ export class ImeGuardController implements ReactiveController {
     return this.#composing || event.isComposing || event.keyCode === 229;
   }
 
-  hostConnected(): void {
-    this.#host.addEventListener("compositionstart", this.#start);
-    this.#host.addEventListener("compositionend", this.#end);
-  }
-
   hostDisconnected(): void {
-    this.#host.removeEventListener("compositionstart", this.#start);
-    this.#host.removeEventListener("compositionend", this.#end);
+    // A composition cut short by removing the element may never get its compositionend.
     this.#composing = false;
   }
-
-  readonly #start = (): void => {
-    this.#composing = true;
-  };
-
-  readonly #end = (): void => {
-    this.#composing = false;
-  };
 }

@@ -9,8 +9,6 @@
  * belongs to started after that moment. Blocked events are stopped before they reach the dialog's controls, which
  * also keeps a held Enter from "clicking" a focused button.
  */
-import type { ReactiveController, ReactiveControllerHost } from "lit";
-
 /** code (or key) -> timeStamp of the keydown that started the current press. */
 const pressStartedAt = new Map<string, number>();
 
@@ -35,13 +33,15 @@ if (typeof window !== "undefined") {
   window.addEventListener("blur", () => pressStartedAt.clear());
 }
 
-export class KeyGuardController implements ReactiveController {
-  readonly #host: ReactiveControllerHost & HTMLElement;
+/** Needs no Lit lifecycle hooks: it only listens on its host. */
+export class KeyGuardController {
   #armedAt = Number.NEGATIVE_INFINITY;
 
-  constructor(host: ReactiveControllerHost & HTMLElement) {
-    this.#host = host;
-    host.addController(this);
+  constructor(host: HTMLElement) {
+    // Capture on the host runs before any listener inside its shadow root. The listeners live as long as the host
+    // (a detached element gets no key events from the user), so there is nothing to remove on disconnect.
+    host.addEventListener("keydown", this.#guard, true);
+    host.addEventListener("keypress", this.#guard, true);
   }
 
   /** Call when the dialog opens: key presses from before this instant are ignored. */
@@ -54,17 +54,6 @@ export class KeyGuardController implements ReactiveController {
     if (event.timeStamp < this.#armedAt) return false;
     const started = pressStartedAt.get(keyId(event));
     return started === undefined || started >= this.#armedAt;
-  }
-
-  hostConnected(): void {
-    // Capture on the host runs before any listener inside its shadow root.
-    this.#host.addEventListener("keydown", this.#guard, true);
-    this.#host.addEventListener("keypress", this.#guard, true);
-  }
-
-  hostDisconnected(): void {
-    this.#host.removeEventListener("keydown", this.#guard, true);
-    this.#host.removeEventListener("keypress", this.#guard, true);
   }
 
   readonly #guard = (event: Event): void => {

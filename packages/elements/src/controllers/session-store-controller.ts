@@ -64,7 +64,8 @@ export class SessionStoreController<T> implements ReactiveController {
 
   #sync(requestUpdate: boolean): void {
     const session = this.session;
-    if (session === this.#subscribed && (session === undefined || this.#unsubscribe)) return;
+    // #unsubscribe is set exactly while #subscribed is a session, so an unchanged session needs nothing.
+    if (session === this.#subscribed) return;
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
     this.#subscribed = session;

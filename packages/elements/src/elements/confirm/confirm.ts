@@ -1,4 +1,4 @@
-import type { ConfirmRequest, DialogAnswer } from "@pi-elements/core";
+import type { ConfirmRequest } from "@pi-elements/core";
 import { html, type TemplateResult } from "lit";
 import { asText, DialogElement } from "../../controllers/dialog-element.js";
 import { dialogStyles } from "../../controllers/dialog-element.styles.js";
@@ -24,7 +24,7 @@ import { confirmStyles } from "./confirm.styles.js";
  */
 export class PiConfirm extends DialogElement<ConfirmRequest, boolean> {
   static override styles = [tokens, dialogStyles, confirmStyles];
-  static override properties = { ...DialogElement.properties, message: { type: String } };
+  static override properties = { message: { type: String } };
 
   /** The question's details; line breaks are shown as line breaks. */
   declare message: string;
@@ -35,9 +35,7 @@ export class PiConfirm extends DialogElement<ConfirmRequest, boolean> {
     this.message = "";
   }
 
-  protected override get dialogRole(): "alertdialog" {
-    return "alertdialog";
-  }
+  protected override readonly dialogRole = "alertdialog";
 
   protected override get describedBy(): string[] {
     return this.message ? ["message"] : [];
@@ -51,17 +49,14 @@ export class PiConfirm extends DialogElement<ConfirmRequest, boolean> {
     return this.renderRoot.querySelector<HTMLElement>("[part~=yes-button]");
   }
 
-  protected askResult(answer: DialogAnswer): boolean | undefined {
-    return "confirmed" in answer ? answer.confirmed : undefined;
-  }
-
   /** Chooses Yes (true) or No (false), as a click would. */
   confirm(confirmed: boolean): boolean {
     return this.answer({ confirmed });
   }
 
   #onKeydown(event: KeyboardEvent): void {
-    if (!["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(event.key)) return;
+    // Any of the four arrow keys.
+    if (!event.key.startsWith("Arrow")) return;
     event.preventDefault();
     const buttons = [...this.renderRoot.querySelectorAll<HTMLButtonElement>(".actions button")];
     const other = buttons.find((button) => button !== this.renderRoot.querySelector(":focus"));

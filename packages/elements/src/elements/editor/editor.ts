@@ -1,4 +1,4 @@
-import type { DialogAnswer, EditorRequest } from "@pi-elements/core";
+import type { EditorRequest } from "@pi-elements/core";
 import { html, type PropertyValues, type TemplateResult } from "lit";
 import { asText, DialogElement } from "../../controllers/dialog-element.js";
 import { dialogStyles } from "../../controllers/dialog-element.styles.js";
@@ -31,7 +31,6 @@ export type EditorSubmitKey = "enter" | "mod-enter";
 export class PiEditor extends DialogElement<EditorRequest, string> {
   static override styles = [tokens, dialogStyles, editorStyles];
   static override properties = {
-    ...DialogElement.properties,
     value: { type: String },
     submitOn: { type: String, attribute: "submit-on", reflect: true },
   };
@@ -54,10 +53,6 @@ export class PiEditor extends DialogElement<EditorRequest, string> {
 
   protected focusTarget(): HTMLTextAreaElement | null {
     return this.renderRoot.querySelector("textarea");
-  }
-
-  protected askResult(answer: DialogAnswer): string | undefined {
-    return "value" in answer ? answer.value : undefined;
   }
 
   /** Submits the current text. */

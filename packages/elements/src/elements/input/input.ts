@@ -1,4 +1,4 @@
-import type { DialogAnswer, InputRequest } from "@pi-elements/core";
+import type { InputRequest } from "@pi-elements/core";
 import { html, type TemplateResult } from "lit";
 import { asText, DialogElement } from "../../controllers/dialog-element.js";
 import { dialogStyles } from "../../controllers/dialog-element.styles.js";
@@ -24,7 +24,6 @@ import { tokens } from "../../theme/tokens.js";
 export class PiInput extends DialogElement<InputRequest, string> {
   static override styles = [tokens, dialogStyles];
   static override properties = {
-    ...DialogElement.properties,
     placeholder: { type: String },
     value: { type: String },
   };
@@ -47,10 +46,6 @@ export class PiInput extends DialogElement<InputRequest, string> {
 
   protected focusTarget(): HTMLInputElement | null {
     return this.renderRoot.querySelector("input");
-  }
-
-  protected askResult(answer: DialogAnswer): string | undefined {
-    return "value" in answer ? answer.value : undefined;
   }
 
   /** Submits the current text. */

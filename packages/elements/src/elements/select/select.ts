@@ -1,4 +1,4 @@
-import type { DialogAnswer, SelectRequest } from "@pi-elements/core";
+import type { SelectRequest } from "@pi-elements/core";
 import { html, nothing, type PropertyValues, type TemplateResult } from "lit";
 import { asText, DialogElement } from "../../controllers/dialog-element.js";
 import { dialogStyles } from "../../controllers/dialog-element.styles.js";
@@ -39,7 +39,6 @@ import { selectStyles } from "./select.styles.js";
 export class PiSelect extends DialogElement<SelectRequest, string> {
   static override styles = [tokens, dialogStyles, selectStyles];
   static override properties = {
-    ...DialogElement.properties,
     options: { attribute: false },
     filterThreshold: { type: Number, attribute: "filter-threshold" },
     activeIndex: { state: true },
@@ -124,10 +123,6 @@ export class PiSelect extends DialogElement<SelectRequest, string> {
     // With nothing to choose, Cancel is the one thing to do.
     const selector = this.#filtering ? "[part~=filter]" : "[part~=listbox], [part~=cancel-button]";
     return this.renderRoot.querySelector<HTMLElement>(selector);
-  }
-
-  protected askResult(answer: DialogAnswer): string | undefined {
-    return "value" in answer ? answer.value : undefined;
   }
 
   /** Chooses the option at `index` (into `options`); false when there is none or the dialog is closed. */
