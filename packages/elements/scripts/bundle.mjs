@@ -49,9 +49,10 @@ async function bundle(entry) {
   return code;
 }
 
-/** Builds dist/pi-elements.bundle.js. */
+/** Builds dist/pi-elements.bundle.js, with its types: those of the entry module it is built from. */
 export async function buildBundle() {
   writeFileSync(bundlePath, await bundle(join(distDir, "bundle.js")));
+  writeFileSync(bundlePath.replace(/\.js$/, ".d.ts"), 'export * from "./bundle.js";\n');
 }
 
 /** Bundles one element's entry alone, in memory, and returns the code. */
