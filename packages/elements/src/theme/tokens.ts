@@ -7,7 +7,8 @@
  * A page switches every element at once with the inheritable `--pi-color-scheme: light | dark` on any ancestor.
  *
  * Colours are pi's dark.json / light.json values; where one of them fails WCAG AA as text on our background
- * (light warning #9a7326, light success #588458, dark muted #808080, dark error #cc6666 at 4.47:1) the nearest passing shade is used.
+ * (light warning #9a7326, dark muted #808080, dark error #cc6666 at 4.47:1) the nearest passing shade is used.
+ * pi's success and dim roles have no token: nothing here is drawn in them.
  */
 import { css } from "lit";
 
@@ -21,9 +22,7 @@ export const tokens = css`
     --_accent: var(--pi-color-accent, light-dark(#4f7373, #8abeb7));
     --_error: var(--pi-color-error, light-dark(#a34f4f, #d47474));
     --_warning: var(--pi-color-warning, light-dark(#85631f, #ffff00));
-    --_success: var(--pi-color-success, light-dark(#4d744d, #b5bd68));
     --_muted: var(--pi-color-muted, light-dark(#616161, #949494));
-    --_dim: var(--pi-color-dim, light-dark(#767676, #666666));
     --_selected-bg: var(--pi-color-selected-bg, light-dark(#d0d0e0, #3a3a4a));
     --_focus: var(--pi-color-focus, light-dark(#4f7373, #8abeb7));
     --_font: var(--pi-font-family, system-ui, sans-serif);
