@@ -65,13 +65,10 @@ export class UiState implements UiStore {
 
   /** The current snapshot, or undefined when something changed since it was built. */
   #snapshot: UiSnapshot | undefined;
-  /** The snapshot built last, whose unchanged parts the next one reuses. */
+  /** The snapshot built last: the next one keeps each of its parts whose items are unchanged (see `reuse`). */
   #lastSnapshot: UiSnapshot | undefined;
-  // Which parts changed since the last snapshot.
-  #dialogsChanged = true;
-  #statusesChanged = true;
-  #widgetsChanged = true;
-  #notificationsChanged = true;
+  /** Statuses sorted by key, kept until they change: sorting is the one costly step of a snapshot. */
+  #sortedStatuses: readonly StatusEntry[] | undefined;
 
   constructor(options: UiStateOptions = {}) {
     const max = options.maxNotifications ?? DEFAULT_MAX_NOTIFICATIONS;
@@ -114,7 +111,6 @@ export class UiState implements UiStore {
           : { id: request.id, request, receivedAt: now };
         this.#dialogs.push(dialog);
         this.#dialogById.set(dialog.id, dialog);
-        this.#dialogsChanged = true;
         break;
       }
       case "notify":
@@ -152,7 +148,6 @@ export class UiState implements UiStore {
     if (!dialog) return undefined;
     this.#dialogById.delete(id);
     this.#dialogs.splice(this.#dialogs.indexOf(dialog), 1);
-    this.#dialogsChanged = true;
     this.#changed();
     return dialog;
   }
@@ -162,7 +157,6 @@ export class UiState implements UiStore {
     if (this.#dialogs.length === 0) return [];
     const removed = this.#dialogs.splice(0);
     this.#dialogById.clear();
-    this.#dialogsChanged = true;
     this.#changed();
     return removed;
   }
@@ -190,8 +184,7 @@ export class UiState implements UiStore {
     if (this.#statuses.size === 0 && this.#widgets.size === 0) return;
     this.#statuses.clear();
     this.#widgets.clear();
-    this.#statusesChanged = true;
-    this.#widgetsChanged = true;
+    this.#sortedStatuses = undefined;
     this.#changed();
   }
 
@@ -221,21 +214,19 @@ export class UiState implements UiStore {
       if (this.#statuses.get(key)?.raw === raw) return false;
       this.#statuses.set(key, { key, text: sanitizeStatusText(raw), raw });
     }
-    this.#statusesChanged = true;
+    this.#sortedStatuses = undefined;
     return true;
   }
 
   #setWidget(key: string, lines: readonly string[] | undefined, placement: WidgetPlacement): void {
     this.#widgets.delete(key);
     if (lines !== undefined) this.#widgets.set(key, { key, lines, placement });
-    this.#widgetsChanged = true;
   }
 
   #addNotification(type: NotificationEntry["type"], message: string, time: number): void {
     this.#notificationCount += 1;
     this.#notifications.push({ id: this.#notificationCount, type, message, time });
     if (this.#notifications.length > this.#maxNotifications) this.#notifications.shift();
-    this.#notificationsChanged = true;
   }
 
   #changed(): void {
@@ -261,41 +252,26 @@ export class UiState implements UiStore {
 
   #buildSnapshot(): UiSnapshot {
     const previous = this.#lastSnapshot;
-    const dialogs =
-      previous && !this.#dialogsChanged ? previous.dialogs : reuse(previous?.dialogs, this.#dialogs.slice());
-    const statuses =
-      previous && !this.#statusesChanged
-        ? previous.statuses
-        : reuse(
-            previous?.statuses,
-            [...this.#statuses.values()].sort((a, b) => byKey.compare(a.key, b.key)),
-          );
-    let widgets: UiSnapshot["widgets"];
-    if (previous && !this.#widgetsChanged) {
-      widgets = previous.widgets;
-    } else {
-      const above: WidgetEntry[] = [];
-      const below: WidgetEntry[] = [];
-      for (const widget of this.#widgets.values()) (widget.placement === "belowEditor" ? below : above).push(widget);
-      const aboveEditor = reuse(previous?.widgets.aboveEditor, above);
-      const belowEditor = reuse(previous?.widgets.belowEditor, below);
-      widgets =
-        previous && aboveEditor === previous.widgets.aboveEditor && belowEditor === previous.widgets.belowEditor
-          ? previous.widgets
-          : { aboveEditor, belowEditor };
-    }
-    const notifications =
-      previous && !this.#notificationsChanged
-        ? previous.notifications
-        : reuse(previous?.notifications, this.#notifications.slice());
-    this.#dialogsChanged = this.#statusesChanged = this.#widgetsChanged = this.#notificationsChanged = false;
+    const above: WidgetEntry[] = [];
+    const below: WidgetEntry[] = [];
+    for (const widget of this.#widgets.values()) (widget.placement === "belowEditor" ? below : above).push(widget);
+    const aboveEditor = reuse(previous?.widgets.aboveEditor, above);
+    const belowEditor = reuse(previous?.widgets.belowEditor, below);
+    const widgets =
+      previous && aboveEditor === previous.widgets.aboveEditor && belowEditor === previous.widgets.belowEditor
+        ? previous.widgets
+        : { aboveEditor, belowEditor };
+    this.#sortedStatuses ??= reuse(
+      previous?.statuses,
+      [...this.#statuses.values()].sort((a, b) => byKey.compare(a.key, b.key)),
+    );
     const snapshot: UiSnapshot = {
-      dialogs,
-      statuses,
+      dialogs: reuse(previous?.dialogs, this.#dialogs.slice()),
+      statuses: this.#sortedStatuses,
       widgets,
       title: this.#title,
       editorText: this.#editorText,
-      notifications,
+      notifications: reuse(previous?.notifications, this.#notifications.slice()),
       notificationCount: this.#notificationCount,
       connection: this.#connection,
       streaming: this.#streaming,
