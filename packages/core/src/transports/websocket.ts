@@ -108,7 +108,7 @@ export class WebSocketTransport extends BaseTransport {
     this.url = String(url);
     this.#WebSocket = WebSocketClass;
     this.#protocols = options.protocols;
-    this.#jsonl = (options.framing ?? "record") === "jsonl";
+    this.#jsonl = options.framing === "jsonl";
     this.#backoff = options.reconnect === false ? undefined : resolveBackoff(options.reconnect);
     this.#queue = new RecordQueue(options.maxQueue ?? DEFAULT_MAX_QUEUE);
     this.#maxFrameLength = options.maxFrameLength ?? DEFAULT_MAX_FRAME_LENGTH;
@@ -188,17 +188,15 @@ export class WebSocketTransport extends BaseTransport {
 
   #lost(close: WebSocketCloseInfo): void {
     const backoff = this.#backoff;
-    if (backoff && !this.#shouldReconnect(close)) {
-      this.diagnose(`WebSocket ${this.url} closed (code ${close.code}); shouldReconnect declined to retry.`);
-      this.#giveUp();
-      return;
-    }
-    if (!backoff || this.#attempt >= backoff.maxAttempts) {
-      this.diagnose(
-        backoff
-          ? `WebSocket ${this.url} closed; gave up after ${this.#attempt} reconnect attempts.`
-          : `WebSocket ${this.url} closed; reconnecting is disabled.`,
-      );
+    const stop = !backoff
+      ? "reconnecting is disabled"
+      : !this.#shouldReconnect(close)
+        ? `shouldReconnect declined to retry (close code ${close.code})`
+        : this.#attempt >= backoff.maxAttempts
+          ? `gave up after ${this.#attempt} reconnect attempts`
+          : undefined;
+    if (!backoff || stop !== undefined) {
+      this.diagnose(`WebSocket ${this.url} closed; ${stop}.`);
       this.#giveUp();
       return;
     }
@@ -258,7 +256,7 @@ export class WebSocketTransport extends BaseTransport {
 
   #newDecoder(): JsonlDecoder {
     return new JsonlDecoder({
-      ...(this.#maxLineLength === undefined ? {} : { maxLineLength: this.#maxLineLength }),
+      maxLineLength: this.#maxLineLength,
       onRecord: (line) => this.emitRecord(line),
       onDiagnostic: (diagnostic) => this.emitDiagnostic(diagnostic),
     });
