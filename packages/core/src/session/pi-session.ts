@@ -220,7 +220,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#disarmDeadline();
+    this.#syncDeadline();
     const error = new PiSessionClosedError();
     for (const command of [...this.#commands.values()]) command.reject(error);
     this.transport.removeEventListener("record", this.#onRecord);
@@ -312,8 +312,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
         });
         return;
       }
-      const dialog = isDialogMethod(request.method) ? this.#state.getDialog(request.id) : undefined;
-      if (dialog?.deadline !== undefined) this.#armDeadline(dialog.deadline);
+      this.#syncDeadline();
       this.#emit("ui-request", request);
       return;
     }
@@ -356,22 +355,23 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
       case "pi-elements/hello":
         // The bridge's replay follows and re-sends what is still pending, so this is silent: a dialog that comes
         // back keeps its id, and a renderer keyed by id keeps what the user typed.
-        this.#disarmDeadline();
         this.#state.clearDialogs();
         this.#state.reset();
+        this.#syncDeadline();
         break;
       case "pi-elements/dialog_closed": {
         const dialog = this.#state.getDialog(bridge.id);
         if (dialog) this.#closeDialog(dialog, "remote");
         break;
       }
-      case "pi-elements/agent_exit":
+      case "pi-elements/agent_exit": {
         this.#state.setAgentExit({ code: bridge.code, signal: bridge.signal, stderrTail: bridge.stderrTail ?? [] });
         this.#state.setStreaming(false);
-        this.#disarmDeadline();
-        for (const dialog of this.#state.clearDialogs())
-          this.#emit("dialog-closed", { id: dialog.id, reason: "agent_exit" });
+        const closed = this.#state.clearDialogs();
+        this.#syncDeadline();
+        for (const dialog of closed) this.#emit("dialog-closed", { id: dialog.id, reason: "agent_exit" });
         break;
+      }
       case "pi-elements/agent_start":
         this.#state.setAgentExit(undefined);
         break;
@@ -391,7 +391,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
   #closeDialog(dialog: PendingDialog, reason: DialogClosedReason, fields?: Record<string, unknown>): void {
     this.#state.removeDialog(dialog.id);
     if (fields) this.#sendUiResponse({ id: dialog.id, ...fields });
-    if (dialog.deadline !== undefined && dialog.deadline === this.#armedDeadline) this.#rearmDeadline();
+    this.#syncDeadline();
     this.#emit("dialog-closed", { id: dialog.id, reason });
   }
 
@@ -407,33 +407,29 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
     }
   }
 
-  #armDeadline(deadline: number): void {
-    if (this.#armedDeadline !== undefined && this.#armedDeadline <= deadline) return;
-    this.#disarmDeadline();
-    this.#armedDeadline = deadline;
-    this.#deadlineTimer = this.#clock.setTimeout(this.#expireDialogs, Math.max(0, deadline - this.#clock.now()));
-  }
-
-  #disarmDeadline(): void {
+  /**
+   * Keeps one timer armed for the earliest deadline among pending dialogs (none once closed); leaves it alone when
+   * that deadline is the one already armed. Runs after every change to the pending dialogs.
+   */
+  #syncDeadline(): void {
+    const next = this.#closed ? undefined : this.#state.nextDeadline();
+    if (next === this.#armedDeadline) return;
     if (this.#deadlineTimer !== undefined) this.#clock.clearTimeout(this.#deadlineTimer);
-    this.#deadlineTimer = undefined;
-    this.#armedDeadline = undefined;
-  }
-
-  #rearmDeadline(): void {
-    this.#disarmDeadline();
-    const next = this.#state.nextDeadline();
-    if (next !== undefined) this.#armDeadline(next);
+    this.#armedDeadline = next;
+    this.#deadlineTimer =
+      next === undefined
+        ? undefined
+        : this.#clock.setTimeout(this.#expireDialogs, Math.max(0, next - this.#clock.now()));
   }
 
   #expireDialogs = (): void => {
-    this.#deadlineTimer = undefined;
+    // Forget the armed deadline: after an early wake-up (a clock caps one wait) it is still pending and re-armed.
     this.#armedDeadline = undefined;
     for (const dialog of this.#state.expire(this.#clock.now())) {
       this.#sendUiResponse({ id: dialog.id, cancelled: true });
       this.#emit("dialog-closed", { id: dialog.id, reason: "timeout" });
     }
-    this.#rearmDeadline();
+    this.#syncDeadline();
   };
 
   #diagnose(diagnostic: Diagnostic): void {
