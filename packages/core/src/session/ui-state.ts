@@ -50,8 +50,8 @@ export class UiState implements UiStore {
   #flushScheduled = false;
 
   // Working state, mutated in place; the snapshot copies it when it is read.
-  readonly #dialogs: PendingDialog[] = [];
-  readonly #dialogById = new Map<string, PendingDialog>();
+  /** Pending dialogs by id; insertion order is queue order. */
+  readonly #dialogs = new Map<string, PendingDialog>();
   readonly #statuses = new Map<string, StatusEntry>();
   /** Insertion order is display order: re-setting a key deletes and re-inserts it, so it moves to the end. */
   readonly #widgets = new Map<string, WidgetEntry>();
@@ -103,14 +103,13 @@ export class UiState implements UiStore {
       case "confirm":
       case "input":
       case "editor": {
-        if (this.#dialogById.has(request.id)) return false;
+        if (this.#dialogs.has(request.id)) return false;
         const timeout = request.method === "editor" ? undefined : request.timeout;
         // pi arms its own timer only for a truthy timeout, so 0 means "no timeout" there and here.
         const dialog: PendingDialog = timeout
           ? { id: request.id, request, receivedAt: now, deadline: now + timeout }
           : { id: request.id, request, receivedAt: now };
-        this.#dialogs.push(dialog);
-        this.#dialogById.set(dialog.id, dialog);
+        this.#dialogs.set(dialog.id, dialog);
         break;
       }
       case "notify":
@@ -135,28 +134,27 @@ export class UiState implements UiStore {
   }
 
   hasDialog(id: string): boolean {
-    return this.#dialogById.has(id);
+    return this.#dialogs.has(id);
   }
 
   getDialog(id: string): PendingDialog | undefined {
-    return this.#dialogById.get(id);
+    return this.#dialogs.get(id);
   }
 
   /** Removes a pending dialog (answered, expired or closed elsewhere); returns it, or undefined if it was not there. */
   removeDialog(id: string): PendingDialog | undefined {
-    const dialog = this.#dialogById.get(id);
+    const dialog = this.#dialogs.get(id);
     if (!dialog) return undefined;
-    this.#dialogById.delete(id);
-    this.#dialogs.splice(this.#dialogs.indexOf(dialog), 1);
+    this.#dialogs.delete(id);
     this.#changed();
     return dialog;
   }
 
   /** Removes every pending dialog and returns them in queue order. */
   clearDialogs(): PendingDialog[] {
-    if (this.#dialogs.length === 0) return [];
-    const removed = this.#dialogs.splice(0);
-    this.#dialogById.clear();
+    if (this.#dialogs.size === 0) return [];
+    const removed = [...this.#dialogs.values()];
+    this.#dialogs.clear();
     this.#changed();
     return removed;
   }
@@ -164,7 +162,7 @@ export class UiState implements UiStore {
   /** The earliest deadline among pending dialogs, if any has one. */
   nextDeadline(): number | undefined {
     let earliest: number | undefined;
-    for (const dialog of this.#dialogs) {
+    for (const dialog of this.#dialogs.values()) {
       if (dialog.deadline !== undefined && (earliest === undefined || dialog.deadline < earliest)) {
         earliest = dialog.deadline;
       }
@@ -174,7 +172,9 @@ export class UiState implements UiStore {
 
   /** Removes the dialogs whose deadline is at or before `now` and returns them in queue order. */
   expire(now: number): PendingDialog[] {
-    const expired = this.#dialogs.filter((dialog) => dialog.deadline !== undefined && dialog.deadline <= now);
+    const expired = [...this.#dialogs.values()].filter(
+      (dialog) => dialog.deadline !== undefined && dialog.deadline <= now,
+    );
     for (const dialog of expired) this.removeDialog(dialog.id);
     return expired;
   }
@@ -266,7 +266,7 @@ export class UiState implements UiStore {
       [...this.#statuses.values()].sort((a, b) => byKey.compare(a.key, b.key)),
     );
     const snapshot: UiSnapshot = {
-      dialogs: reuse(previous?.dialogs, this.#dialogs.slice()),
+      dialogs: reuse(previous?.dialogs, [...this.#dialogs.values()]),
       statuses: this.#sortedStatuses,
       widgets,
       title: this.#title,
