@@ -117,11 +117,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
     super();
     this.transport = transport;
     this.#clock = options.clock ?? realClock;
-    this.#state = new UiState({
-      maxNotifications: options.maxNotifications,
-      schedule: options.schedule,
-      connection: transport.state,
-    });
+    this.#state = new UiState({ ...options, connection: transport.state });
     transport.addEventListener("record", this.#onRecord);
     transport.addEventListener("state", this.#onState);
     transport.addEventListener("diagnostic", this.#onTransportDiagnostic);
@@ -318,17 +314,16 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
     }
     const method = message.method;
     const presentable = isDialogMethod(method) || (FIRE_AND_FORGET_METHODS as readonly unknown[]).includes(method);
+    // A dialog, or a method this client cannot present, may block the agent: it is answered cancelled when its id is
+    // usable and belongs to no pending dialog. An invalid fire-and-forget request is only dropped.
     const blocking = !presentable || isDialogMethod(method);
-    // Anything with an id that might block the agent is answered, unless the id belongs to a dialog still pending.
-    const pendingId = id !== undefined && this.#state.hasDialog(id);
-    const answer = blocking && id !== undefined && !pendingId;
-    const outcome = answer
-      ? "answered cancelled"
-      : !blocking
-        ? "dropped"
-        : pendingId
+    const outcome = !blocking
+      ? "dropped"
+      : id === undefined
+        ? "not answered (no usable id)"
+        : this.#state.hasDialog(id)
           ? "not answered (its id belongs to a pending dialog)"
-          : "not answered (no usable id)";
+          : "answered cancelled";
     this.#diagnose({
       code: presentable ? "invalid-ui-request" : "unsupported-ui-method",
       message: presentable
@@ -337,7 +332,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
       excerpt: excerpt(line),
       id,
     });
-    if (answer) this.#sendUiResponse({ id, cancelled: true });
+    if (id !== undefined && outcome === "answered cancelled") this.#sendUiResponse({ id, cancelled: true });
   }
 
   #onBridgeMessage(message: AgentEventBase, line: string): void {
