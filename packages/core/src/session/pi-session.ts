@@ -7,7 +7,7 @@
  * `diagnostic`, and a dialog nobody can present is answered `cancelled` at once so the agent never waits on it.
  */
 import { parseRecord } from "../codec/jsonl.js";
-import { type Diagnostic, excerpt } from "../diagnostics.js";
+import { type Diagnostic, errorMessage, excerpt } from "../diagnostics.js";
 import { TypedEventTarget, ValueEvent } from "../events.js";
 import { BridgeMessage, isBridgeType } from "../protocol/bridge.js";
 import { type CommandParams, type CommandResults, type CommandType, RpcCommand } from "../protocol/commands.js";
@@ -396,7 +396,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
     } catch (error) {
       this.#diagnose({
         code: "transport",
-        message: `Could not send the answer: ${(error as Error)?.message ?? String(error)}`,
+        message: `Could not send the answer: ${errorMessage(error)}`,
         id: fields.id,
       });
     }

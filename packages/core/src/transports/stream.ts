@@ -11,6 +11,7 @@
  * write fails (the other side went away), or on `close()`. There is no reconnecting: a stream cannot be reopened.
  */
 import { JsonlDecoder } from "../codec/jsonl.js";
+import { errorMessage } from "../diagnostics.js";
 import { BaseTransport } from "./base.js";
 import { DEFAULT_MAX_QUEUE, RecordQueue } from "./record-queue.js";
 
@@ -97,7 +98,7 @@ export class StreamTransport extends BaseTransport {
       }
       decoder.end();
     } catch (error) {
-      if (this.state !== "closed") this.diagnose(`The readable stream failed: ${describe(error)}`);
+      if (this.state !== "closed") this.diagnose(`The readable stream failed: ${errorMessage(error)}`);
     }
     this.close();
   }
@@ -123,7 +124,7 @@ export class StreamTransport extends BaseTransport {
 
   #writeFailed(error: unknown, record?: string): void {
     if (this.state === "closed") return;
-    this.diagnose(`The writable stream failed: ${describe(error)}`, record);
+    this.diagnose(`The writable stream failed: ${errorMessage(error)}`, record);
     this.close();
   }
 
@@ -131,8 +132,4 @@ export class StreamTransport extends BaseTransport {
     const line = `${record}\n`;
     return this.#writeAs === "text" ? line : this.#encoder.encode(line);
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

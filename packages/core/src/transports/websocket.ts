@@ -14,6 +14,7 @@
  * Node 20 has no global WebSocket: pass `ws`'s (`{ WebSocket }` from "ws") as the `WebSocket` option.
  */
 import { JsonlDecoder } from "../codec/jsonl.js";
+import { errorMessage } from "../diagnostics.js";
 import { type BackoffOptions, backoffDelay, type ResolvedBackoff, resolveBackoff } from "./backoff.js";
 import { BaseTransport } from "./base.js";
 import { DEFAULT_MAX_QUEUE, RecordQueue } from "./record-queue.js";
@@ -209,7 +210,7 @@ export class WebSocketTransport extends BaseTransport {
       try {
         this.#connect();
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         this.diagnose(`Could not create a WebSocket: ${message}`);
         this.#lost({ code: 1006, reason: message, wasOpen: false });
       }
