@@ -227,7 +227,8 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
   }
 
   #onRecord = (event: ValueEvent<string>): void => {
-    const parsed = parseRecord(event.value);
+    const line = event.value;
+    const parsed = parseRecord(line);
     if (!parsed.ok) {
       this.#diagnose(parsed.diagnostic);
       return;
@@ -237,24 +238,16 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
       this.#diagnose({
         code: "invalid-message",
         message: "Not a message: expected a JSON object with a string `type`.",
-        excerpt: excerpt(event.value),
+        excerpt: excerpt(line),
       });
-      return;
-    }
-    switch (message.type) {
-      case "response":
-        this.#onResponse(message, event.value);
-        return;
-      case "extension_ui_request":
-        this.#onUiRequest(message, event.value);
-        return;
-      default:
-        if (isBridgeType(message.type)) {
-          this.#onBridgeMessage(message, event.value);
-          return;
-        }
-        this.#onAgentEvent(message);
-        return;
+    } else if (message.type === "response") {
+      this.#onResponse(message, line);
+    } else if (message.type === "extension_ui_request") {
+      this.#onUiRequest(message, line);
+    } else if (isBridgeType(message.type)) {
+      this.#onBridgeMessage(message, line);
+    } else {
+      this.#onAgentEvent(message);
     }
   };
 
