@@ -13,7 +13,8 @@
 import { JsonlDecoder } from "../codec/jsonl.js";
 import { errorMessage } from "../diagnostics.js";
 import { BaseTransport } from "./base.js";
-import { DEFAULT_MAX_QUEUE, RecordQueue } from "./record-queue.js";
+import { RecordQueue } from "./record-queue.js";
+import type { TransportState } from "./transport.js";
 
 export interface StreamTransportOptions {
   /** Incoming JSONL, as bytes (UTF-8) or text, in any chunking. */
@@ -39,7 +40,7 @@ export class StreamTransport extends BaseTransport {
   constructor(options: StreamTransportOptions) {
     super("open");
     this.#writeAs = options.writeAs ?? "bytes";
-    this.#queue = new RecordQueue(options.maxQueue ?? DEFAULT_MAX_QUEUE);
+    this.#queue = new RecordQueue(options.maxQueue);
     this.#reader = options.readable.getReader();
     this.#writer = (options.writable as WritableStream<Uint8Array | string> | undefined)?.getWriter();
     const decoder = new JsonlDecoder({
@@ -112,7 +113,8 @@ export class StreamTransport extends BaseTransport {
       while (this.#queue.size > 0 && this.state !== "closed") {
         await writer.ready;
         const record = this.#queue.shift();
-        if (record === undefined || this.isClosed()) break;
+        // Widened: TypeScript would keep the loop condition's narrowing across the `await`.
+        if (record === undefined || (this.state as TransportState) === "closed") break;
         writer.write(this.#line(record)).catch((error) => this.#writeFailed(error, record));
       }
     } catch (error) {

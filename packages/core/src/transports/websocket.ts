@@ -17,7 +17,7 @@ import { JsonlDecoder } from "../codec/jsonl.js";
 import { errorMessage } from "../diagnostics.js";
 import { type BackoffOptions, backoffDelay, type ResolvedBackoff, resolveBackoff } from "./backoff.js";
 import { BaseTransport } from "./base.js";
-import { DEFAULT_MAX_QUEUE, RecordQueue } from "./record-queue.js";
+import { RecordQueue } from "./record-queue.js";
 
 export type { BackoffOptions } from "./backoff.js";
 
@@ -111,7 +111,7 @@ export class WebSocketTransport extends BaseTransport {
     this.#protocols = options.protocols;
     this.#jsonl = options.framing === "jsonl";
     this.#backoff = options.reconnect === false ? undefined : resolveBackoff(options.reconnect);
-    this.#queue = new RecordQueue(options.maxQueue ?? DEFAULT_MAX_QUEUE);
+    this.#queue = new RecordQueue(options.maxQueue);
     this.#maxFrameLength = options.maxFrameLength ?? DEFAULT_MAX_FRAME_LENGTH;
     this.#maxLineLength = options.maxLineLength;
     this.#timers = options.timers ?? realTimers;
