@@ -452,6 +452,6 @@ function describeIssues(issues: readonly { path: readonly PropertyKey[]; message
 
 /** Per-session command ids: a random prefix keeps two sessions on one bridge (or one page) from colliding. */
 function randomPrefix(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(4));
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+  // 32 random bits as 8 hex digits.
+  return crypto.getRandomValues(new Uint32Array(1))[0]!.toString(16).padStart(8, "0");
 }

@@ -240,7 +240,7 @@ export class WebSocketTransport extends BaseTransport {
   }
 
   #receiveRecord(text: string): void {
-    const record = text.endsWith("\r\n") ? text.slice(0, -2) : text.endsWith("\n") ? text.slice(0, -1) : text;
+    const record = text.replace(/\r?\n$/, "");
     if (record.length > 0) this.emitRecord(record);
   }
 
