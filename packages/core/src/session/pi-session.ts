@@ -306,10 +306,11 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
       return;
     }
     const method = message.method;
-    const presentable = isDialogMethod(method) || (FIRE_AND_FORGET_METHODS as readonly unknown[]).includes(method);
+    const dialog = isDialogMethod(method);
+    const presentable = dialog || (FIRE_AND_FORGET_METHODS as readonly unknown[]).includes(method);
     // A dialog, or a method this client cannot present, may block the agent: it is answered cancelled when its id is
     // usable and belongs to no pending dialog. An invalid fire-and-forget request is only dropped.
-    const blocking = !presentable || isDialogMethod(method);
+    const blocking = dialog || !presentable;
     const outcome = !blocking
       ? "dropped"
       : id === undefined

@@ -229,9 +229,9 @@ export class WebSocketTransport extends BaseTransport {
       this.diagnose("Ignored a WebSocket frame that is neither text nor binary.");
       return;
     }
-    const size = typeof frame === "string" ? frame.length : frame.byteLength;
-    if (size > this.#maxFrameLength) {
-      this.diagnose(`Dropped a ${size}-unit WebSocket frame; the maximum is ${this.#maxFrameLength}.`);
+    // UTF-16 code units of text, bytes of binary.
+    if (frame.length > this.#maxFrameLength) {
+      this.diagnose(`Dropped a ${frame.length}-unit WebSocket frame; the maximum is ${this.#maxFrameLength}.`);
       if (this.#jsonl) this.#resyncing = true;
       return;
     }
