@@ -193,8 +193,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
    * {confirmed} or {cancelled:true}; select, input and editor take {value} or {cancelled:true}).
    */
   respond(id: string, answer: DialogAnswer): boolean {
-    if (this.#closed) return false;
-    const dialog = this.#state.getDialog(id);
+    const dialog = this.#closed ? undefined : this.#state.getDialog(id);
     if (!dialog) return false;
     if (dialog.deadline !== undefined && this.#clock.now() >= dialog.deadline) {
       // The timer has not run yet (a throttled tab), but the agent has already given up on this one.
@@ -218,7 +217,8 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
     this.#closed = true;
     this.#syncDeadline();
     const error = new PiSessionClosedError();
-    for (const command of [...this.#commands.values()]) command.reject(error);
+    // Each reject deletes its own entry, which a Map's iteration allows.
+    for (const command of this.#commands.values()) command.reject(error);
     this.transport.removeEventListener("record", this.#onRecord);
     this.transport.removeEventListener("state", this.#onState);
     this.transport.removeEventListener("diagnostic", this.#onTransportDiagnostic);
