@@ -29,6 +29,11 @@ export interface Diagnostic {
 
 const EXCERPT_LENGTH = 120;
 
+/** What a caught value says: an Error's message, anything else as a string. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 export function excerpt(text: string): string {
   return text.length <= EXCERPT_LENGTH ? text : `${text.slice(0, EXCERPT_LENGTH - 1)}…`;
 }

@@ -4,7 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { BridgeMessage } from "../src/protocol/bridge.js";
+import * as z from "zod/mini";
+import { BridgeAgentExit, BridgeMessage } from "../src/protocol/bridge.js";
 import { RpcCommand } from "../src/protocol/commands.js";
 import { ExtensionUiRequest } from "../src/protocol/extension-ui.js";
 import { RpcResponse } from "../src/protocol/responses.js";
@@ -73,5 +74,27 @@ describe("tagged unions", () => {
     assert.equal(RpcResponse.safeParse({ type: "response", command: "x", success: false, error: "e" }).success, true);
     assert.equal(RpcResponse.safeParse({ type: "response", command: "x", success: true }).success, true);
     assert.equal(RpcResponse.safeParse({ type: "response", command: "x", success: "yes" }).success, false);
+  });
+
+  test("agent_exit's code and signal accept, reject and report exactly what z.nullable would", () => {
+    const reference = z.looseObject({
+      type: z.literal("pi-elements/agent_exit"),
+      code: z.nullable(z.number()),
+      signal: z.optional(z.nullable(z.string())),
+      stderrTail: z.optional(z.array(z.string())),
+    });
+    const values = [undefined, null, 0, 1.5, Number.NaN, Number.POSITIVE_INFINITY, "1", "", false, {}, []];
+    const cases: object[] = [{ type: "pi-elements/agent_exit" }];
+    for (const code of values) {
+      for (const signal of values) cases.push({ type: "pi-elements/agent_exit", code, signal, extra: 1 });
+    }
+    for (const value of cases) {
+      const ours = BridgeAgentExit.safeParse(value);
+      const theirs = reference.safeParse(value);
+      assert.deepEqual(
+        [ours.success, ours.data, ours.error?.issues],
+        [theirs.success, theirs.data, theirs.error?.issues],
+      );
+    }
   });
 });

@@ -27,7 +27,8 @@ export class JsonlDecoder {
   readonly #maxLineLength: number;
   readonly #onRecord: (line: string) => void;
   readonly #onDiagnostic: (diagnostic: Diagnostic) => void;
-  readonly #utf8 = new TextDecoder("utf-8", { fatal: false });
+  /** UTF-8, replacing malformed bytes with U+FFFD (the defaults). */
+  readonly #utf8 = new TextDecoder();
   #pending: string[] = [];
   #pendingLength = 0;
   /** True while dropping an oversized line until its LF. */

@@ -7,7 +7,7 @@
  * `diagnostic`, and a dialog nobody can present is answered `cancelled` at once so the agent never waits on it.
  */
 import { parseRecord } from "../codec/jsonl.js";
-import { type Diagnostic, excerpt } from "../diagnostics.js";
+import { type Diagnostic, errorMessage, excerpt } from "../diagnostics.js";
 import { TypedEventTarget, ValueEvent } from "../events.js";
 import { BridgeMessage, isBridgeType } from "../protocol/bridge.js";
 import { type CommandParams, type CommandResults, type CommandType, RpcCommand } from "../protocol/commands.js";
@@ -117,11 +117,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
     super();
     this.transport = transport;
     this.#clock = options.clock ?? realClock;
-    this.#state = new UiState({
-      maxNotifications: options.maxNotifications,
-      schedule: options.schedule,
-      connection: transport.state,
-    });
+    this.#state = new UiState({ ...options, connection: transport.state });
     transport.addEventListener("record", this.#onRecord);
     transport.addEventListener("state", this.#onState);
     transport.addEventListener("diagnostic", this.#onTransportDiagnostic);
@@ -197,8 +193,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
    * {confirmed} or {cancelled:true}; select, input and editor take {value} or {cancelled:true}).
    */
   respond(id: string, answer: DialogAnswer): boolean {
-    if (this.#closed) return false;
-    const dialog = this.#state.getDialog(id);
+    const dialog = this.#closed ? undefined : this.#state.getDialog(id);
     if (!dialog) return false;
     if (dialog.deadline !== undefined && this.#clock.now() >= dialog.deadline) {
       // The timer has not run yet (a throttled tab), but the agent has already given up on this one.
@@ -220,9 +215,10 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#disarmDeadline();
+    this.#syncDeadline();
     const error = new PiSessionClosedError();
-    for (const command of [...this.#commands.values()]) command.reject(error);
+    // Each reject deletes its own entry, which a Map's iteration allows.
+    for (const command of this.#commands.values()) command.reject(error);
     this.transport.removeEventListener("record", this.#onRecord);
     this.transport.removeEventListener("state", this.#onState);
     this.transport.removeEventListener("diagnostic", this.#onTransportDiagnostic);
@@ -231,7 +227,8 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
   }
 
   #onRecord = (event: ValueEvent<string>): void => {
-    const parsed = parseRecord(event.value);
+    const line = event.value;
+    const parsed = parseRecord(line);
     if (!parsed.ok) {
       this.#diagnose(parsed.diagnostic);
       return;
@@ -241,24 +238,16 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
       this.#diagnose({
         code: "invalid-message",
         message: "Not a message: expected a JSON object with a string `type`.",
-        excerpt: excerpt(event.value),
+        excerpt: excerpt(line),
       });
-      return;
-    }
-    switch (message.type) {
-      case "response":
-        this.#onResponse(message, event.value);
-        return;
-      case "extension_ui_request":
-        this.#onUiRequest(message, event.value);
-        return;
-      default:
-        if (isBridgeType(message.type)) {
-          this.#onBridgeMessage(message, event.value);
-          return;
-        }
-        this.#onAgentEvent(message);
-        return;
+    } else if (message.type === "response") {
+      this.#onResponse(message, line);
+    } else if (message.type === "extension_ui_request") {
+      this.#onUiRequest(message, line);
+    } else if (isBridgeType(message.type)) {
+      this.#onBridgeMessage(message, line);
+    } else {
+      this.#onAgentEvent(message);
     }
   };
 
@@ -312,24 +301,23 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
         });
         return;
       }
-      const dialog = isDialogMethod(request.method) ? this.#state.getDialog(request.id) : undefined;
-      if (dialog?.deadline !== undefined) this.#armDeadline(dialog.deadline);
+      this.#syncDeadline();
       this.#emit("ui-request", request);
       return;
     }
     const method = message.method;
-    const presentable = isDialogMethod(method) || (FIRE_AND_FORGET_METHODS as readonly unknown[]).includes(method);
-    const blocking = !presentable || isDialogMethod(method);
-    // Anything with an id that might block the agent is answered, unless the id belongs to a dialog still pending.
-    const pendingId = id !== undefined && this.#state.hasDialog(id);
-    const answer = blocking && id !== undefined && !pendingId;
-    const outcome = answer
-      ? "answered cancelled"
-      : !blocking
-        ? "dropped"
-        : pendingId
+    const dialog = isDialogMethod(method);
+    const presentable = dialog || (FIRE_AND_FORGET_METHODS as readonly unknown[]).includes(method);
+    // A dialog, or a method this client cannot present, may block the agent: it is answered cancelled when its id is
+    // usable and belongs to no pending dialog. An invalid fire-and-forget request is only dropped.
+    const blocking = dialog || !presentable;
+    const outcome = !blocking
+      ? "dropped"
+      : id === undefined
+        ? "not answered (no usable id)"
+        : this.#state.hasDialog(id)
           ? "not answered (its id belongs to a pending dialog)"
-          : "not answered (no usable id)";
+          : "answered cancelled";
     this.#diagnose({
       code: presentable ? "invalid-ui-request" : "unsupported-ui-method",
       message: presentable
@@ -338,7 +326,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
       excerpt: excerpt(line),
       id,
     });
-    if (answer) this.#sendUiResponse({ id, cancelled: true });
+    if (id !== undefined && outcome === "answered cancelled") this.#sendUiResponse({ id, cancelled: true });
   }
 
   #onBridgeMessage(message: AgentEventBase, line: string): void {
@@ -356,22 +344,23 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
       case "pi-elements/hello":
         // The bridge's replay follows and re-sends what is still pending, so this is silent: a dialog that comes
         // back keeps its id, and a renderer keyed by id keeps what the user typed.
-        this.#disarmDeadline();
         this.#state.clearDialogs();
         this.#state.reset();
+        this.#syncDeadline();
         break;
       case "pi-elements/dialog_closed": {
         const dialog = this.#state.getDialog(bridge.id);
         if (dialog) this.#closeDialog(dialog, "remote");
         break;
       }
-      case "pi-elements/agent_exit":
+      case "pi-elements/agent_exit": {
         this.#state.setAgentExit({ code: bridge.code, signal: bridge.signal, stderrTail: bridge.stderrTail ?? [] });
         this.#state.setStreaming(false);
-        this.#disarmDeadline();
-        for (const dialog of this.#state.clearDialogs())
-          this.#emit("dialog-closed", { id: dialog.id, reason: "agent_exit" });
+        const closed = this.#state.clearDialogs();
+        this.#syncDeadline();
+        for (const dialog of closed) this.#emit("dialog-closed", { id: dialog.id, reason: "agent_exit" });
         break;
+      }
       case "pi-elements/agent_start":
         this.#state.setAgentExit(undefined);
         break;
@@ -391,7 +380,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
   #closeDialog(dialog: PendingDialog, reason: DialogClosedReason, fields?: Record<string, unknown>): void {
     this.#state.removeDialog(dialog.id);
     if (fields) this.#sendUiResponse({ id: dialog.id, ...fields });
-    if (dialog.deadline !== undefined && dialog.deadline === this.#armedDeadline) this.#rearmDeadline();
+    this.#syncDeadline();
     this.#emit("dialog-closed", { id: dialog.id, reason });
   }
 
@@ -401,39 +390,35 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
     } catch (error) {
       this.#diagnose({
         code: "transport",
-        message: `Could not send the answer: ${(error as Error)?.message ?? String(error)}`,
+        message: `Could not send the answer: ${errorMessage(error)}`,
         id: fields.id,
       });
     }
   }
 
-  #armDeadline(deadline: number): void {
-    if (this.#armedDeadline !== undefined && this.#armedDeadline <= deadline) return;
-    this.#disarmDeadline();
-    this.#armedDeadline = deadline;
-    this.#deadlineTimer = this.#clock.setTimeout(this.#expireDialogs, Math.max(0, deadline - this.#clock.now()));
-  }
-
-  #disarmDeadline(): void {
+  /**
+   * Keeps one timer armed for the earliest deadline among pending dialogs (none once closed); leaves it alone when
+   * that deadline is the one already armed. Runs after every change to the pending dialogs.
+   */
+  #syncDeadline(): void {
+    const next = this.#closed ? undefined : this.#state.nextDeadline();
+    if (next === this.#armedDeadline) return;
     if (this.#deadlineTimer !== undefined) this.#clock.clearTimeout(this.#deadlineTimer);
-    this.#deadlineTimer = undefined;
-    this.#armedDeadline = undefined;
-  }
-
-  #rearmDeadline(): void {
-    this.#disarmDeadline();
-    const next = this.#state.nextDeadline();
-    if (next !== undefined) this.#armDeadline(next);
+    this.#armedDeadline = next;
+    this.#deadlineTimer =
+      next === undefined
+        ? undefined
+        : this.#clock.setTimeout(this.#expireDialogs, Math.max(0, next - this.#clock.now()));
   }
 
   #expireDialogs = (): void => {
-    this.#deadlineTimer = undefined;
+    // Forget the armed deadline: after an early wake-up (a clock caps one wait) it is still pending and re-armed.
     this.#armedDeadline = undefined;
     for (const dialog of this.#state.expire(this.#clock.now())) {
       this.#sendUiResponse({ id: dialog.id, cancelled: true });
       this.#emit("dialog-closed", { id: dialog.id, reason: "timeout" });
     }
-    this.#rearmDeadline();
+    this.#syncDeadline();
   };
 
   #diagnose(diagnostic: Diagnostic): void {
@@ -468,6 +453,6 @@ function describeIssues(issues: readonly { path: readonly PropertyKey[]; message
 
 /** Per-session command ids: a random prefix keeps two sessions on one bridge (or one page) from colliding. */
 function randomPrefix(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(4));
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+  // 32 random bits as 8 hex digits.
+  return crypto.getRandomValues(new Uint32Array(1))[0]!.toString(16).padStart(8, "0");
 }

@@ -50,8 +50,8 @@ export class UiState implements UiStore {
   #flushScheduled = false;
 
   // Working state, mutated in place; the snapshot copies it when it is read.
-  readonly #dialogs: PendingDialog[] = [];
-  readonly #dialogById = new Map<string, PendingDialog>();
+  /** Pending dialogs by id; insertion order is queue order. */
+  readonly #dialogs = new Map<string, PendingDialog>();
   readonly #statuses = new Map<string, StatusEntry>();
   /** Insertion order is display order: re-setting a key deletes and re-inserts it, so it moves to the end. */
   readonly #widgets = new Map<string, WidgetEntry>();
@@ -65,13 +65,10 @@ export class UiState implements UiStore {
 
   /** The current snapshot, or undefined when something changed since it was built. */
   #snapshot: UiSnapshot | undefined;
-  /** The snapshot built last, whose unchanged parts the next one reuses. */
+  /** The snapshot built last: the next one keeps each of its parts whose items are unchanged (see `reuse`). */
   #lastSnapshot: UiSnapshot | undefined;
-  // Which parts changed since the last snapshot.
-  #dialogsChanged = true;
-  #statusesChanged = true;
-  #widgetsChanged = true;
-  #notificationsChanged = true;
+  /** Statuses sorted by key, kept until they change: sorting is the one costly step of a snapshot. */
+  #sortedStatuses: readonly StatusEntry[] | undefined;
 
   constructor(options: UiStateOptions = {}) {
     const max = options.maxNotifications ?? DEFAULT_MAX_NOTIFICATIONS;
@@ -106,15 +103,13 @@ export class UiState implements UiStore {
       case "confirm":
       case "input":
       case "editor": {
-        if (this.#dialogById.has(request.id)) return false;
+        if (this.#dialogs.has(request.id)) return false;
         const timeout = request.method === "editor" ? undefined : request.timeout;
         // pi arms its own timer only for a truthy timeout, so 0 means "no timeout" there and here.
         const dialog: PendingDialog = timeout
           ? { id: request.id, request, receivedAt: now, deadline: now + timeout }
           : { id: request.id, request, receivedAt: now };
-        this.#dialogs.push(dialog);
-        this.#dialogById.set(dialog.id, dialog);
-        this.#dialogsChanged = true;
+        this.#dialogs.set(dialog.id, dialog);
         break;
       }
       case "notify":
@@ -139,30 +134,27 @@ export class UiState implements UiStore {
   }
 
   hasDialog(id: string): boolean {
-    return this.#dialogById.has(id);
+    return this.#dialogs.has(id);
   }
 
   getDialog(id: string): PendingDialog | undefined {
-    return this.#dialogById.get(id);
+    return this.#dialogs.get(id);
   }
 
   /** Removes a pending dialog (answered, expired or closed elsewhere); returns it, or undefined if it was not there. */
   removeDialog(id: string): PendingDialog | undefined {
-    const dialog = this.#dialogById.get(id);
+    const dialog = this.#dialogs.get(id);
     if (!dialog) return undefined;
-    this.#dialogById.delete(id);
-    this.#dialogs.splice(this.#dialogs.indexOf(dialog), 1);
-    this.#dialogsChanged = true;
+    this.#dialogs.delete(id);
     this.#changed();
     return dialog;
   }
 
   /** Removes every pending dialog and returns them in queue order. */
   clearDialogs(): PendingDialog[] {
-    if (this.#dialogs.length === 0) return [];
-    const removed = this.#dialogs.splice(0);
-    this.#dialogById.clear();
-    this.#dialogsChanged = true;
+    if (this.#dialogs.size === 0) return [];
+    const removed = [...this.#dialogs.values()];
+    this.#dialogs.clear();
     this.#changed();
     return removed;
   }
@@ -170,7 +162,7 @@ export class UiState implements UiStore {
   /** The earliest deadline among pending dialogs, if any has one. */
   nextDeadline(): number | undefined {
     let earliest: number | undefined;
-    for (const dialog of this.#dialogs) {
+    for (const dialog of this.#dialogs.values()) {
       if (dialog.deadline !== undefined && (earliest === undefined || dialog.deadline < earliest)) {
         earliest = dialog.deadline;
       }
@@ -180,7 +172,9 @@ export class UiState implements UiStore {
 
   /** Removes the dialogs whose deadline is at or before `now` and returns them in queue order. */
   expire(now: number): PendingDialog[] {
-    const expired = this.#dialogs.filter((dialog) => dialog.deadline !== undefined && dialog.deadline <= now);
+    const expired = [...this.#dialogs.values()].filter(
+      (dialog) => dialog.deadline !== undefined && dialog.deadline <= now,
+    );
     for (const dialog of expired) this.removeDialog(dialog.id);
     return expired;
   }
@@ -190,8 +184,7 @@ export class UiState implements UiStore {
     if (this.#statuses.size === 0 && this.#widgets.size === 0) return;
     this.#statuses.clear();
     this.#widgets.clear();
-    this.#statusesChanged = true;
-    this.#widgetsChanged = true;
+    this.#sortedStatuses = undefined;
     this.#changed();
   }
 
@@ -221,21 +214,19 @@ export class UiState implements UiStore {
       if (this.#statuses.get(key)?.raw === raw) return false;
       this.#statuses.set(key, { key, text: sanitizeStatusText(raw), raw });
     }
-    this.#statusesChanged = true;
+    this.#sortedStatuses = undefined;
     return true;
   }
 
   #setWidget(key: string, lines: readonly string[] | undefined, placement: WidgetPlacement): void {
     this.#widgets.delete(key);
     if (lines !== undefined) this.#widgets.set(key, { key, lines, placement });
-    this.#widgetsChanged = true;
   }
 
   #addNotification(type: NotificationEntry["type"], message: string, time: number): void {
     this.#notificationCount += 1;
     this.#notifications.push({ id: this.#notificationCount, type, message, time });
     if (this.#notifications.length > this.#maxNotifications) this.#notifications.shift();
-    this.#notificationsChanged = true;
   }
 
   #changed(): void {
@@ -261,41 +252,26 @@ export class UiState implements UiStore {
 
   #buildSnapshot(): UiSnapshot {
     const previous = this.#lastSnapshot;
-    const dialogs =
-      previous && !this.#dialogsChanged ? previous.dialogs : reuse(previous?.dialogs, this.#dialogs.slice());
-    const statuses =
-      previous && !this.#statusesChanged
-        ? previous.statuses
-        : reuse(
-            previous?.statuses,
-            [...this.#statuses.values()].sort((a, b) => byKey.compare(a.key, b.key)),
-          );
-    let widgets: UiSnapshot["widgets"];
-    if (previous && !this.#widgetsChanged) {
-      widgets = previous.widgets;
-    } else {
-      const above: WidgetEntry[] = [];
-      const below: WidgetEntry[] = [];
-      for (const widget of this.#widgets.values()) (widget.placement === "belowEditor" ? below : above).push(widget);
-      const aboveEditor = reuse(previous?.widgets.aboveEditor, above);
-      const belowEditor = reuse(previous?.widgets.belowEditor, below);
-      widgets =
-        previous && aboveEditor === previous.widgets.aboveEditor && belowEditor === previous.widgets.belowEditor
-          ? previous.widgets
-          : { aboveEditor, belowEditor };
-    }
-    const notifications =
-      previous && !this.#notificationsChanged
-        ? previous.notifications
-        : reuse(previous?.notifications, this.#notifications.slice());
-    this.#dialogsChanged = this.#statusesChanged = this.#widgetsChanged = this.#notificationsChanged = false;
+    const above: WidgetEntry[] = [];
+    const below: WidgetEntry[] = [];
+    for (const widget of this.#widgets.values()) (widget.placement === "belowEditor" ? below : above).push(widget);
+    const aboveEditor = reuse(previous?.widgets.aboveEditor, above);
+    const belowEditor = reuse(previous?.widgets.belowEditor, below);
+    const widgets =
+      previous && aboveEditor === previous.widgets.aboveEditor && belowEditor === previous.widgets.belowEditor
+        ? previous.widgets
+        : { aboveEditor, belowEditor };
+    this.#sortedStatuses ??= reuse(
+      previous?.statuses,
+      [...this.#statuses.values()].sort((a, b) => byKey.compare(a.key, b.key)),
+    );
     const snapshot: UiSnapshot = {
-      dialogs,
-      statuses,
+      dialogs: reuse(previous?.dialogs, [...this.#dialogs.values()]),
+      statuses: this.#sortedStatuses,
       widgets,
       title: this.#title,
       editorText: this.#editorText,
-      notifications,
+      notifications: reuse(previous?.notifications, this.#notifications.slice()),
       notificationCount: this.#notificationCount,
       connection: this.#connection,
       streaming: this.#streaming,

@@ -20,11 +20,6 @@ export abstract class BaseTransport extends TypedEventTarget<TransportEventMap> 
     return this.#state;
   }
 
-  /** A method, not a comparison, so TypeScript does not keep a narrowed state across an `await`. */
-  protected isClosed(): boolean {
-    return this.#state === "closed";
-  }
-
   abstract send(record: string): void;
   abstract close(): void;
 

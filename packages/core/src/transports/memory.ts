@@ -15,12 +15,14 @@ export class MemoryTransport extends BaseTransport {
   }
 
   send(record: string): void {
+    // Closing drops the peer, so an end without one is closed (or was never paired).
     const peer = this.#peer;
-    if (this.state === "closed" || peer === undefined) {
+    if (peer === undefined) {
       this.diagnose("Record dropped: the memory transport is closed.", record);
       return;
     }
-    queueMicrotask(() => peer.#deliver(record));
+    // emitRecord drops it if the peer has closed by then.
+    queueMicrotask(() => peer.emitRecord(record));
   }
 
   /** Closes this end now and the peer after everything sent before this call has reached it. */
@@ -30,10 +32,6 @@ export class MemoryTransport extends BaseTransport {
     this.#peer = undefined;
     this.setState("closed");
     if (peer) queueMicrotask(() => peer.close());
-  }
-
-  #deliver(record: string): void {
-    if (this.state !== "closed") this.emitRecord(record);
   }
 
   static pair(): [MemoryTransport, MemoryTransport] {

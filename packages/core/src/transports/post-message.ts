@@ -17,6 +17,7 @@
  * handshake, so it never says whether the other side listens. `close()` detaches the listener and makes it
  * "closed"; it does not close the port, worker or channel, which belong to whoever created them.
  */
+import { errorMessage } from "../diagnostics.js";
 import { BaseTransport } from "./base.js";
 
 /** What travels through postMessage. */
@@ -123,7 +124,7 @@ export class PostMessageTransport extends BaseTransport {
     try {
       this.#send({ piElements: 1, channel: this.channel, record });
     } catch (error) {
-      this.diagnose(`postMessage failed: ${error instanceof Error ? error.message : String(error)}`, record);
+      this.diagnose(`postMessage failed: ${errorMessage(error)}`, record);
     }
   }
 

@@ -11,8 +11,10 @@
  * write fails (the other side went away), or on `close()`. There is no reconnecting: a stream cannot be reopened.
  */
 import { JsonlDecoder } from "../codec/jsonl.js";
+import { errorMessage } from "../diagnostics.js";
 import { BaseTransport } from "./base.js";
-import { DEFAULT_MAX_QUEUE, RecordQueue } from "./record-queue.js";
+import { RecordQueue } from "./record-queue.js";
+import type { TransportState } from "./transport.js";
 
 export interface StreamTransportOptions {
   /** Incoming JSONL, as bytes (UTF-8) or text, in any chunking. */
@@ -38,7 +40,7 @@ export class StreamTransport extends BaseTransport {
   constructor(options: StreamTransportOptions) {
     super("open");
     this.#writeAs = options.writeAs ?? "bytes";
-    this.#queue = new RecordQueue(options.maxQueue ?? DEFAULT_MAX_QUEUE);
+    this.#queue = new RecordQueue(options.maxQueue);
     this.#reader = options.readable.getReader();
     this.#writer = (options.writable as WritableStream<Uint8Array | string> | undefined)?.getWriter();
     const decoder = new JsonlDecoder({
@@ -97,7 +99,7 @@ export class StreamTransport extends BaseTransport {
       }
       decoder.end();
     } catch (error) {
-      if (this.state !== "closed") this.diagnose(`The readable stream failed: ${describe(error)}`);
+      if (this.state !== "closed") this.diagnose(`The readable stream failed: ${errorMessage(error)}`);
     }
     this.close();
   }
@@ -111,7 +113,8 @@ export class StreamTransport extends BaseTransport {
       while (this.#queue.size > 0 && this.state !== "closed") {
         await writer.ready;
         const record = this.#queue.shift();
-        if (record === undefined || this.isClosed()) break;
+        // Widened: TypeScript would keep the loop condition's narrowing across the `await`.
+        if (record === undefined || (this.state as TransportState) === "closed") break;
         writer.write(this.#line(record)).catch((error) => this.#writeFailed(error, record));
       }
     } catch (error) {
@@ -123,7 +126,7 @@ export class StreamTransport extends BaseTransport {
 
   #writeFailed(error: unknown, record?: string): void {
     if (this.state === "closed") return;
-    this.diagnose(`The writable stream failed: ${describe(error)}`, record);
+    this.diagnose(`The writable stream failed: ${errorMessage(error)}`, record);
     this.close();
   }
 
@@ -131,8 +134,4 @@ export class StreamTransport extends BaseTransport {
     const line = `${record}\n`;
     return this.#writeAs === "text" ? line : this.#encoder.encode(line);
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

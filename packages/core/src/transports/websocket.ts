@@ -14,9 +14,10 @@
  * Node 20 has no global WebSocket: pass `ws`'s (`{ WebSocket }` from "ws") as the `WebSocket` option.
  */
 import { JsonlDecoder } from "../codec/jsonl.js";
+import { errorMessage } from "../diagnostics.js";
 import { type BackoffOptions, backoffDelay, type ResolvedBackoff, resolveBackoff } from "./backoff.js";
 import { BaseTransport } from "./base.js";
-import { DEFAULT_MAX_QUEUE, RecordQueue } from "./record-queue.js";
+import { RecordQueue } from "./record-queue.js";
 
 export type { BackoffOptions } from "./backoff.js";
 
@@ -108,9 +109,9 @@ export class WebSocketTransport extends BaseTransport {
     this.url = String(url);
     this.#WebSocket = WebSocketClass;
     this.#protocols = options.protocols;
-    this.#jsonl = (options.framing ?? "record") === "jsonl";
+    this.#jsonl = options.framing === "jsonl";
     this.#backoff = options.reconnect === false ? undefined : resolveBackoff(options.reconnect);
-    this.#queue = new RecordQueue(options.maxQueue ?? DEFAULT_MAX_QUEUE);
+    this.#queue = new RecordQueue(options.maxQueue);
     this.#maxFrameLength = options.maxFrameLength ?? DEFAULT_MAX_FRAME_LENGTH;
     this.#maxLineLength = options.maxLineLength;
     this.#timers = options.timers ?? realTimers;
@@ -188,17 +189,15 @@ export class WebSocketTransport extends BaseTransport {
 
   #lost(close: WebSocketCloseInfo): void {
     const backoff = this.#backoff;
-    if (backoff && !this.#shouldReconnect(close)) {
-      this.diagnose(`WebSocket ${this.url} closed (code ${close.code}); shouldReconnect declined to retry.`);
-      this.#giveUp();
-      return;
-    }
-    if (!backoff || this.#attempt >= backoff.maxAttempts) {
-      this.diagnose(
-        backoff
-          ? `WebSocket ${this.url} closed; gave up after ${this.#attempt} reconnect attempts.`
-          : `WebSocket ${this.url} closed; reconnecting is disabled.`,
-      );
+    const stop = !backoff
+      ? "reconnecting is disabled"
+      : !this.#shouldReconnect(close)
+        ? `shouldReconnect declined to retry (close code ${close.code})`
+        : this.#attempt >= backoff.maxAttempts
+          ? `gave up after ${this.#attempt} reconnect attempts`
+          : undefined;
+    if (!backoff || stop !== undefined) {
+      this.diagnose(`WebSocket ${this.url} closed; ${stop}.`);
       this.#giveUp();
       return;
     }
@@ -211,7 +210,7 @@ export class WebSocketTransport extends BaseTransport {
       try {
         this.#connect();
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         this.diagnose(`Could not create a WebSocket: ${message}`);
         this.#lost({ code: 1006, reason: message, wasOpen: false });
       }
@@ -230,9 +229,9 @@ export class WebSocketTransport extends BaseTransport {
       this.diagnose("Ignored a WebSocket frame that is neither text nor binary.");
       return;
     }
-    const size = typeof frame === "string" ? frame.length : frame.byteLength;
-    if (size > this.#maxFrameLength) {
-      this.diagnose(`Dropped a ${size}-unit WebSocket frame; the maximum is ${this.#maxFrameLength}.`);
+    // UTF-16 code units of text, bytes of binary.
+    if (frame.length > this.#maxFrameLength) {
+      this.diagnose(`Dropped a ${frame.length}-unit WebSocket frame; the maximum is ${this.#maxFrameLength}.`);
       if (this.#jsonl) this.#resyncing = true;
       return;
     }
@@ -241,7 +240,7 @@ export class WebSocketTransport extends BaseTransport {
   }
 
   #receiveRecord(text: string): void {
-    const record = text.endsWith("\r\n") ? text.slice(0, -2) : text.endsWith("\n") ? text.slice(0, -1) : text;
+    const record = text.replace(/\r?\n$/, "");
     if (record.length > 0) this.emitRecord(record);
   }
 
@@ -258,7 +257,7 @@ export class WebSocketTransport extends BaseTransport {
 
   #newDecoder(): JsonlDecoder {
     return new JsonlDecoder({
-      ...(this.#maxLineLength === undefined ? {} : { maxLineLength: this.#maxLineLength }),
+      maxLineLength: this.#maxLineLength,
       onRecord: (line) => this.emitRecord(line),
       onDiagnostic: (diagnostic) => this.emitDiagnostic(diagnostic),
     });
