@@ -65,6 +65,15 @@ export function localize(
   return result;
 }
 
+/** `localize` with the element's own per-element `strings` override, as every pi-* element uses it. */
+export function localizeOwn(
+  element: Element & { strings: StringTable | undefined },
+  key: StringKey,
+  values?: Record<string, string | number>,
+): string {
+  return localize(element, key, values, element.strings);
+}
+
 /** Whether the element's nearest direction is right-to-left (for key mapping; layout uses logical CSS). */
 export function isRtl(element: Element): boolean {
   return getComputedStyle(element).direction === "rtl";

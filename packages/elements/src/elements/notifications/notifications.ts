@@ -5,7 +5,7 @@ import { stripAnsi } from "../../ansi/parse-ansi.js";
 import { renderAnsi } from "../../ansi/render-ansi.js";
 import { realClock } from "../../controllers/countdown-controller.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
-import { localize } from "../../i18n/localize.js";
+import { localizeOwn } from "../../i18n/localize.js";
 import type { StringKey, StringTable } from "../../i18n/strings.js";
 import { styles } from "./notifications.styles.js";
 
@@ -232,11 +232,7 @@ export class PiNotifications extends LitElement {
 
   #announce(entry: NotificationEntry): string {
     const text = stripAnsi(entry.message);
-    return entry.type === "info" ? text : `${this.#t(labelKey[entry.type])}: ${text}`;
-  }
-
-  #t(key: StringKey, values?: Record<string, string | number>): string {
-    return localize(this, key, values, this.strings);
+    return entry.type === "info" ? text : `${localizeOwn(this, labelKey[entry.type])}: ${text}`;
   }
 
   // --- timers -------------------------------------------------------------------------------------------------
@@ -324,13 +320,13 @@ export class PiNotifications extends LitElement {
           ? nothing
           : html`<section
             part="stack"
-            aria-label=${this.#t("notifications")}
+            aria-label=${localizeOwn(this, "notifications")}
             @pointerenter=${() => this.#hover(true)}
             @pointerleave=${() => this.#hover(false)}
             @focusin=${() => this.#focus(true)}
             @focusout=${(e: FocusEvent) => this.#focus(this.renderRoot.contains(e.relatedTarget as Node | null))}
           >
-            ${more > 0 ? html`<p part="more">${this.#t("moreNotifications", { count: more })}</p>` : nothing}
+            ${more > 0 ? html`<p part="more">${localizeOwn(this, "moreNotifications", { count: more })}</p>` : nothing}
             <ol part="list">
               ${repeat(
                 shown,
@@ -343,7 +339,8 @@ export class PiNotifications extends LitElement {
   }
 
   #renderToast(entry: NotificationEntry, index: number) {
-    const label = entry.type === "info" ? nothing : html`<span part="label">${this.#t(labelKey[entry.type])}:</span> `;
+    const label =
+      entry.type === "info" ? nothing : html`<span part="label">${localizeOwn(this, labelKey[entry.type])}:</span> `;
     return html`<li
       part="toast toast-${entry.type}"
       data-id=${entry.id}
@@ -359,8 +356,8 @@ export class PiNotifications extends LitElement {
       <button
         type="button"
         part="dismiss"
-        aria-label=${this.#t("dismiss")}
-        title=${this.#t("dismiss")}
+        aria-label=${localizeOwn(this, "dismiss")}
+        title=${localizeOwn(this, "dismiss")}
         @click=${() => this.#dismissFromUser(entry.id, "button", index)}
       >
         <svg viewBox="0 0 16 16" aria-hidden="true" focusable="false"><path d="M4 4l8 8M12 4l-8 8" /></svg>

@@ -2,7 +2,7 @@ import type { AgentExit, CommandType, PiSession, TransportState } from "@pi-elem
 import { html, LitElement, nothing, type PropertyValues } from "lit";
 import { ImeGuardController } from "../../controllers/ime-guard-controller.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
-import { localize } from "../../i18n/localize.js";
+import { localizeOwn } from "../../i18n/localize.js";
 import type { StringKey, StringTable } from "../../i18n/strings.js";
 import { styles } from "./prompt.styles.js";
 
@@ -137,17 +137,13 @@ export class PiPrompt extends LitElement {
     super.update(changed);
   }
 
-  #t(key: StringKey): string {
-    return localize(this, key, undefined, this.strings);
-  }
-
   protected override render() {
-    const label = this.placeholder ?? this.#t("prompt");
+    const label = this.placeholder ?? localizeOwn(this, "prompt");
     const state = this.#store.value?.connection;
     const stateKey = state ? connectionText[state] : undefined;
     const blocked = !this.canSend;
     const button = (part: string, key: StringKey, onClick: () => void, disabled = blocked) =>
-      html`<button type="button" part="button ${part}" ?disabled=${disabled} @click=${onClick}>${this.#t(key)}</button>`;
+      html`<button type="button" part="button ${part}" ?disabled=${disabled} @click=${onClick}>${localizeOwn(this, key)}</button>`;
     return html`<div part="base">
       <textarea
         part="textarea"
@@ -168,7 +164,7 @@ export class PiPrompt extends LitElement {
             : button("send", "send", () => this.#send("prompt"))
         }
       </div>
-      <span part="status" role="status">${stateKey ? this.#t(stateKey) : nothing}</span>
+      <span part="status" role="status">${stateKey ? localizeOwn(this, stateKey) : nothing}</span>
       ${this.#renderAgentExit()}
     </div>`;
   }
@@ -181,7 +177,7 @@ export class PiPrompt extends LitElement {
     const exit = this.agentExit;
     if (!exit) return nothing;
     const code = exit.code ?? exit.signal ?? "?";
-    const text = localize(this, "agentExited", { code }, this.strings);
+    const text = localizeOwn(this, "agentExited", { code });
     const tail = exit.stderrTail;
     return html`<div part="agent-exit" role="alert">${
       tail.length > 0

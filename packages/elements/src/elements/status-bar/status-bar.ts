@@ -4,7 +4,7 @@ import { repeat } from "lit/directives/repeat.js";
 import { stripAnsi } from "../../ansi/parse-ansi.js";
 import { renderAnsi } from "../../ansi/render-ansi.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
-import { localize } from "../../i18n/localize.js";
+import { localizeOwn } from "../../i18n/localize.js";
 import type { StringTable } from "../../i18n/strings.js";
 import { styles } from "./status-bar.styles.js";
 
@@ -102,7 +102,7 @@ export class PiStatusBar extends LitElement {
   }
 
   protected override render() {
-    return html`<ul part="list" @focusout=${this.#onFocusOut} aria-label=${localize(this, "status", undefined, this.strings)}>
+    return html`<ul part="list" @focusout=${this.#onFocusOut} aria-label=${localizeOwn(this, "status")}>
       ${repeat(
         this.entries,
         (entry) => entry.key,
