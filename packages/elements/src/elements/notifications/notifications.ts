@@ -6,7 +6,7 @@ import { renderAnsi } from "../../ansi/render-ansi.js";
 import { realClock } from "../../controllers/countdown-controller.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
-import type { StringKey, StringTable } from "../../i18n/strings.js";
+import type { StringTable } from "../../i18n/strings.js";
 import { styles } from "./notifications.styles.js";
 
 /** Detail of `pi-notification-dismiss`. */
@@ -25,7 +25,6 @@ interface Slice {
 /** Standalone notifications kept, like the session's ring buffer. */
 const OWN_LIMIT = 100;
 const TYPES: readonly NotifyType[] = ["info", "warning", "error"];
-const labelKey: Record<NotifyType, StringKey> = { info: "info", warning: "warning", error: "error" };
 
 /**
  * A toast stack for `notify`, styled as pi shows them: an error in red ("Error: …"), a warning in yellow
@@ -93,15 +92,18 @@ export class PiNotifications extends LitElement {
   #ownCount = 0;
   /** Ids dismissed or expired. Pruned to the ids still in the buffer. */
   readonly #gone = new Set<number>();
-  /** Clock time each timed (info, warning) notification expires, from when it was first seen. */
+  /**
+   * Clock time each timed (info, warning) notification expires, from when it was first seen; oldest first, like the
+   * buffer. Pruned like `#gone`, and a dismissed id leaves it, so every id here is still showing.
+   */
   readonly #deadlines = new Map<number, number>();
   #lastSeenId = 0;
   #source: "session" | "own" | undefined;
   /** The armed timer and the clock that armed it (the `clock` property may change meanwhile). */
   #timer: { clock: Clock; handle: unknown } | undefined;
   #pausedAt: number | undefined;
-  #hovered = false;
-  #focused = false;
+  /** What holds the countdown: the pointer over the stack, focus inside it, or both. */
+  readonly #holds = new Set<"pointer" | "focus">();
   #polite = "";
   #assertive = "";
   #announcements = 0;
@@ -158,8 +160,9 @@ export class PiNotifications extends LitElement {
     return Number.isNaN(duration) ? 5000 : duration;
   }
 
+  /** Whether info and warnings expire: a positive, finite duration. */
   get #timed(): boolean {
-    return Number.isFinite(this.#duration) && this.#duration > 0;
+    return this.#duration > 0 && this.#duration < Number.POSITIVE_INFINITY;
   }
 
   override disconnectedCallback(): void {
@@ -193,8 +196,7 @@ export class PiNotifications extends LitElement {
   protected override updated(): void {
     // With no toast left, the stack is gone and no pointerleave or focusout will come: nothing holds the pause.
     if (!this.renderRoot.querySelector('[part~="stack"]')) {
-      this.#hovered = false;
-      this.#focused = false;
+      this.#holds.clear();
       this.#setPaused();
     }
     this.#arm();
@@ -214,8 +216,7 @@ export class PiNotifications extends LitElement {
       else newestPolite = entry;
     }
     this.#lastSeenId = Math.max(this.#lastSeenId, ...inBuffer);
-    for (const id of this.#gone) if (!inBuffer.has(id)) this.#gone.delete(id);
-    for (const id of this.#deadlines.keys()) if (!inBuffer.has(id)) this.#deadlines.delete(id);
+    for (const ids of [this.#gone, this.#deadlines]) for (const id of ids.keys()) if (!inBuffer.has(id)) ids.delete(id);
     if (newestPolite || newestError) {
       // Alternating an invisible trailing space makes a repeated identical message a change screen readers voice.
       const tail = ++this.#announcements % 2 ? "" : "\u00a0";
@@ -232,7 +233,7 @@ export class PiNotifications extends LitElement {
 
   #announce(entry: NotificationEntry): string {
     const text = stripAnsi(entry.message);
-    return entry.type === "info" ? text : `${localizeOwn(this, labelKey[entry.type])}: ${text}`;
+    return entry.type === "info" ? text : `${localizeOwn(this, entry.type)}: ${text}`;
   }
 
   // --- timers -------------------------------------------------------------------------------------------------
@@ -246,8 +247,7 @@ export class PiNotifications extends LitElement {
   #arm(): void {
     this.#disarm();
     if (this.#pausedAt !== undefined || !this.isConnected || !this.#timed) return;
-    let earliest = Number.POSITIVE_INFINITY;
-    for (const [id, deadline] of this.#deadlines) if (!this.#gone.has(id)) earliest = Math.min(earliest, deadline);
+    const earliest = Math.min(...this.#deadlines.values());
     if (earliest === Number.POSITIVE_INFINITY) return;
     const clock = this.clock;
     this.#timer = { clock, handle: clock.setTimeout(() => this.#expire(), Math.max(0, earliest - clock.now())) };
@@ -256,15 +256,12 @@ export class PiNotifications extends LitElement {
   #expire(): void {
     this.#timer = undefined;
     const now = this.clock.now();
-    for (const entry of this.#entries()) {
-      const deadline = this.#deadlines.get(entry.id);
-      if (deadline !== undefined && deadline <= now && !this.#gone.has(entry.id)) this.#dismiss(entry.id, "timeout");
-    }
+    for (const [id, deadline] of this.#deadlines) if (deadline <= now) this.#dismiss(id, "timeout");
     this.#arm();
   }
 
   #setPaused(): void {
-    const paused = this.#hovered || this.#focused;
+    const paused = this.#holds.size > 0;
     if (paused && this.#pausedAt === undefined) {
       this.#pausedAt = this.clock.now();
       this.#disarm();
@@ -301,10 +298,7 @@ export class PiNotifications extends LitElement {
     const buttons = this.renderRoot.querySelectorAll<HTMLButtonElement>('[part~="dismiss"]');
     const next = buttons[Math.min(index, buttons.length - 1)];
     if (next) next.focus();
-    else {
-      this.#focused = false;
-      this.#setPaused();
-    }
+    else this.#hold("focus", false);
   }
 
   // --- rendering ----------------------------------------------------------------------------------------------
@@ -321,10 +315,10 @@ export class PiNotifications extends LitElement {
           : html`<section
             part="stack"
             aria-label=${localizeOwn(this, "notifications")}
-            @pointerenter=${() => this.#hover(true)}
-            @pointerleave=${() => this.#hover(false)}
-            @focusin=${() => this.#focus(true)}
-            @focusout=${(e: FocusEvent) => this.#focus(this.renderRoot.contains(e.relatedTarget as Node | null))}
+            @pointerenter=${() => this.#hold("pointer", true)}
+            @pointerleave=${() => this.#hold("pointer", false)}
+            @focusin=${() => this.#hold("focus", true)}
+            @focusout=${(e: FocusEvent) => this.#hold("focus", this.renderRoot.contains(e.relatedTarget as Node | null))}
           >
             ${more > 0 ? html`<p part="more">${localizeOwn(this, "moreNotifications", { count: more })}</p>` : nothing}
             <ol part="list">
@@ -339,8 +333,7 @@ export class PiNotifications extends LitElement {
   }
 
   #renderToast(entry: NotificationEntry, index: number) {
-    const label =
-      entry.type === "info" ? nothing : html`<span part="label">${localizeOwn(this, labelKey[entry.type])}:</span> `;
+    const label = entry.type === "info" ? nothing : html`<span part="label">${localizeOwn(this, entry.type)}:</span> `;
     return html`<li
       part="toast toast-${entry.type}"
       data-id=${entry.id}
@@ -365,13 +358,9 @@ export class PiNotifications extends LitElement {
     </li>`;
   }
 
-  #hover(on: boolean): void {
-    this.#hovered = on;
-    this.#setPaused();
-  }
-
-  #focus(on: boolean): void {
-    this.#focused = on;
+  #hold(reason: "pointer" | "focus", on: boolean): void {
+    if (on) this.#holds.add(reason);
+    else this.#holds.delete(reason);
     this.#setPaused();
   }
 }
