@@ -1,5 +1,5 @@
 import type { Clock, NotificationEntry, NotifyType, PiSession } from "@pi-elements/core";
-import { html, LitElement, nothing, type PropertyValues } from "lit";
+import { html, LitElement, nothing } from "lit";
 import { repeat } from "lit/directives/repeat.js";
 import { stripAnsi } from "../../ansi/parse-ansi.js";
 import { renderAnsi } from "../../ansi/render-ansi.js";
@@ -175,7 +175,7 @@ export class PiNotifications extends LitElement {
     if (this.hasUpdated) this.#arm();
   }
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
+  protected override willUpdate(): void {
     const source = this.#store.value ? "session" : "own";
     if (source !== this.#source) {
       // A new source: its ids are a different sequence, and what it already holds is not news.
@@ -183,14 +183,8 @@ export class PiNotifications extends LitElement {
       this.#gone.clear();
       this.#deadlines.clear();
       this.#lastSeenId = source === "own" ? 0 : Math.max(0, ...this.#entries().map((n) => n.id));
-      for (const entry of this.#entries()) this.#track(entry);
     }
     this.#takeNew();
-    if (changed.has("duration") && this.hasUpdated) {
-      // Turning timing off keeps everything; turning it on starts the clock for what is showing now.
-      if (!this.#timed) this.#deadlines.clear();
-      else for (const entry of this.active) this.#track(entry);
-    }
   }
 
   protected override updated(): void {
@@ -202,17 +196,25 @@ export class PiNotifications extends LitElement {
     this.#arm();
   }
 
-  /** Starts timers for new entries, prunes state of entries that left the buffer, and queues announcements. */
+  /**
+   * Gives each showing info or warning a deadline (from when it is first seen, or when timing is turned on; turning
+   * it off forgets them all, so everything stays), prunes state of entries that left the buffer, and queues
+   * announcements of new entries.
+   */
   #takeNew(): void {
     const entries = this.#entries();
     const inBuffer = new Set<number>();
     let newestPolite: NotificationEntry | undefined;
     let newestError: NotificationEntry | undefined;
+    if (!this.#timed) this.#deadlines.clear();
     for (const entry of entries) {
       inBuffer.add(entry.id);
-      if (entry.id <= this.#lastSeenId) continue;
-      this.#track(entry);
-      if (entry.type === "error") newestError = entry;
+      const { id, type } = entry;
+      if (type !== "error" && this.#timed && !this.#gone.has(id) && !this.#deadlines.has(id)) {
+        this.#deadlines.set(id, this.clock.now() + this.#duration);
+      }
+      if (id <= this.#lastSeenId) continue;
+      if (type === "error") newestError = entry;
       else newestPolite = entry;
     }
     this.#lastSeenId = Math.max(this.#lastSeenId, ...inBuffer);
@@ -222,12 +224,6 @@ export class PiNotifications extends LitElement {
       const tail = ++this.#announcements % 2 ? "" : "\u00a0";
       if (newestPolite) this.#polite = this.#announce(newestPolite) + tail;
       if (newestError) this.#assertive = this.#announce(newestError) + tail;
-    }
-  }
-
-  #track(entry: NotificationEntry): void {
-    if (entry.type !== "error" && this.#timed && !this.#deadlines.has(entry.id)) {
-      this.#deadlines.set(entry.id, this.clock.now() + this.#duration);
     }
   }
 
