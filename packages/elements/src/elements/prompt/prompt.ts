@@ -33,13 +33,6 @@ const sameSlice = (a: PromptSlice, b: PromptSlice) =>
   a.connection === b.connection &&
   a.agentExit === b.agentExit;
 
-const connectionText: Record<TransportState, StringKey | undefined> = {
-  connecting: "connecting",
-  open: undefined,
-  reconnecting: "reconnecting",
-  closed: "closed",
-};
-
 /**
  * The message box under the agent, as in pi's TUI. `set_editor_text` from the agent replaces its text (every time,
  * even with the same text twice). Keys:
@@ -139,8 +132,8 @@ export class PiPrompt extends LitElement {
 
   protected override render() {
     const label = this.placeholder ?? localizeOwn(this, "prompt");
+    // Each state but "open" is shown, under its own string key.
     const state = this.#store.value?.connection;
-    const stateKey = state ? connectionText[state] : undefined;
     const blocked = !this.canSend;
     const button = (part: string, key: StringKey, onClick: () => void, disabled = blocked) =>
       html`<button type="button" part="button ${part}" ?disabled=${disabled} @click=${onClick}>${localizeOwn(this, key)}</button>`;
@@ -164,7 +157,7 @@ export class PiPrompt extends LitElement {
             : button("send", "send", () => this.#send("prompt"))
         }
       </div>
-      <span part="status" role="status">${stateKey ? localizeOwn(this, stateKey) : nothing}</span>
+      <span part="status" role="status">${state && state !== "open" ? localizeOwn(this, state) : nothing}</span>
       ${this.#renderAgentExit()}
     </div>`;
   }
