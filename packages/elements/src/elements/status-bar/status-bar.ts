@@ -1,4 +1,4 @@
-import type { PiSession, StatusEntry } from "@pi-elements/core";
+import { type PiSession, type StatusEntry, sanitizeStatusText } from "@pi-elements/core";
 import { html, LitElement, type PropertyValues } from "lit";
 import { repeat } from "lit/directives/repeat.js";
 import { stripAnsi } from "../../ansi/parse-ansi.js";
@@ -8,18 +8,10 @@ import { localizeOwn } from "../../i18n/localize.js";
 import type { StringTable } from "../../i18n/strings.js";
 import { styles } from "./status-bar.styles.js";
 
-/** A status as the element takes it standalone; `text` may be raw (it is sanitized as pi does). */
+/** A status as the element takes it standalone; `text` may be raw (it is sanitized as pi does, by the core's `sanitizeStatusText`). */
 export interface StatusInput {
   readonly key: string;
   readonly text: string;
-}
-
-/** pi's status-line sanitizing (the same rule as the core's `sanitizeStatusText`, which the session applies). */
-function sanitize(text: string): string {
-  return text
-    .replace(/[\r\n\t]/g, " ")
-    .replace(/ +/g, " ")
-    .trim();
 }
 
 const byKey = new Intl.Collator();
@@ -85,7 +77,7 @@ export class PiStatusBar extends LitElement {
     const byKeyMap = new Map<string, StatusInput>();
     for (const s of Array.isArray(this.statuses) ? this.statuses : []) {
       if (s == null) continue;
-      byKeyMap.set(String(s.key), { key: String(s.key), text: sanitize(String(s.text ?? "")) });
+      byKeyMap.set(String(s.key), { key: String(s.key), text: sanitizeStatusText(String(s.text ?? "")) });
     }
     return [...byKeyMap.values()].sort((a, b) => byKey.compare(a.key, b.key));
   }
