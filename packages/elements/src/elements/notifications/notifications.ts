@@ -17,11 +17,6 @@ export interface NotificationDismissDetail {
   source: "button" | "keyboard" | "timeout";
 }
 
-interface Slice {
-  readonly notifications: readonly NotificationEntry[];
-  readonly count: number;
-}
-
 /** Standalone notifications kept, like the session's ring buffer. */
 const OWN_LIMIT = 100;
 const TYPES: readonly NotifyType[] = ["info", "warning", "error"];
@@ -83,11 +78,8 @@ export class PiNotifications extends LitElement {
   /** Per-element string overrides. */
   declare strings: StringTable | undefined;
 
-  readonly #store = new SessionStoreController<Slice>(
-    this,
-    (s) => ({ notifications: s.notifications, count: s.notificationCount }),
-    { equals: (a, b) => a.notifications === b.notifications && a.count === b.count },
-  );
+  /** The session's buffer; a new notification always makes a new array (it holds a new entry). */
+  readonly #store = new SessionStoreController<readonly NotificationEntry[]>(this, (s) => s.notifications);
   #own: NotificationEntry[] = [];
   #ownCount = 0;
   /** Ids dismissed or expired. Pruned to the ids still in the buffer. */
@@ -146,7 +138,7 @@ export class PiNotifications extends LitElement {
   }
 
   #entries(): readonly NotificationEntry[] {
-    return this.#store.value?.notifications ?? this.#own;
+    return this.#store.value ?? this.#own;
   }
 
   get #limit(): number {
