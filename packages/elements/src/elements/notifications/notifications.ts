@@ -91,8 +91,8 @@ export class PiNotifications extends LitElement {
   readonly #deadlines = new Map<number, number>();
   #lastSeenId = 0;
   #source: "session" | "own" | undefined;
-  /** The armed timer and the clock that armed it (the `clock` property may change meanwhile). */
-  #timer: { clock: Clock; handle: unknown } | undefined;
+  /** Clears the armed timer on the clock that armed it (the `clock` property may change meanwhile). */
+  #clearTimer: (() => void) | undefined;
   #pausedAt: number | undefined;
   /** What holds the countdown: the pointer over the stack, focus inside it, or both. */
   readonly #holds = new Set<"pointer" | "focus">();
@@ -227,8 +227,8 @@ export class PiNotifications extends LitElement {
   // --- timers -------------------------------------------------------------------------------------------------
 
   #disarm(): void {
-    this.#timer?.clock.clearTimeout(this.#timer.handle);
-    this.#timer = undefined;
+    this.#clearTimer?.();
+    this.#clearTimer = undefined;
   }
 
   /** One timer, for the earliest deadline; none while paused. */
@@ -238,11 +238,12 @@ export class PiNotifications extends LitElement {
     const earliest = Math.min(...this.#deadlines.values());
     if (earliest === Number.POSITIVE_INFINITY) return;
     const clock = this.clock;
-    this.#timer = { clock, handle: clock.setTimeout(() => this.#expire(), Math.max(0, earliest - clock.now())) };
+    const handle = clock.setTimeout(() => this.#expire(), Math.max(0, earliest - clock.now()));
+    this.#clearTimer = () => clock.clearTimeout(handle);
   }
 
   #expire(): void {
-    this.#timer = undefined;
+    this.#clearTimer = undefined;
     const now = this.clock.now();
     for (const [id, deadline] of this.#deadlines) if (deadline <= now) this.#dismiss(id, "timeout");
     this.#arm();
