@@ -119,7 +119,7 @@ export class PiWidgetSlot extends LitElement {
     const lines = widget.lines;
     const truncatable = lines.length > limit;
     const expanded = truncatable && this.#expanded.has(widget.key);
-    const shown = truncatable && !expanded ? lines.slice(0, limit) : lines;
+    const shown = expanded ? lines : lines.slice(0, limit);
     const id = `lines-${index}`;
     return html`<div part="widget" data-key=${widget.key}>
       <div part="lines" id=${id}>
