@@ -27,11 +27,9 @@ interface PromptSlice {
   agentExit: AgentExit | undefined;
 }
 
+/** Every field the same (each keeps its identity in the snapshot while unchanged). */
 const sameSlice = (a: PromptSlice, b: PromptSlice) =>
-  a.editorText === b.editorText &&
-  a.streaming === b.streaming &&
-  a.connection === b.connection &&
-  a.agentExit === b.agentExit;
+  (Object.keys(a) as (keyof PromptSlice)[]).every((key) => a[key] === b[key]);
 
 /**
  * The message box under the agent, as in pi's TUI. `set_editor_text` from the agent replaces its text (every time,
