@@ -76,10 +76,9 @@ export function parseAnsi(input: string): AnsiRun[] {
         }
       }
       i = index;
-    } else if (kind === undefined) {
-      i = esc + 1; // a stray ESC at the very end
     } else {
-      // Other escapes: ESC, intermediates 0x20-0x2F, then one final byte 0x30-0x7E (e.g. `ESC ( B`, `ESC 7`).
+      // Other escapes: ESC, intermediates 0x20-0x2F, then one final byte 0x30-0x7E (e.g. `ESC ( B`, `ESC 7`). A stray
+      // ESC at the very end has neither, so only the ESC goes.
       let j = esc + 1;
       while (j < input.length && isIntermediate(input.charCodeAt(j))) j++;
       const code = input.charCodeAt(j);
