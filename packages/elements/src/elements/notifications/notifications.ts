@@ -146,15 +146,14 @@ export class PiNotifications extends LitElement {
     return Number.isNaN(max) ? 5 : Math.max(1, max);
   }
 
-  /** An unreadable duration (NaN, from `duration="soon"`) means the default. */
-  get #duration(): number {
+  /**
+   * How long info and warnings stay, in ms, or 0 when they stay until dismissed (a duration of 0, below 0, or
+   * Infinity). An unreadable duration (NaN, from `duration="soon"`) means the default.
+   */
+  get #timeout(): number {
     const duration = Number(this.duration);
-    return Number.isNaN(duration) ? 5000 : duration;
-  }
-
-  /** Whether info and warnings expire: a positive, finite duration. */
-  get #timed(): boolean {
-    return this.#duration > 0 && this.#duration < Number.POSITIVE_INFINITY;
+    if (Number.isNaN(duration)) return 5000;
+    return duration > 0 && duration < Number.POSITIVE_INFINITY ? duration : 0;
   }
 
   override disconnectedCallback(): void {
@@ -198,12 +197,13 @@ export class PiNotifications extends LitElement {
     const inBuffer = new Set<number>();
     let newestPolite: NotificationEntry | undefined;
     let newestError: NotificationEntry | undefined;
-    if (!this.#timed) this.#deadlines.clear();
+    const timeout = this.#timeout;
+    if (!timeout) this.#deadlines.clear();
     for (const entry of entries) {
       inBuffer.add(entry.id);
       const { id, type } = entry;
-      if (type !== "error" && this.#timed && !this.#gone.has(id) && !this.#deadlines.has(id)) {
-        this.#deadlines.set(id, this.clock.now() + this.#duration);
+      if (timeout && type !== "error" && !this.#gone.has(id) && !this.#deadlines.has(id)) {
+        this.#deadlines.set(id, this.clock.now() + timeout);
       }
       if (id <= this.#lastSeenId) continue;
       if (type === "error") newestError = entry;
@@ -234,7 +234,7 @@ export class PiNotifications extends LitElement {
   /** One timer, for the earliest deadline; none while paused. */
   #arm(): void {
     this.#disarm();
-    if (this.#pausedAt !== undefined || !this.isConnected || !this.#timed) return;
+    if (this.#pausedAt !== undefined || !this.isConnected || !this.#timeout) return;
     const earliest = Math.min(...this.#deadlines.values());
     if (earliest === Number.POSITIVE_INFINITY) return;
     const clock = this.clock;
@@ -265,8 +265,8 @@ export class PiNotifications extends LitElement {
   // --- dismissal ----------------------------------------------------------------------------------------------
 
   #dismiss(id: number, source: NotificationDismissDetail["source"]): boolean {
-    const entry = this.#entries().find((n) => n.id === id);
-    if (!entry || this.#gone.has(id)) return false;
+    const entry = this.active.find((n) => n.id === id);
+    if (!entry) return false;
     this.#gone.add(id);
     this.#deadlines.delete(id);
     this.requestUpdate();
