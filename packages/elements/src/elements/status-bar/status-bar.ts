@@ -8,7 +8,7 @@ import { localizeOwn } from "../../i18n/localize.js";
 import type { StringTable } from "../../i18n/strings.js";
 import { styles } from "./status-bar.styles.js";
 
-/** A status as the element takes it standalone; `text` may be raw (it is sanitized as pi does, by the core's `sanitizeStatusText`). */
+/** A status as the element takes it standalone; `text` may be raw (the core's `sanitizeStatusText` cleans it, as pi does). */
 export interface StatusInput {
   readonly key: string;
   readonly text: string;
@@ -77,7 +77,8 @@ export class PiStatusBar extends LitElement {
     const byKeyMap = new Map<string, StatusInput>();
     for (const s of Array.isArray(this.statuses) ? this.statuses : []) {
       if (s == null) continue;
-      byKeyMap.set(String(s.key), { key: String(s.key), text: sanitizeStatusText(String(s.text ?? "")) });
+      const key = String(s.key);
+      byKeyMap.set(key, { key, text: sanitizeStatusText(String(s.text ?? "")) });
     }
     return [...byKeyMap.values()].sort((a, b) => byKey.compare(a.key, b.key));
   }
