@@ -113,8 +113,8 @@ export class PiPrompt extends LitElement {
 
   /** Whether a message can go out now: no session, or a session whose transport is open and whose agent runs. */
   get canSend(): boolean {
-    const connection = this.#store.value?.connection;
-    const connected = connection === undefined || connection === "open";
+    // Without a session there is no connection to wait for.
+    const connected = (this.#store.value?.connection ?? "open") === "open";
     return !this.disabled && !this.#busy && connected && this.agentExit === undefined;
   }
 
