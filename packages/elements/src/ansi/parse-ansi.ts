@@ -80,9 +80,8 @@ export function parseAnsi(input: string): AnsiRun[] {
       // Other escapes: ESC, intermediates 0x20-0x2F, then one final byte 0x30-0x7E (e.g. `ESC ( B`, `ESC 7`). A stray
       // ESC at the very end has neither, so only the ESC goes.
       let j = esc + 1;
-      while (j < input.length && isIntermediate(input.charCodeAt(j))) j++;
-      const code = input.charCodeAt(j);
-      i = code >= 0x30 && code <= 0x7e ? j + 1 : j;
+      while (isIntermediate(input.charCodeAt(j))) j++;
+      i = inRange(input.charCodeAt(j), 0x30, 0x7e) ? j + 1 : j;
     }
   }
   flush();
@@ -96,8 +95,13 @@ export function stripAnsi(input: string): string {
     .join("");
 }
 
+/** Whether the char code is in the range; past the end of a string `charCodeAt` is NaN, which no range holds. */
+function inRange(code: number, low: number, high: number): boolean {
+  return code >= low && code <= high;
+}
+
 function isIntermediate(code: number): boolean {
-  return code >= 0x20 && code <= 0x2f;
+  return inRange(code, 0x20, 0x2f);
 }
 
 /**
@@ -106,15 +110,11 @@ function isIntermediate(code: number): boolean {
  */
 function scanCsi(input: string, start: number): { index: number; sgr: boolean } {
   let j = start;
-  while (j < input.length) {
-    const code = input.charCodeAt(j);
-    if (code >= 0x30 && code <= 0x3f) j++;
-    else break;
-  }
+  while (inRange(input.charCodeAt(j), 0x30, 0x3f)) j++;
   const paramsEnd = j;
-  while (j < input.length && isIntermediate(input.charCodeAt(j))) j++;
+  while (isIntermediate(input.charCodeAt(j))) j++;
   const code = input.charCodeAt(j);
-  if (code >= 0x40 && code <= 0x7e) return { index: j + 1, sgr: j === paramsEnd && code === 0x6d };
+  if (inRange(code, 0x40, 0x7e)) return { index: j + 1, sgr: j === paramsEnd && code === 0x6d };
   return { index: j, sgr: false };
 }
 
