@@ -182,7 +182,8 @@ for (let i = 0; i < 8; i++) {
 /** Applies one SGR parameter list (`1;38;5;226`, `38:2::1:2:3`, or empty = reset) to a style. */
 function applySgr(current: MutableStyle, params: string): MutableStyle {
   let style: MutableStyle = { ...current };
-  const list = params === "" ? ["0"] : params.split(";");
+  // An empty list is one empty parameter, which reads as 0 (below): a reset.
+  const list = params.split(";");
   for (let k = 0; k < list.length; k++) {
     const parts = (list[k] ?? "").split(":");
     // An empty number is 0, as terminals read it (and as `Number("")` is).
