@@ -180,7 +180,7 @@ export class PiNotifications extends LitElement {
 
   protected override updated(): void {
     // With no toast left, the stack is gone and no pointerleave or focusout will come: nothing holds the pause.
-    if (!this.renderRoot.querySelector('[part~="stack"]')) {
+    if (this.active.length === 0) {
       this.#holds.clear();
       this.#setPaused();
     }
