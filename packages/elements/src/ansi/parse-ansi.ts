@@ -215,13 +215,12 @@ function applySgr(current: MutableStyle, params: string): MutableStyle {
   return clean(style);
 }
 
-/** Drops false/undefined keys so styles compare and serialize simply. */
+/** Drops false/undefined keys so styles compare and serialize simply; `style` is applySgr's own copy. */
 function clean(style: MutableStyle): MutableStyle {
-  const out: MutableStyle = {};
-  for (const [key, value] of Object.entries(style) as [keyof MutableStyle, string | boolean | undefined][]) {
-    if (value !== undefined && value !== false) (out as Record<string, unknown>)[key] = value;
+  for (const key of Object.keys(style) as (keyof MutableStyle)[]) {
+    if (style[key] === undefined || style[key] === false) delete style[key];
   }
-  return out;
+  return style;
 }
 
 function extendedColor(args: readonly string[]): AnsiColor | undefined {
