@@ -190,7 +190,7 @@ export class PiPrompt extends LitElement {
     }
     if (event.key !== "Enter" || event.shiftKey || event.ctrlKey || event.metaKey) return;
     event.preventDefault();
-    this.#send(event.altKey && this.streaming ? "follow_up" : this.streaming ? "steer" : "prompt");
+    this.#send(!this.streaming ? "prompt" : event.altKey ? "follow_up" : "steer");
   }
 
   async #send(command: PromptCommand): Promise<void> {
