@@ -90,7 +90,8 @@ export class PiNotifications extends LitElement {
    */
   readonly #deadlines = new Map<number, number>();
   #lastSeenId = 0;
-  #source: "session" | "own" | undefined;
+  /** Whether the notifications shown are the session's (else this element's own); undefined before the first update. */
+  #fromSession: boolean | undefined;
   /** Clears the armed timer on the clock that armed it (the `clock` property may change meanwhile). */
   #clearTimer: (() => void) | undefined;
   #pausedAt: number | undefined;
@@ -167,13 +168,13 @@ export class PiNotifications extends LitElement {
   }
 
   protected override willUpdate(): void {
-    const source = this.#store.value ? "session" : "own";
-    if (source !== this.#source) {
+    const fromSession = this.#store.value !== undefined;
+    if (fromSession !== this.#fromSession) {
       // A new source: its ids are a different sequence, and what it already holds is not news.
-      this.#source = source;
+      this.#fromSession = fromSession;
       this.#gone.clear();
       this.#deadlines.clear();
-      this.#lastSeenId = source === "own" ? 0 : Math.max(0, ...this.#entries().map((n) => n.id));
+      this.#lastSeenId = fromSession ? Math.max(0, ...this.#entries().map((n) => n.id)) : 0;
     }
     this.#takeNew();
   }
