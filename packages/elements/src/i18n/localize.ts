@@ -19,7 +19,8 @@ export function setStrings(lang: string, table: StringTable): void {
 export function nearestLang(element: Element): string {
   let node: Node | null = element;
   while (node) {
-    if (node instanceof Element && node.hasAttribute("lang")) return node.getAttribute("lang") ?? "";
+    const lang = node instanceof Element ? node.getAttribute("lang") : null;
+    if (lang !== null) return lang;
     node = node.parentNode ?? (node instanceof ShadowRoot ? node.host : null);
   }
   return document.documentElement.lang || navigator.language || "en";
