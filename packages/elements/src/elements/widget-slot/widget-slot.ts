@@ -82,13 +82,9 @@ export class PiWidgetSlot extends LitElement {
     this.strings = undefined;
   }
 
-  get #placement(): WidgetPlacement {
-    return this.placement === "belowEditor" ? "belowEditor" : "aboveEditor";
-  }
-
   /** The widgets on display, in order. */
   get entries(): readonly WidgetInput[] {
-    const fromSession = this.#store.value?.[this.#placement];
+    const fromSession = this.#store.value?.[this.placement === "belowEditor" ? "belowEditor" : "aboveEditor"];
     if (fromSession) return fromSession;
     // As with setWidget, a key given twice shows once, where it was last given; anything but an array shows nothing.
     const byKey = new Map<string, WidgetInput>();
