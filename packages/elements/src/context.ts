@@ -16,9 +16,8 @@ const ROOT_KEY = Symbol.for("pi-elements/context-root");
  * which every consumer's module does before the consumer can connect.
  */
 function withContextRoot<T extends Context<unknown, unknown>>(context: T): T {
-  if (typeof document === "undefined") return context;
   const holder = globalThis as { [ROOT_KEY]?: ContextRoot };
-  if (!holder[ROOT_KEY]) {
+  if (typeof document !== "undefined" && !holder[ROOT_KEY]) {
     holder[ROOT_KEY] = new ContextRoot();
     holder[ROOT_KEY].attach(document as unknown as HTMLElement);
   }

@@ -60,7 +60,7 @@ export function parseAnsi(input: string): AnsiRun[] {
     const kind = input[esc + 1];
     if (kind === "[") {
       const end = scanCsi(input, esc + 2);
-      if (end.final === "m") {
+      if (end.sgr) {
         flush();
         style = applySgr(style, input.slice(esc + 2, end.index - 1));
       }
@@ -76,14 +76,12 @@ export function parseAnsi(input: string): AnsiRun[] {
         }
       }
       i = index;
-    } else if (kind === undefined) {
-      i = esc + 1; // a stray ESC at the very end
     } else {
-      // Other escapes: ESC, intermediates 0x20-0x2F, then one final byte 0x30-0x7E (e.g. `ESC ( B`, `ESC 7`).
+      // Other escapes: ESC, intermediates 0x20-0x2F, then one final byte 0x30-0x7E (e.g. `ESC ( B`, `ESC 7`). A stray
+      // ESC at the very end has neither, so only the ESC goes.
       let j = esc + 1;
-      while (j < input.length && isIntermediate(input.charCodeAt(j))) j++;
-      const code = input.charCodeAt(j);
-      i = code >= 0x30 && code <= 0x7e ? j + 1 : j;
+      while (isIntermediate(input.charCodeAt(j))) j++;
+      i = inRange(input.charCodeAt(j), 0x30, 0x7e) ? j + 1 : j;
     }
   }
   flush();
@@ -97,27 +95,27 @@ export function stripAnsi(input: string): string {
     .join("");
 }
 
-function isIntermediate(code: number): boolean {
-  return code >= 0x20 && code <= 0x2f;
+/** Whether the char code is in the range; past the end of a string `charCodeAt` is NaN, which no range holds. */
+function inRange(code: number, low: number, high: number): boolean {
+  return code >= low && code <= high;
 }
 
-/** CSI: parameter bytes 0x30-0x3F, intermediates 0x20-0x2F, one final byte 0x40-0x7E. A malformed one ends early. */
-function scanCsi(input: string, start: number): { index: number; final: string | undefined } {
+function isIntermediate(code: number): boolean {
+  return inRange(code, 0x20, 0x2f);
+}
+
+/**
+ * CSI: parameter bytes 0x30-0x3F, intermediates 0x20-0x2F, one final byte 0x40-0x7E. A malformed one ends early.
+ * `sgr`: the final byte is `m` right after the parameters (forms with intermediates are other commands).
+ */
+function scanCsi(input: string, start: number): { index: number; sgr: boolean } {
   let j = start;
-  while (j < input.length) {
-    const code = input.charCodeAt(j);
-    if (code >= 0x30 && code <= 0x3f) j++;
-    else break;
-  }
+  while (inRange(input.charCodeAt(j), 0x30, 0x3f)) j++;
   const paramsEnd = j;
-  while (j < input.length && isIntermediate(input.charCodeAt(j))) j++;
+  while (isIntermediate(input.charCodeAt(j))) j++;
   const code = input.charCodeAt(j);
-  if (code >= 0x40 && code <= 0x7e) {
-    // Only a plain `ESC [ params m` is SGR; private (`?`) or intermediate-carrying forms are other commands.
-    const final = j === paramsEnd ? input[j] : undefined;
-    return { index: j + 1, final };
-  }
-  return { index: j, final: undefined };
+  if (inRange(code, 0x40, 0x7e)) return { index: j + 1, sgr: j === paramsEnd && code === 0x6d };
+  return { index: j, sgr: false };
 }
 
 function scanString(input: string, start: number, belEnds: boolean): { body: string; index: number } {
@@ -140,11 +138,11 @@ function parseOsc8(body: string): string | undefined | null {
   return safeHref(body.slice(uriStart + 1));
 }
 
+/** A URL that starts with `http://` or `https://` parses with that scheme or not at all. */
 function safeHref(uri: string): string | undefined {
   if (!/^https?:\/\//i.test(uri)) return undefined;
   try {
-    const url = new URL(uri);
-    return url.protocol === "http:" || url.protocol === "https:" ? url.href : undefined;
+    return new URL(uri).href;
   } catch {
     return undefined;
   }
@@ -156,7 +154,7 @@ function sameStyle(a: AnsiStyle, b: AnsiStyle): boolean {
   return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
 }
 
-/** What each plain SGR code sets or clears (21 is double underline; 22 ends both bold and dim). */
+/** What each plain SGR code sets or clears (21 is double underline; 22 ends both bold and dim); colours below. */
 const ATTRIBUTES: Record<number, MutableStyle> = {
   1: { bold: true },
   2: { dim: true },
@@ -173,28 +171,35 @@ const ATTRIBUTES: Record<number, MutableStyle> = {
   39: { fg: undefined },
   49: { bg: undefined },
 };
+// The 8 colours: 30-37 set the foreground, 40-47 the background; 90-97 and 100-107 set their bright twins (8-15).
+for (let i = 0; i < 8; i++) {
+  ATTRIBUTES[30 + i] = { fg: paletteColor(i) };
+  ATTRIBUTES[40 + i] = { bg: paletteColor(i) };
+  ATTRIBUTES[90 + i] = { fg: paletteColor(i + 8) };
+  ATTRIBUTES[100 + i] = { bg: paletteColor(i + 8) };
+}
 
 /** Applies one SGR parameter list (`1;38;5;226`, `38:2::1:2:3`, or empty = reset) to a style. */
 function applySgr(current: MutableStyle, params: string): MutableStyle {
   let style: MutableStyle = { ...current };
-  const list = params === "" ? ["0"] : params.split(";");
+  // An empty list is one empty parameter, which reads as 0 (below): a reset.
+  const list = params.split(";");
   for (let k = 0; k < list.length; k++) {
-    const param = list[k] ?? "";
-    const parts = param.split(":");
-    const code = parts[0] === "" ? 0 : Number(parts[0]);
+    const parts = (list[k] ?? "").split(":");
+    // An empty number is 0, as terminals read it (and as `Number("")` is).
+    const code = Number(parts[0]);
     if (!Number.isInteger(code)) continue;
     if (code === 38 || code === 48 || code === 58) {
       // Extended colour, in colon form (one parameter) or semicolon form (it consumes the following ones).
-      let args: string[];
-      if (parts.length > 1) {
-        args = parts.slice(1);
-        // ITU form `38:2:colorspace:r:g:b` has an extra (often empty) colour-space id.
-        if (args[0] === "2" && args.length >= 5) args = ["2", ...args.slice(2)];
-      } else {
+      let args = parts.slice(1);
+      if (args.length === 0) {
         const mode = list[k + 1];
         const take = mode === "5" ? 2 : mode === "2" ? 4 : 0;
         args = list.slice(k + 1, k + 1 + take);
         k += args.length;
+      } else if (args[0] === "2" && args.length >= 5) {
+        // ITU form `38:2:colorspace:r:g:b` has an extra (often empty) colour-space id.
+        args.splice(1, 1);
       }
       const color = extendedColor(args);
       if (color !== undefined && code === 38) style.fg = color;
@@ -205,40 +210,36 @@ function applySgr(current: MutableStyle, params: string): MutableStyle {
     if (code === 0) style = {};
     else if (code === 4 && parts[1] === "0") style.underline = false;
     else if (code in ATTRIBUTES) Object.assign(style, ATTRIBUTES[code]);
-    else if (code >= 30 && code <= 37) style.fg = paletteColor(code - 30);
-    else if (code >= 40 && code <= 47) style.bg = paletteColor(code - 40);
-    else if (code >= 90 && code <= 97) style.fg = paletteColor(code - 90 + 8);
-    else if (code >= 100 && code <= 107) style.bg = paletteColor(code - 100 + 8);
     // Blink, conceal, fonts, overline and the rest have no useful rendering here: ignored.
   }
   return clean(style);
 }
 
-/** Drops false/undefined keys so styles compare and serialize simply. */
+/** Drops false/undefined keys so styles compare and serialize simply; `style` is applySgr's own copy. */
 function clean(style: MutableStyle): MutableStyle {
-  const out: MutableStyle = {};
-  for (const [key, value] of Object.entries(style) as [keyof MutableStyle, string | boolean | undefined][]) {
-    if (value !== undefined && value !== false) (out as Record<string, unknown>)[key] = value;
+  for (const key of Object.keys(style) as (keyof MutableStyle)[]) {
+    if (style[key] === undefined || style[key] === false) delete style[key];
   }
-  return out;
+  return style;
 }
 
 function extendedColor(args: readonly string[]): AnsiColor | undefined {
-  const numbers = args.map((a) => (a === "" ? 0 : Number(a)));
+  const numbers = args.map(Number);
   if (!numbers.every((n) => Number.isInteger(n) && n >= 0 && n <= 255)) return undefined;
   if (numbers[0] === 5 && numbers.length === 2) return paletteColor(numbers[1] ?? 0);
   if (numbers[0] === 2 && numbers.length === 4) return hex(numbers[1] ?? 0, numbers[2] ?? 0, numbers[3] ?? 0);
   return undefined;
 }
 
-const CUBE = [0, 95, 135, 175, 215, 255];
+/** One step of xterm's 6x6x6 colour cube as a channel value: 0, 95, 135, 175, 215, 255. */
+const cubeLevel = (step: number) => (step === 0 ? 0 : 55 + 40 * step);
 
 /** xterm's 256-colour palette; the first 16 come from the theme. */
 export function paletteColor(index: number): AnsiColor {
   if (index < 16) return `var(--_ansi-${index})`;
   if (index < 232) {
     const n = index - 16;
-    return hex(CUBE[Math.floor(n / 36)] ?? 0, CUBE[Math.floor(n / 6) % 6] ?? 0, CUBE[n % 6] ?? 0);
+    return hex(cubeLevel(Math.floor(n / 36)), cubeLevel(Math.floor(n / 6) % 6), cubeLevel(n % 6));
   }
   const gray = 8 + (index - 232) * 10;
   return hex(gray, gray, gray);

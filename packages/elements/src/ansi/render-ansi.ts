@@ -33,16 +33,15 @@ function renderRun(run: AnsiRun): TemplateResult | string {
 
 /** The class list as an attribute value: a span is only ever styled by this renderer, so no classMap is needed. */
 function classes(style: AnsiStyle): string {
-  const names = {
-    "ansi-fg": needsContrast(style),
-    "ansi-bold": style.bold,
-    "ansi-dim": style.dim,
-    "ansi-italic": style.italic,
-    "ansi-underline": style.underline,
-    "ansi-strike": style.strikethrough,
-  };
-  return Object.keys(names)
-    .filter((name) => names[name as keyof typeof names])
+  return [
+    needsContrast(style) && "ansi-fg",
+    style.bold && "ansi-bold",
+    style.dim && "ansi-dim",
+    style.italic && "ansi-italic",
+    style.underline && "ansi-underline",
+    style.strikethrough && "ansi-strike",
+  ]
+    .filter(Boolean)
     .join(" ");
 }
 

@@ -5,14 +5,8 @@
  */
 import { en, ja, type StringKey, type StringTable, zhHans } from "./strings.js";
 
-const builtIn: Record<string, StringTable> = {
-  en,
-  ja,
-  zh: zhHans,
-  "zh-cn": zhHans,
-  "zh-hans": zhHans,
-  "zh-sg": zhHans,
-};
+/** Built-in tables by primary language subtag; `zh` is Simplified Chinese (zh-CN, zh-SG, zh-Hans). */
+const builtIn: Record<string, StringTable> = { en, ja, zh: zhHans };
 const globalOverrides: Record<string, StringTable> = {};
 
 /** Overrides strings for every element on the page, for one language (`"*"` for all languages). */
@@ -25,44 +19,46 @@ export function setStrings(lang: string, table: StringTable): void {
 export function nearestLang(element: Element): string {
   let node: Node | null = element;
   while (node) {
-    if (node instanceof Element && node.hasAttribute("lang")) return node.getAttribute("lang") ?? "";
+    const lang = node instanceof Element ? node.getAttribute("lang") : null;
+    if (lang !== null) return lang;
     node = node.parentNode ?? (node instanceof ShadowRoot ? node.host : null);
   }
   return document.documentElement.lang || navigator.language || "en";
 }
 
-function tablesFor(lang: string): StringTable[] {
+/** The tables `key` is looked up in, first match wins: page-wide overrides (tag, primary language, "*"), built-in. */
+function tablesFor(lang: string): (StringTable | undefined)[] {
   const tag = lang.toLowerCase();
   const base = tag.split("-")[0] ?? tag;
-  const tables: StringTable[] = [];
-  for (const key of [tag, base, "*"]) {
-    const override = globalOverrides[key];
-    if (override) tables.push(override);
-  }
   // Traditional Chinese has no built-in table: it falls back to English rather than to Simplified.
-  const table = builtIn[tag] ?? (base === "zh" && /-(tw|hk|mo|hant)\b/.test(tag) ? undefined : builtIn[base]);
-  if (table) tables.push(table);
-  tables.push(en);
-  return tables;
+  const table = base === "zh" && /-(tw|hk|mo|hant)\b/.test(tag) ? undefined : builtIn[base];
+  return [globalOverrides[tag], globalOverrides[base], globalOverrides["*"], table];
 }
 
-/** Resolves `key` for `element`, filling `{name}` placeholders from `values`. */
+/** Resolves `key` for `element`, filling `{name}` placeholders from `values`. English is the last resort. */
 export function localize(
   element: Element,
   key: StringKey,
   values?: Record<string, string | number>,
   override?: StringTable,
 ): string {
-  let text: string | undefined = override?.[key];
-  if (text === undefined) {
-    for (const table of tablesFor(nearestLang(element))) {
-      text = table[key];
-      if (text !== undefined) break;
-    }
-  }
-  let result = text ?? en[key];
-  if (values) result = result.replace(/\{(\w+)\}/g, (match, name: string) => String(values[name] ?? match));
-  return result;
+  const result =
+    override?.[key] ??
+    tablesFor(nearestLang(element))
+      .map((table) => table?.[key])
+      .find((text) => text !== undefined) ??
+    en[key];
+  if (!values) return result;
+  return result.replace(/\{(\w+)\}/g, (match, name: string) => String(values[name] ?? match));
+}
+
+/** `localize` with the element's own per-element `strings` override, as every pi-* element uses it. */
+export function localizeOwn(
+  element: Element & { strings: StringTable | undefined },
+  key: StringKey,
+  values?: Record<string, string | number>,
+): string {
+  return localize(element, key, values, element.strings);
 }
 
 /** Whether the element's nearest direction is right-to-left (for key mapping; layout uses logical CSS). */

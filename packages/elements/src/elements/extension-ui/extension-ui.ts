@@ -5,7 +5,7 @@ import { type Clock, realClock } from "../../controllers/countdown-controller.js
 import type { DialogCancelSource } from "../../controllers/dialog-element.js";
 import { deepActiveElement } from "../../controllers/focus-return-controller.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
-import { localize } from "../../i18n/localize.js";
+import { localizeOwn } from "../../i18n/localize.js";
 import type { StringTable } from "../../i18n/strings.js";
 import { styles } from "./extension-ui.styles.js";
 
@@ -118,7 +118,7 @@ export class PiExtensionUi extends LitElement {
       head && session
         ? html`${
             dialogs.length > 1
-              ? html`<span part="queue">${localize(this, "queuePosition", { index: 1, total: dialogs.length }, this.strings)}</span>`
+              ? html`<span part="queue">${localizeOwn(this, "queuePosition", { index: 1, total: dialogs.length })}</span>`
               : nothing
           }${this.#dialogElement(head, session)}`
         : nothing;

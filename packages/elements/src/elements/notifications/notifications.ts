@@ -1,12 +1,12 @@
 import type { Clock, NotificationEntry, NotifyType, PiSession } from "@pi-elements/core";
-import { html, LitElement, nothing, type PropertyValues } from "lit";
+import { html, LitElement, nothing } from "lit";
 import { repeat } from "lit/directives/repeat.js";
 import { stripAnsi } from "../../ansi/parse-ansi.js";
 import { renderAnsi } from "../../ansi/render-ansi.js";
 import { realClock } from "../../controllers/countdown-controller.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
-import { localize } from "../../i18n/localize.js";
-import type { StringKey, StringTable } from "../../i18n/strings.js";
+import { localizeOwn } from "../../i18n/localize.js";
+import type { StringTable } from "../../i18n/strings.js";
 import { styles } from "./notifications.styles.js";
 
 /** Detail of `pi-notification-dismiss`. */
@@ -17,15 +17,9 @@ export interface NotificationDismissDetail {
   source: "button" | "keyboard" | "timeout";
 }
 
-interface Slice {
-  readonly notifications: readonly NotificationEntry[];
-  readonly count: number;
-}
-
 /** Standalone notifications kept, like the session's ring buffer. */
 const OWN_LIMIT = 100;
 const TYPES: readonly NotifyType[] = ["info", "warning", "error"];
-const labelKey: Record<NotifyType, StringKey> = { info: "info", warning: "warning", error: "error" };
 
 /**
  * A toast stack for `notify`, styled as pi shows them: an error in red ("Error: …"), a warning in yellow
@@ -84,24 +78,25 @@ export class PiNotifications extends LitElement {
   /** Per-element string overrides. */
   declare strings: StringTable | undefined;
 
-  readonly #store = new SessionStoreController<Slice>(
-    this,
-    (s) => ({ notifications: s.notifications, count: s.notificationCount }),
-    { equals: (a, b) => a.notifications === b.notifications && a.count === b.count },
-  );
+  /** The session's buffer; a new notification always makes a new array (it holds a new entry). */
+  readonly #store = new SessionStoreController<readonly NotificationEntry[]>(this, (s) => s.notifications);
   #own: NotificationEntry[] = [];
   #ownCount = 0;
   /** Ids dismissed or expired. Pruned to the ids still in the buffer. */
   readonly #gone = new Set<number>();
-  /** Clock time each timed (info, warning) notification expires, from when it was first seen. */
+  /**
+   * Clock time each timed (info, warning) notification expires, from when it was first seen; oldest first, like the
+   * buffer. Pruned like `#gone`, and a dismissed id leaves it, so every id here is still showing.
+   */
   readonly #deadlines = new Map<number, number>();
   #lastSeenId = 0;
-  #source: "session" | "own" | undefined;
-  /** The armed timer and the clock that armed it (the `clock` property may change meanwhile). */
-  #timer: { clock: Clock; handle: unknown } | undefined;
+  /** Whether the notifications shown are the session's (else this element's own); undefined before the first update. */
+  #fromSession: boolean | undefined;
+  /** Clears the armed timer on the clock that armed it (the `clock` property may change meanwhile). */
+  #clearTimer: (() => void) | undefined;
   #pausedAt: number | undefined;
-  #hovered = false;
-  #focused = false;
+  /** What holds the countdown: the pointer over the stack, focus inside it, or both. */
+  readonly #holds = new Set<"pointer" | "focus">();
   #polite = "";
   #assertive = "";
   #announcements = 0;
@@ -144,7 +139,7 @@ export class PiNotifications extends LitElement {
   }
 
   #entries(): readonly NotificationEntry[] {
-    return this.#store.value?.notifications ?? this.#own;
+    return this.#store.value ?? this.#own;
   }
 
   get #limit(): number {
@@ -152,14 +147,14 @@ export class PiNotifications extends LitElement {
     return Number.isNaN(max) ? 5 : Math.max(1, max);
   }
 
-  /** An unreadable duration (NaN, from `duration="soon"`) means the default. */
-  get #duration(): number {
+  /**
+   * How long info and warnings stay, in ms, or 0 when they stay until dismissed (a duration of 0, below 0, or
+   * Infinity). An unreadable duration (NaN, from `duration="soon"`) means the default.
+   */
+  get #timeout(): number {
     const duration = Number(this.duration);
-    return Number.isNaN(duration) ? 5000 : duration;
-  }
-
-  get #timed(): boolean {
-    return Number.isFinite(this.#duration) && this.#duration > 0;
+    if (Number.isNaN(duration)) return 5000;
+    return duration > 0 && duration < Number.POSITIVE_INFINITY ? duration : 0;
   }
 
   override disconnectedCallback(): void {
@@ -172,50 +167,51 @@ export class PiNotifications extends LitElement {
     if (this.hasUpdated) this.#arm();
   }
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    const source = this.#store.value ? "session" : "own";
-    if (source !== this.#source) {
+  protected override willUpdate(): void {
+    const fromSession = this.#store.value !== undefined;
+    if (fromSession !== this.#fromSession) {
       // A new source: its ids are a different sequence, and what it already holds is not news.
-      this.#source = source;
+      this.#fromSession = fromSession;
       this.#gone.clear();
       this.#deadlines.clear();
-      this.#lastSeenId = source === "own" ? 0 : Math.max(0, ...this.#entries().map((n) => n.id));
-      for (const entry of this.#entries()) this.#track(entry);
+      this.#lastSeenId = fromSession ? Math.max(0, ...this.#entries().map((n) => n.id)) : 0;
     }
     this.#takeNew();
-    if (changed.has("duration") && this.hasUpdated) {
-      // Turning timing off keeps everything; turning it on starts the clock for what is showing now.
-      if (!this.#timed) this.#deadlines.clear();
-      else for (const entry of this.active) this.#track(entry);
-    }
   }
 
   protected override updated(): void {
     // With no toast left, the stack is gone and no pointerleave or focusout will come: nothing holds the pause.
-    if (!this.renderRoot.querySelector('[part~="stack"]')) {
-      this.#hovered = false;
-      this.#focused = false;
+    if (this.active.length === 0) {
+      this.#holds.clear();
       this.#setPaused();
     }
     this.#arm();
   }
 
-  /** Starts timers for new entries, prunes state of entries that left the buffer, and queues announcements. */
+  /**
+   * Gives each showing info or warning a deadline (from when it is first seen, or when timing is turned on; turning
+   * it off forgets them all, so everything stays), prunes state of entries that left the buffer, and queues
+   * announcements of new entries.
+   */
   #takeNew(): void {
     const entries = this.#entries();
     const inBuffer = new Set<number>();
     let newestPolite: NotificationEntry | undefined;
     let newestError: NotificationEntry | undefined;
+    const timeout = this.#timeout;
+    if (!timeout) this.#deadlines.clear();
     for (const entry of entries) {
       inBuffer.add(entry.id);
-      if (entry.id <= this.#lastSeenId) continue;
-      this.#track(entry);
-      if (entry.type === "error") newestError = entry;
+      const { id, type } = entry;
+      if (timeout && type !== "error" && !this.#gone.has(id) && !this.#deadlines.has(id)) {
+        this.#deadlines.set(id, this.clock.now() + timeout);
+      }
+      if (id <= this.#lastSeenId) continue;
+      if (type === "error") newestError = entry;
       else newestPolite = entry;
     }
     this.#lastSeenId = Math.max(this.#lastSeenId, ...inBuffer);
-    for (const id of this.#gone) if (!inBuffer.has(id)) this.#gone.delete(id);
-    for (const id of this.#deadlines.keys()) if (!inBuffer.has(id)) this.#deadlines.delete(id);
+    for (const ids of [this.#gone, this.#deadlines]) for (const id of ids.keys()) if (!inBuffer.has(id)) ids.delete(id);
     if (newestPolite || newestError) {
       // Alternating an invisible trailing space makes a repeated identical message a change screen readers voice.
       const tail = ++this.#announcements % 2 ? "" : "\u00a0";
@@ -224,51 +220,38 @@ export class PiNotifications extends LitElement {
     }
   }
 
-  #track(entry: NotificationEntry): void {
-    if (entry.type !== "error" && this.#timed && !this.#deadlines.has(entry.id)) {
-      this.#deadlines.set(entry.id, this.clock.now() + this.#duration);
-    }
-  }
-
   #announce(entry: NotificationEntry): string {
     const text = stripAnsi(entry.message);
-    return entry.type === "info" ? text : `${this.#t(labelKey[entry.type])}: ${text}`;
-  }
-
-  #t(key: StringKey, values?: Record<string, string | number>): string {
-    return localize(this, key, values, this.strings);
+    return entry.type === "info" ? text : `${localizeOwn(this, entry.type)}: ${text}`;
   }
 
   // --- timers -------------------------------------------------------------------------------------------------
 
   #disarm(): void {
-    this.#timer?.clock.clearTimeout(this.#timer.handle);
-    this.#timer = undefined;
+    this.#clearTimer?.();
+    this.#clearTimer = undefined;
   }
 
   /** One timer, for the earliest deadline; none while paused. */
   #arm(): void {
     this.#disarm();
-    if (this.#pausedAt !== undefined || !this.isConnected || !this.#timed) return;
-    let earliest = Number.POSITIVE_INFINITY;
-    for (const [id, deadline] of this.#deadlines) if (!this.#gone.has(id)) earliest = Math.min(earliest, deadline);
+    if (this.#pausedAt !== undefined || !this.isConnected || !this.#timeout) return;
+    const earliest = Math.min(...this.#deadlines.values());
     if (earliest === Number.POSITIVE_INFINITY) return;
     const clock = this.clock;
-    this.#timer = { clock, handle: clock.setTimeout(() => this.#expire(), Math.max(0, earliest - clock.now())) };
+    const handle = clock.setTimeout(() => this.#expire(), Math.max(0, earliest - clock.now()));
+    this.#clearTimer = () => clock.clearTimeout(handle);
   }
 
   #expire(): void {
-    this.#timer = undefined;
+    this.#clearTimer = undefined;
     const now = this.clock.now();
-    for (const entry of this.#entries()) {
-      const deadline = this.#deadlines.get(entry.id);
-      if (deadline !== undefined && deadline <= now && !this.#gone.has(entry.id)) this.#dismiss(entry.id, "timeout");
-    }
+    for (const [id, deadline] of this.#deadlines) if (deadline <= now) this.#dismiss(id, "timeout");
     this.#arm();
   }
 
   #setPaused(): void {
-    const paused = this.#hovered || this.#focused;
+    const paused = this.#holds.size > 0;
     if (paused && this.#pausedAt === undefined) {
       this.#pausedAt = this.clock.now();
       this.#disarm();
@@ -283,8 +266,8 @@ export class PiNotifications extends LitElement {
   // --- dismissal ----------------------------------------------------------------------------------------------
 
   #dismiss(id: number, source: NotificationDismissDetail["source"]): boolean {
-    const entry = this.#entries().find((n) => n.id === id);
-    if (!entry || this.#gone.has(id)) return false;
+    const entry = this.active.find((n) => n.id === id);
+    if (!entry) return false;
     this.#gone.add(id);
     this.#deadlines.delete(id);
     this.requestUpdate();
@@ -305,10 +288,7 @@ export class PiNotifications extends LitElement {
     const buttons = this.renderRoot.querySelectorAll<HTMLButtonElement>('[part~="dismiss"]');
     const next = buttons[Math.min(index, buttons.length - 1)];
     if (next) next.focus();
-    else {
-      this.#focused = false;
-      this.#setPaused();
-    }
+    else this.#hold("focus", false);
   }
 
   // --- rendering ----------------------------------------------------------------------------------------------
@@ -324,13 +304,13 @@ export class PiNotifications extends LitElement {
           ? nothing
           : html`<section
             part="stack"
-            aria-label=${this.#t("notifications")}
-            @pointerenter=${() => this.#hover(true)}
-            @pointerleave=${() => this.#hover(false)}
-            @focusin=${() => this.#focus(true)}
-            @focusout=${(e: FocusEvent) => this.#focus(this.renderRoot.contains(e.relatedTarget as Node | null))}
+            aria-label=${localizeOwn(this, "notifications")}
+            @pointerenter=${() => this.#hold("pointer", true)}
+            @pointerleave=${() => this.#hold("pointer", false)}
+            @focusin=${() => this.#hold("focus", true)}
+            @focusout=${(e: FocusEvent) => this.#hold("focus", this.renderRoot.contains(e.relatedTarget as Node | null))}
           >
-            ${more > 0 ? html`<p part="more">${this.#t("moreNotifications", { count: more })}</p>` : nothing}
+            ${more > 0 ? html`<p part="more">${localizeOwn(this, "moreNotifications", { count: more })}</p>` : nothing}
             <ol part="list">
               ${repeat(
                 shown,
@@ -343,7 +323,7 @@ export class PiNotifications extends LitElement {
   }
 
   #renderToast(entry: NotificationEntry, index: number) {
-    const label = entry.type === "info" ? nothing : html`<span part="label">${this.#t(labelKey[entry.type])}:</span> `;
+    const label = entry.type === "info" ? nothing : html`<span part="label">${localizeOwn(this, entry.type)}:</span> `;
     return html`<li
       part="toast toast-${entry.type}"
       data-id=${entry.id}
@@ -359,8 +339,8 @@ export class PiNotifications extends LitElement {
       <button
         type="button"
         part="dismiss"
-        aria-label=${this.#t("dismiss")}
-        title=${this.#t("dismiss")}
+        aria-label=${localizeOwn(this, "dismiss")}
+        title=${localizeOwn(this, "dismiss")}
         @click=${() => this.#dismissFromUser(entry.id, "button", index)}
       >
         <svg viewBox="0 0 16 16" aria-hidden="true" focusable="false"><path d="M4 4l8 8M12 4l-8 8" /></svg>
@@ -368,13 +348,9 @@ export class PiNotifications extends LitElement {
     </li>`;
   }
 
-  #hover(on: boolean): void {
-    this.#hovered = on;
-    this.#setPaused();
-  }
-
-  #focus(on: boolean): void {
-    this.#focused = on;
+  #hold(reason: "pointer" | "focus", on: boolean): void {
+    if (on) this.#holds.add(reason);
+    else this.#holds.delete(reason);
     this.#setPaused();
   }
 }

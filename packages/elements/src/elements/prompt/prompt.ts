@@ -2,7 +2,7 @@ import type { AgentExit, CommandType, PiSession, TransportState } from "@pi-elem
 import { html, LitElement, nothing, type PropertyValues } from "lit";
 import { ImeGuardController } from "../../controllers/ime-guard-controller.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
-import { localize } from "../../i18n/localize.js";
+import { localizeOwn } from "../../i18n/localize.js";
 import type { StringKey, StringTable } from "../../i18n/strings.js";
 import { styles } from "./prompt.styles.js";
 
@@ -27,18 +27,9 @@ interface PromptSlice {
   agentExit: AgentExit | undefined;
 }
 
+/** Every field the same (each keeps its identity in the snapshot while unchanged). */
 const sameSlice = (a: PromptSlice, b: PromptSlice) =>
-  a.editorText === b.editorText &&
-  a.streaming === b.streaming &&
-  a.connection === b.connection &&
-  a.agentExit === b.agentExit;
-
-const connectionText: Record<TransportState, StringKey | undefined> = {
-  connecting: "connecting",
-  open: undefined,
-  reconnecting: "reconnecting",
-  closed: "closed",
-};
+  (Object.keys(a) as (keyof PromptSlice)[]).every((key) => a[key] === b[key]);
 
 /**
  * The message box under the agent, as in pi's TUI. `set_editor_text` from the agent replaces its text (every time,
@@ -122,8 +113,8 @@ export class PiPrompt extends LitElement {
 
   /** Whether a message can go out now: no session, or a session whose transport is open and whose agent runs. */
   get canSend(): boolean {
-    const connection = this.#store.value?.connection;
-    const connected = connection === undefined || connection === "open";
+    // Without a session there is no connection to wait for.
+    const connected = (this.#store.value?.connection ?? "open") === "open";
     return !this.disabled && !this.#busy && connected && this.agentExit === undefined;
   }
 
@@ -137,17 +128,13 @@ export class PiPrompt extends LitElement {
     super.update(changed);
   }
 
-  #t(key: StringKey): string {
-    return localize(this, key, undefined, this.strings);
-  }
-
   protected override render() {
-    const label = this.placeholder ?? this.#t("prompt");
+    const label = this.placeholder ?? localizeOwn(this, "prompt");
+    // Each state but "open" is shown, under its own string key.
     const state = this.#store.value?.connection;
-    const stateKey = state ? connectionText[state] : undefined;
     const blocked = !this.canSend;
     const button = (part: string, key: StringKey, onClick: () => void, disabled = blocked) =>
-      html`<button type="button" part="button ${part}" ?disabled=${disabled} @click=${onClick}>${this.#t(key)}</button>`;
+      html`<button type="button" part="button ${part}" ?disabled=${disabled} @click=${onClick}>${localizeOwn(this, key)}</button>`;
     return html`<div part="base">
       <textarea
         part="textarea"
@@ -168,7 +155,7 @@ export class PiPrompt extends LitElement {
             : button("send", "send", () => this.#send("prompt"))
         }
       </div>
-      <span part="status" role="status">${stateKey ? this.#t(stateKey) : nothing}</span>
+      <span part="status" role="status">${state && state !== "open" ? localizeOwn(this, state) : nothing}</span>
       ${this.#renderAgentExit()}
     </div>`;
   }
@@ -181,7 +168,7 @@ export class PiPrompt extends LitElement {
     const exit = this.agentExit;
     if (!exit) return nothing;
     const code = exit.code ?? exit.signal ?? "?";
-    const text = localize(this, "agentExited", { code }, this.strings);
+    const text = localizeOwn(this, "agentExited", { code });
     const tail = exit.stderrTail;
     return html`<div part="agent-exit" role="alert">${
       tail.length > 0
@@ -203,7 +190,7 @@ export class PiPrompt extends LitElement {
     }
     if (event.key !== "Enter" || event.shiftKey || event.ctrlKey || event.metaKey) return;
     event.preventDefault();
-    this.#send(event.altKey && this.streaming ? "follow_up" : this.streaming ? "steer" : "prompt");
+    this.#send(!this.streaming ? "prompt" : event.altKey ? "follow_up" : "steer");
   }
 
   async #send(command: PromptCommand): Promise<void> {

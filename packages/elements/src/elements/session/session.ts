@@ -1,6 +1,6 @@
 import { ContextProvider } from "@lit/context";
 import { PiSession, WebSocketTransport } from "@pi-elements/core";
-import { css, html, LitElement, type PropertyValues } from "lit";
+import { css, html, LitElement } from "lit";
 import { sessionContext } from "../../context.js";
 
 /** Detail of `pi-session-change`. */
@@ -75,9 +75,9 @@ export class PiSessionElement extends LitElement {
     });
   }
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    const from = this.#from();
-    if ((changed.has("url") || changed.has("framing")) && this.isConnected && from !== this.#ownedFrom) {
+  /** A new url or framing replaces the owned session (url and framing are this element's only properties). */
+  protected override willUpdate(): void {
+    if (this.isConnected && this.#from() !== this.#ownedFrom) {
       this.#closeOwned();
       this.#openFromUrl();
     }

@@ -1,25 +1,17 @@
-import type { PiSession, StatusEntry } from "@pi-elements/core";
+import { type PiSession, type StatusEntry, sanitizeStatusText } from "@pi-elements/core";
 import { html, LitElement, type PropertyValues } from "lit";
 import { repeat } from "lit/directives/repeat.js";
 import { stripAnsi } from "../../ansi/parse-ansi.js";
 import { renderAnsi } from "../../ansi/render-ansi.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
-import { localize } from "../../i18n/localize.js";
+import { localizeOwn } from "../../i18n/localize.js";
 import type { StringTable } from "../../i18n/strings.js";
 import { styles } from "./status-bar.styles.js";
 
-/** A status as the element takes it standalone; `text` may be raw (it is sanitized as pi does). */
+/** A status as the element takes it standalone; `text` may be raw (the core's `sanitizeStatusText` cleans it, as pi does). */
 export interface StatusInput {
   readonly key: string;
   readonly text: string;
-}
-
-/** pi's status-line sanitizing (the same rule as the core's `sanitizeStatusText`, which the session applies). */
-function sanitize(text: string): string {
-  return text
-    .replace(/[\r\n\t]/g, " ")
-    .replace(/ +/g, " ")
-    .trim();
 }
 
 const byKey = new Intl.Collator();
@@ -85,7 +77,8 @@ export class PiStatusBar extends LitElement {
     const byKeyMap = new Map<string, StatusInput>();
     for (const s of Array.isArray(this.statuses) ? this.statuses : []) {
       if (s == null) continue;
-      byKeyMap.set(String(s.key), { key: String(s.key), text: sanitize(String(s.text ?? "")) });
+      const key = String(s.key);
+      byKeyMap.set(key, { key, text: sanitizeStatusText(String(s.text ?? "")) });
     }
     return [...byKeyMap.values()].sort((a, b) => byKey.compare(a.key, b.key));
   }
@@ -102,7 +95,7 @@ export class PiStatusBar extends LitElement {
   }
 
   protected override render() {
-    return html`<ul part="list" @focusout=${this.#onFocusOut} aria-label=${localize(this, "status", undefined, this.strings)}>
+    return html`<ul part="list" @focusout=${this.#onFocusOut} aria-label=${localizeOwn(this, "status")}>
       ${repeat(
         this.entries,
         (entry) => entry.key,

@@ -3,8 +3,8 @@ import { html, LitElement, nothing } from "lit";
 import { repeat } from "lit/directives/repeat.js";
 import { renderAnsi } from "../../ansi/render-ansi.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
-import { localize } from "../../i18n/localize.js";
-import type { StringKey, StringTable } from "../../i18n/strings.js";
+import { localizeOwn } from "../../i18n/localize.js";
+import type { StringTable } from "../../i18n/strings.js";
 import { styles } from "./widget-slot.styles.js";
 
 /** A widget as the element takes it standalone. */
@@ -82,13 +82,9 @@ export class PiWidgetSlot extends LitElement {
     this.strings = undefined;
   }
 
-  get #placement(): WidgetPlacement {
-    return this.placement === "belowEditor" ? "belowEditor" : "aboveEditor";
-  }
-
   /** The widgets on display, in order. */
   get entries(): readonly WidgetInput[] {
-    const fromSession = this.#store.value?.[this.#placement];
+    const fromSession = this.#store.value?.[this.placement === "belowEditor" ? "belowEditor" : "aboveEditor"];
     if (fromSession) return fromSession;
     // As with setWidget, a key given twice shows once, where it was last given; anything but an array shows nothing.
     const byKey = new Map<string, WidgetInput>();
@@ -101,14 +97,10 @@ export class PiWidgetSlot extends LitElement {
     return [...byKey.values()];
   }
 
-  #t(key: StringKey, values?: Record<string, string | number>): string {
-    return localize(this, key, values, this.strings);
-  }
-
   protected override render() {
     const widgets = this.entries;
     if (widgets.length === 0) return nothing;
-    return html`<div part="base" role="group" aria-label=${this.#t("widgets")}>
+    return html`<div part="base" role="group" aria-label=${localizeOwn(this, "widgets")}>
       ${repeat(
         widgets,
         (widget) => widget.key,
@@ -123,7 +115,7 @@ export class PiWidgetSlot extends LitElement {
     const lines = widget.lines;
     const truncatable = lines.length > limit;
     const expanded = truncatable && this.#expanded.has(widget.key);
-    const shown = truncatable && !expanded ? lines.slice(0, limit) : lines;
+    const shown = expanded ? lines : lines.slice(0, limit);
     const id = `lines-${index}`;
     return html`<div part="widget" data-key=${widget.key}>
       <div part="lines" id=${id}>
@@ -136,10 +128,10 @@ export class PiWidgetSlot extends LitElement {
             part="toggle"
             aria-expanded=${expanded ? "true" : "false"}
             aria-controls=${id}
-            title=${expanded ? nothing : this.#t("showAll", { count: lines.length })}
+            title=${expanded ? nothing : localizeOwn(this, "showAll", { count: lines.length })}
             @click=${() => this.#toggle(widget.key)}
           >
-            ${expanded ? this.#t("showLess") : this.#t("widgetTruncated")}
+            ${expanded ? localizeOwn(this, "showLess") : localizeOwn(this, "widgetTruncated")}
           </button>`
           : nothing
       }
