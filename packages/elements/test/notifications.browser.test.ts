@@ -194,6 +194,32 @@ describe("pi-notifications", () => {
     await expect(el).to.be.accessible();
   });
 
+  it("keeps a toast's element, and the focus in it, while older toasts leave and newer ones arrive", async () => {
+    const { el } = await mount();
+    for (const message of ["a", "b", "c", "d", "e"]) el.notify("error", message);
+    await el.updateComplete;
+    const toastC = toasts(el)[2]!;
+    const button = toastC.querySelector<HTMLButtonElement>('[part~="dismiss"]')!;
+    button.focus();
+    const blurs: string[] = [];
+    button.addEventListener("blur", () => blurs.push("blur"));
+    // Two newer toasts push the two oldest out of the five shown; then one before it is dismissed.
+    el.notify("error", "f");
+    el.notify("error", "g");
+    await el.updateComplete;
+    el.dismiss(4);
+    await el.updateComplete;
+    expect(bodies(el)).to.deep.equal(["Error: b", "Error: c", "Error: e", "Error: f", "Error: g"]);
+    expect(toasts(el)[1]).to.equal(toastC);
+    expect(root(el).activeElement).to.equal(button);
+    expect(blurs).to.deep.equal([]);
+    // Escape still dismisses the toast that has focus, and focus moves to the one now in its place.
+    await sendKeys({ press: "Escape" });
+    await el.updateComplete;
+    expect(bodies(el)).to.deep.equal(["Error: a", "Error: b", "Error: e", "Error: f", "Error: g"]);
+    expect(root(el).activeElement).to.equal(toasts(el)[1]!.querySelector('[part~="dismiss"]'));
+  });
+
   it("shows at most max toasts (the newest) and +N more; 10,000 notifications never exceed the cap in the DOM", async () => {
     const { el } = await mount();
     for (let i = 1; i <= 12; i++) el.notify("error", `n${i}`);

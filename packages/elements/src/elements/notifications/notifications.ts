@@ -1,9 +1,9 @@
 import type { Clock, NotificationEntry, NotifyType, PiSession } from "@pi-elements/core";
-import { html, LitElement, nothing } from "lit";
-import { repeat } from "lit/directives/repeat.js";
+import { html, LitElement, nothing, render } from "lit";
 import { stripAnsi } from "../../ansi/parse-ansi.js";
 import { renderAnsi } from "../../ansi/render-ansi.js";
 import { realClock } from "../../controllers/countdown-controller.js";
+import { KeyedChildren } from "../../controllers/keyed-children.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
 import type { StringTable } from "../../i18n/strings.js";
@@ -180,6 +180,8 @@ export class PiNotifications extends LitElement {
   }
 
   protected override updated(): void {
+    const list = this.renderRoot.querySelector('[part~="list"]');
+    if (list) this.#toasts.place(list, this.#shown());
     // With no toast left, the stack is gone and no pointerleave or focusout will come: nothing holds the pause.
     if (this.active.length === 0) {
       this.#holds.clear();
@@ -293,14 +295,17 @@ export class PiNotifications extends LitElement {
 
   // --- rendering ----------------------------------------------------------------------------------------------
 
+  /** The newest `max` active notifications: the ones in the DOM. */
+  #shown(): readonly NotificationEntry[] {
+    return this.active.slice(-this.#limit);
+  }
+
   protected override render() {
-    const active = this.active;
-    const shown = active.slice(-this.#limit);
-    const more = active.length - shown.length;
+    const more = this.active.length - this.#shown().length;
     return html`<div class="visually-hidden" aria-live="polite" aria-atomic="true">${this.#polite}</div>
       <div class="visually-hidden" role="alert" aria-atomic="true">${this.#assertive}</div>
       ${
-        shown.length === 0
+        this.active.length === 0
           ? nothing
           : html`<section
             part="stack"
@@ -311,41 +316,45 @@ export class PiNotifications extends LitElement {
             @focusout=${(e: FocusEvent) => this.#hold("focus", this.renderRoot.contains(e.relatedTarget as Node | null))}
           >
             ${more > 0 ? html`<p part="more">${localizeOwn(this, "moreNotifications", { count: more })}</p>` : nothing}
-            <ol part="list">
-              ${repeat(
-                shown,
-                (n) => n.id,
-                (n, index) => this.#renderToast(n, index),
-              )}
-            </ol>
+            <ol part="list" @keydown=${this.#onToastKeydown}></ol>
           </section>`
       }`;
   }
 
-  #renderToast(entry: NotificationEntry, index: number) {
-    const label = entry.type === "info" ? nothing : html`<span part="label">${localizeOwn(this, entry.type)}:</span> `;
-    return html`<li
-      part="toast toast-${entry.type}"
-      data-id=${entry.id}
-      data-type=${entry.type}
-      @keydown=${(e: KeyboardEvent) => {
-        if (e.key === "Escape" && !e.isComposing) {
-          e.preventDefault();
-          void this.#dismissFromUser(entry.id, "keyboard", index);
-        }
-      }}
-    >
-      <p part="body">${label}<span part="message">${renderAnsi(entry.message)}</span></p>
-      <button
-        type="button"
-        part="dismiss"
-        aria-label=${localizeOwn(this, "dismiss")}
-        title=${localizeOwn(this, "dismiss")}
-        @click=${() => this.#dismissFromUser(entry.id, "button", index)}
-      >
-        <svg viewBox="0 0 16 16" aria-hidden="true" focusable="false"><path d="M4 4l8 8M12 4l-8 8" /></svg>
-      </button>
-    </li>`;
+  /** The toasts keep their `<li>` while they show (see KeyedChildren), so focus stays with its toast. */
+  readonly #toasts = new KeyedChildren<NotificationEntry>(
+    "li",
+    (entry) => String(entry.id),
+    (li, entry, index) => {
+      li.setAttribute("part", `toast toast-${entry.type}`);
+      li.dataset.id = String(entry.id);
+      li.dataset.type = entry.type;
+      const label =
+        entry.type === "info" ? nothing : html`<span part="label">${localizeOwn(this, entry.type)}:</span> `;
+      render(
+        html`<p part="body">${label}<span part="message">${renderAnsi(entry.message)}</span></p>
+          <button
+            type="button"
+            part="dismiss"
+            aria-label=${localizeOwn(this, "dismiss")}
+            title=${localizeOwn(this, "dismiss")}
+            @click=${() => this.#dismissFromUser(entry.id, "button", index)}
+          >
+            <svg viewBox="0 0 16 16" aria-hidden="true" focusable="false"><path d="M4 4l8 8M12 4l-8 8" /></svg>
+          </button>`,
+        li,
+      );
+    },
+  );
+
+  /** Escape in a toast dismisses that toast. */
+  #onToastKeydown(event: KeyboardEvent): void {
+    if (event.key !== "Escape" || event.isComposing) return;
+    const toast = (event.target as Element).closest<HTMLElement>('[part~="toast"]');
+    if (!toast?.parentElement) return;
+    event.preventDefault();
+    const index = [...toast.parentElement.children].indexOf(toast);
+    void this.#dismissFromUser(Number(toast.dataset.id), "keyboard", index);
   }
 
   #hold(reason: "pointer" | "focus", on: boolean): void {

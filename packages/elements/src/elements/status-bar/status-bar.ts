@@ -1,8 +1,8 @@
 import { type PiSession, type StatusEntry, sanitizeStatusText } from "@pi-elements/core";
-import { html, LitElement, type PropertyValues } from "lit";
-import { repeat } from "lit/directives/repeat.js";
+import { html, LitElement, type PropertyValues, render } from "lit";
 import { stripAnsi } from "../../ansi/parse-ansi.js";
 import { renderAnsi } from "../../ansi/render-ansi.js";
+import { KeyedChildren } from "../../controllers/keyed-children.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
 import type { StringTable } from "../../i18n/strings.js";
@@ -59,6 +59,17 @@ export class PiStatusBar extends LitElement {
 
   readonly #store = new SessionStoreController<readonly StatusEntry[]>(this, (s) => s.statuses);
   #resizeObserver: ResizeObserver | undefined;
+  /** An entry keeps its `<li>` while its key stays (see KeyedChildren): a focused, unfolded entry stays put. */
+  readonly #items = new KeyedChildren<StatusInput>(
+    "li",
+    (entry) => entry.key,
+    (li, entry) => {
+      li.setAttribute("part", "entry");
+      li.dataset.key = entry.key;
+      li.title = stripAnsi(entry.text);
+      render(renderAnsi(entry.text), li);
+    },
+  );
 
   constructor() {
     super();
@@ -95,18 +106,13 @@ export class PiStatusBar extends LitElement {
   }
 
   protected override render() {
-    return html`<ul part="list" @focusout=${this.#onFocusOut} aria-label=${localizeOwn(this, "status")}>
-      ${repeat(
-        this.entries,
-        (entry) => entry.key,
-        (entry) =>
-          html`<li part="entry" data-key=${entry.key} title=${stripAnsi(entry.text)}>${renderAnsi(entry.text)}</li>`,
-      )}
-    </ul>`;
+    return html`<ul part="list" @focusout=${this.#onFocusOut} aria-label=${localizeOwn(this, "status")}></ul>`;
   }
 
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
+    const list = this.renderRoot.querySelector('[part~="list"]');
+    if (list) this.#items.place(list, this.entries);
     this.#markTruncated();
   }
 

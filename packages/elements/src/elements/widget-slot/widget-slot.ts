@@ -1,7 +1,7 @@
 import type { PiSession, UiSnapshot, WidgetPlacement } from "@pi-elements/core";
-import { html, LitElement, nothing } from "lit";
-import { repeat } from "lit/directives/repeat.js";
+import { html, LitElement, nothing, render } from "lit";
 import { renderAnsi } from "../../ansi/render-ansi.js";
+import { KeyedChildren } from "../../controllers/keyed-children.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
 import type { StringTable } from "../../i18n/strings.js";
@@ -71,6 +71,16 @@ export class PiWidgetSlot extends LitElement {
   readonly #store = new SessionStoreController<UiSnapshot["widgets"]>(this, (s) => s.widgets);
   /** Keys of the widgets the user unfolded: view state, kept while the widget is redrawn. */
   readonly #expanded = new Set<string>();
+  /** A widget keeps its element while its key stays (see KeyedChildren): a focused toggle stays put. */
+  readonly #items = new KeyedChildren<WidgetInput>(
+    "div",
+    (widget) => widget.key,
+    (element, widget, index) => {
+      element.setAttribute("part", "widget");
+      element.dataset.key = widget.key;
+      render(this.#renderWidget(widget, index), element);
+    },
+  );
 
   constructor() {
     super();
@@ -100,13 +110,12 @@ export class PiWidgetSlot extends LitElement {
   protected override render() {
     const widgets = this.entries;
     if (widgets.length === 0) return nothing;
-    return html`<div part="base" role="group" aria-label=${localizeOwn(this, "widgets")}>
-      ${repeat(
-        widgets,
-        (widget) => widget.key,
-        (widget, index) => this.#renderWidget(widget, index),
-      )}
-    </div>`;
+    return html`<div part="base" role="group" aria-label=${localizeOwn(this, "widgets")}></div>`;
+  }
+
+  protected override updated(): void {
+    const base = this.renderRoot.querySelector('[part~="base"]');
+    if (base) this.#items.place(base, this.entries);
   }
 
   #renderWidget(widget: WidgetInput, index: number) {
@@ -117,8 +126,7 @@ export class PiWidgetSlot extends LitElement {
     const expanded = truncatable && this.#expanded.has(widget.key);
     const shown = expanded ? lines : lines.slice(0, limit);
     const id = `lines-${index}`;
-    return html`<div part="widget" data-key=${widget.key}>
-      <div part="lines" id=${id}>
+    return html`<div part="lines" id=${id}>
         ${shown.map((line) => html`<div part="line">${renderAnsi(String(line))}</div>`)}
       </div>
       ${
@@ -134,8 +142,7 @@ export class PiWidgetSlot extends LitElement {
             ${expanded ? localizeOwn(this, "showLess") : localizeOwn(this, "widgetTruncated")}
           </button>`
           : nothing
-      }
-    </div>`;
+      }`;
   }
 
   #toggle(key: string): void {
