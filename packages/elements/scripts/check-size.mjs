@@ -11,7 +11,7 @@ export const GOAL = 24 * 1024;
 /** The most the issue allows. */
 export const CAP = 32 * 1024;
 /** What CI enforces today: the measured size, rounded up to 256 bytes. */
-export const CEILING = 35_840;
+export const CEILING = 33_536;
 
 const bytes = bundleGzipBytes();
 const line = `pi-elements.bundle.js: ${bytes} bytes min+gzip -9 (CI ceiling ${CEILING}, cap ${CAP}, goal ${GOAL})`;
