@@ -23,7 +23,9 @@ async function describeIn(elements: "bundle" | "src"): Promise<StoryDom> {
 }
 
 describe("the single-file bundle", () => {
-  it("renders every gallery story exactly as the sources do", async () => {
+  it("renders every gallery story exactly as the sources do", async function () {
+    // Each frame renders every story and lets it settle: about 5 s each on a quiet machine.
+    this.timeout(60_000);
     const fromSources = await describeIn("src");
     const fromBundle = await describeIn("bundle");
     expect(fromSources.length).to.be.above(20);
