@@ -54,8 +54,4 @@ export const ansiStyles = css`
     color: var(--_accent);
     text-decoration-line: underline;
   }
-  .ansi-link:focus-visible {
-    outline: 2px solid var(--_focus);
-    outline-offset: 1px;
-  }
 `;

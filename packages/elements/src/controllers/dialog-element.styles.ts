@@ -79,10 +79,6 @@ export const dialogStyles = css`
   button:hover {
     background: var(--_selected-bg);
   }
-  :focus-visible {
-    outline: 2px solid var(--_focus);
-    outline-offset: 2px;
-  }
   input,
   textarea {
     font: inherit;

@@ -44,6 +44,14 @@ export const tokens = css`
   :host([hidden]) {
     display: none !important;
   }
+  /*
+   * The focus ring of every control. :where() gives it no specificity, so an element's own rule for a control wins
+   * (pi-prompt draws the ring around its whole box instead of the textarea; pi-select's list keeps it flush).
+   */
+  :where(:focus-visible) {
+    outline: 2px solid var(--_focus);
+    outline-offset: 1px;
+  }
   /* Text for screen readers only (countdown deadlines, live-region announcements), shared by every element. */
   .visually-hidden {
     position: absolute;

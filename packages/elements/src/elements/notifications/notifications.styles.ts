@@ -89,10 +89,6 @@ export const styles = [
     [part~="dismiss"]:hover {
       background: var(--_selected-bg);
     }
-    [part~="dismiss"]:focus-visible {
-      outline: 2px solid var(--_focus);
-      outline-offset: 0;
-    }
     [part~="dismiss"] svg {
       inline-size: 1rem;
       block-size: 1rem;

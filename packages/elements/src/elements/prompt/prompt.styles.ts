@@ -54,10 +54,6 @@ export const styles = [
       padding: calc(var(--_space) / 2) var(--_space);
       cursor: pointer;
     }
-    button:focus-visible {
-      outline: 2px solid var(--_focus);
-      outline-offset: 1px;
-    }
     button:disabled {
       cursor: default;
       color: var(--_muted);
@@ -86,10 +82,6 @@ export const styles = [
     }
     summary {
       cursor: pointer;
-    }
-    summary:focus-visible {
-      outline: 2px solid var(--_focus);
-      outline-offset: 1px;
     }
     [part~="stderr"] {
       margin: calc(var(--_space) / 2) 0 0;
