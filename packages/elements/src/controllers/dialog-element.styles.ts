@@ -23,7 +23,6 @@ export const dialogStyles = css`
     border-radius: var(--_radius);
     background: var(--_bg);
     color: var(--_text);
-    font: inherit;
   }
   dialog:not([open]) {
     display: none;
@@ -89,10 +88,6 @@ export const dialogStyles = css`
     padding: calc(var(--_space) * 0.5) var(--_space);
     box-sizing: border-box;
     inline-size: 100%;
-  }
-  ::placeholder {
-    color: var(--_muted);
-    opacity: 1;
   }
   .hint {
     margin: 0;

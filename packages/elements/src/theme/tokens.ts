@@ -52,6 +52,11 @@ export const tokens = css`
     outline: 2px solid var(--_focus);
     outline-offset: 1px;
   }
+  /* Opaque: Firefox's default placeholder opacity would take the muted colour below AA contrast. */
+  ::placeholder {
+    color: var(--_muted);
+    opacity: 1;
+  }
   /* Text for screen readers only (countdown deadlines, live-region announcements), shared by every element. */
   .visually-hidden {
     position: absolute;

@@ -46,10 +46,5 @@ export const styles = [
     dialog::backdrop {
       background: rgb(0 0 0 / 0.45);
     }
-    @media (forced-colors: active) {
-      dialog {
-        border-color: CanvasText;
-      }
-    }
   `,
 ];

@@ -20,7 +20,6 @@ export const styles = [
     [part~="stack"] {
       display: flex;
       flex-direction: column;
-      align-items: stretch;
       gap: calc(var(--_space) / 2);
       max-inline-size: var(--pi-notification-width, 32rem);
     }
@@ -103,10 +102,6 @@ export const styles = [
       }
     }
     @media (forced-colors: active) {
-      [part~="toast"] {
-        border-color: CanvasText;
-        box-shadow: none;
-      }
       [part~="dismiss"] {
         color: ButtonText;
       }

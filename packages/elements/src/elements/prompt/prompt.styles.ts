@@ -38,9 +38,6 @@ export const styles = [
       font-family: var(--_font-mono);
       line-height: 1.5;
     }
-    textarea::placeholder {
-      color: var(--_muted);
-    }
     [part~="actions"] {
       display: flex;
       gap: calc(var(--_space) / 2);

@@ -38,7 +38,6 @@ export const selectStyles = css`
   [part~="active"],
   [part~="active"]:hover {
     background: var(--_selected-bg);
-    color: var(--_text);
   }
   [part~="listbox"]:focus-visible {
     outline-offset: 0;

@@ -51,7 +51,6 @@ export const styles = [
         border-inline-start-width: 3px;
       }
       [part~="toggle"] {
-        color: ButtonText;
         text-decoration: underline;
       }
     }
