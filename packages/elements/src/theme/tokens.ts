@@ -46,7 +46,7 @@ export const tokens = css`
   }
   /*
    * The focus ring of every control. :where() gives it no specificity, so an element's own rule for a control wins
-   * (pi-prompt draws the ring around its whole box instead of the textarea; pi-select's list keeps it flush).
+   * (pi-prompt draws the ring around its whole box instead of around the textarea).
    */
   :where(:focus-visible) {
     outline: 2px solid var(--_focus);

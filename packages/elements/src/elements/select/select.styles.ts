@@ -39,9 +39,6 @@ export const selectStyles = css`
   [part~="active"]:hover {
     background: var(--_selected-bg);
   }
-  [part~="listbox"]:focus-visible {
-    outline-offset: 0;
-  }
   .empty {
     margin: 0;
     color: var(--_muted);
