@@ -23,7 +23,6 @@ export const styles = [
     }
     textarea {
       flex: 1 1 16rem;
-      box-sizing: border-box;
       min-block-size: 1lh;
       max-block-size: 16lh;
       field-sizing: content;
