@@ -32,7 +32,7 @@ export const dialogStyles = css`
     inset: 0;
     margin: auto;
     inline-size: min(40rem, calc(100vw - 2rem));
-    max-block-size: calc(100vh - 2rem);
+    max-block-size: calc(100dvh - 2rem);
     box-shadow: 0 0.5rem 2rem rgb(0 0 0 / 0.35);
   }
   dialog::backdrop {
