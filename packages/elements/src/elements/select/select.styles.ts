@@ -48,7 +48,6 @@ export const selectStyles = css`
     [part~="active"]:hover {
       color: HighlightText;
       forced-color-adjust: none;
-      background: Highlight;
     }
     [part~="active"]::before {
       color: HighlightText;
