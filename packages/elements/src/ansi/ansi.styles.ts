@@ -19,11 +19,11 @@ export const ansiStyles = css`
     --_ansi-8: var(--pi-ansi-bright-black, light-dark(#595959, #a8a8a8));
     --_ansi-9: var(--pi-ansi-bright-red, light-dark(#b02020, #ff8080));
     --_ansi-10: var(--pi-ansi-bright-green, light-dark(#3f6a00, #d0d77f));
-    --_ansi-11: var(--pi-ansi-bright-yellow, light-dark(#755800, #ffff00));
+    --_ansi-11: var(--pi-ansi-bright-yellow, light-dark(#755800, #ff0));
     --_ansi-12: var(--pi-ansi-bright-blue, light-dark(#2450c0, #8fa8ff));
     --_ansi-13: var(--pi-ansi-bright-magenta, light-dark(#8040a0, #d183e8));
     --_ansi-14: var(--pi-ansi-bright-cyan, light-dark(#1a6a70, #00d7ff));
-    --_ansi-15: var(--pi-ansi-bright-white, light-dark(#6b6b6b, #ffffff));
+    --_ansi-15: var(--pi-ansi-bright-white, light-dark(#6b6b6b, #fff));
   }
   /* OKLCH lightness 0.5 and 0.72 keep text at 4.5:1 or more on the light and dark backgrounds and surfaces. */
   .ansi-fg {
@@ -53,9 +53,5 @@ export const ansiStyles = css`
   .ansi-link {
     color: var(--_accent);
     text-decoration-line: underline;
-  }
-  .ansi-link:focus-visible {
-    outline: 2px solid var(--_focus);
-    outline-offset: 1px;
   }
 `;

@@ -23,7 +23,6 @@ export const dialogStyles = css`
     border-radius: var(--_radius);
     background: var(--_bg);
     color: var(--_text);
-    font: inherit;
   }
   dialog:not([open]) {
     display: none;
@@ -33,8 +32,7 @@ export const dialogStyles = css`
     inset: 0;
     margin: auto;
     inline-size: min(40rem, calc(100vw - 2rem));
-    block-size: fit-content;
-    max-block-size: calc(100vh - 2rem);
+    max-block-size: calc(100dvh - 2rem);
     box-shadow: 0 0.5rem 2rem rgb(0 0 0 / 0.35);
   }
   dialog::backdrop {
@@ -79,10 +77,6 @@ export const dialogStyles = css`
   button:hover {
     background: var(--_selected-bg);
   }
-  :focus-visible {
-    outline: 2px solid var(--_focus);
-    outline-offset: 2px;
-  }
   input,
   textarea {
     font: inherit;
@@ -93,10 +87,6 @@ export const dialogStyles = css`
     padding: calc(var(--_space) * 0.5) var(--_space);
     box-sizing: border-box;
     inline-size: 100%;
-  }
-  ::placeholder {
-    color: var(--_muted);
-    opacity: 1;
   }
   .hint {
     margin: 0;

@@ -16,12 +16,12 @@ export const tokens = css`
   :host {
     color-scheme: var(--pi-color-scheme, light dark);
     --_text: var(--pi-color-text, light-dark(#1f2328, #e4e4e4));
-    --_bg: var(--pi-color-bg, light-dark(#ffffff, #1e1e24));
+    --_bg: var(--pi-color-bg, light-dark(#fff, #1e1e24));
     --_surface: var(--pi-color-surface, light-dark(#f4f4f7, #26262e));
     --_border: var(--pi-color-border, light-dark(#b0b0b0, #505050));
     --_accent: var(--pi-color-accent, light-dark(#4f7373, #8abeb7));
     --_error: var(--pi-color-error, light-dark(#a34f4f, #d47474));
-    --_warning: var(--pi-color-warning, light-dark(#85631f, #ffff00));
+    --_warning: var(--pi-color-warning, light-dark(#85631f, #ff0));
     --_muted: var(--pi-color-muted, light-dark(#616161, #949494));
     --_selected-bg: var(--pi-color-selected-bg, light-dark(#d0d0e0, #3a3a4a));
     --_focus: var(--pi-color-focus, light-dark(#4f7373, #8abeb7));
@@ -43,6 +43,19 @@ export const tokens = css`
   }
   :host([hidden]) {
     display: none !important;
+  }
+  /*
+   * The focus ring of every control. :where() gives it no specificity, so an element's own rule for a control wins
+   * (pi-prompt draws the ring around its whole box instead of around the textarea).
+   */
+  :where(:focus-visible) {
+    outline: 2px solid var(--_focus);
+    outline-offset: 1px;
+  }
+  /* Opaque: Firefox's default placeholder opacity would take the muted colour below AA contrast. */
+  ::placeholder {
+    color: var(--_muted);
+    opacity: 1;
   }
   /* Text for screen readers only (countdown deadlines, live-region announcements), shared by every element. */
   .visually-hidden {

@@ -9,6 +9,5 @@ export const editorStyles = css`
     font-family: var(--_font-mono);
     line-height: 1.4;
     tab-size: 4;
-    white-space: pre-wrap;
   }
 `;

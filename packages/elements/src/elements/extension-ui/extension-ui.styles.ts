@@ -14,8 +14,11 @@ export const styles = [
     :host([theme="dark"]) {
       --pi-color-scheme: dark;
     }
-    /* The host paints its own ground so its colours hold in either theme, whatever the page's background. */
-    div[part~="dialog"] {
+    /*
+     * The host paints its own ground so its colours hold in either theme, whatever the page's background: the inline
+     * group and the modal alike.
+     */
+    [part~="dialog"] {
       background: var(--_bg);
       border-radius: var(--_radius);
     }
@@ -31,9 +34,7 @@ export const styles = [
       max-block-size: calc(100dvh - 2rem);
       padding: calc(var(--_space) * 1.5);
       color: var(--_text);
-      background: var(--_bg);
       border: 1px solid var(--_border);
-      border-radius: var(--_radius);
       box-shadow: 0 0.5rem 2rem rgb(0 0 0 / 0.35);
     }
     /* The modal is the one box: the dialog element inside keeps its content and drops its own frame. */
@@ -45,11 +46,6 @@ export const styles = [
     }
     dialog::backdrop {
       background: rgb(0 0 0 / 0.45);
-    }
-    @media (forced-colors: active) {
-      dialog {
-        border-color: CanvasText;
-      }
     }
   `,
 ];

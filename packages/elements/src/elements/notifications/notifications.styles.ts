@@ -20,7 +20,6 @@ export const styles = [
     [part~="stack"] {
       display: flex;
       flex-direction: column;
-      align-items: stretch;
       gap: calc(var(--_space) / 2);
       max-inline-size: var(--pi-notification-width, 32rem);
     }
@@ -89,10 +88,6 @@ export const styles = [
     [part~="dismiss"]:hover {
       background: var(--_selected-bg);
     }
-    [part~="dismiss"]:focus-visible {
-      outline: 2px solid var(--_focus);
-      outline-offset: 0;
-    }
     [part~="dismiss"] svg {
       inline-size: 1rem;
       block-size: 1rem;
@@ -107,10 +102,6 @@ export const styles = [
       }
     }
     @media (forced-colors: active) {
-      [part~="toast"] {
-        border-color: CanvasText;
-        box-shadow: none;
-      }
       [part~="dismiss"] {
         color: ButtonText;
       }

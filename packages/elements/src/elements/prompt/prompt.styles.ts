@@ -23,7 +23,6 @@ export const styles = [
     }
     textarea {
       flex: 1 1 16rem;
-      box-sizing: border-box;
       min-block-size: 1lh;
       max-block-size: 16lh;
       field-sizing: content;
@@ -38,9 +37,6 @@ export const styles = [
       font-family: var(--_font-mono);
       line-height: 1.5;
     }
-    textarea::placeholder {
-      color: var(--_muted);
-    }
     [part~="actions"] {
       display: flex;
       gap: calc(var(--_space) / 2);
@@ -53,10 +49,6 @@ export const styles = [
       border-radius: var(--_radius);
       padding: calc(var(--_space) / 2) var(--_space);
       cursor: pointer;
-    }
-    button:focus-visible {
-      outline: 2px solid var(--_focus);
-      outline-offset: 1px;
     }
     button:disabled {
       cursor: default;
@@ -86,10 +78,6 @@ export const styles = [
     }
     summary {
       cursor: pointer;
-    }
-    summary:focus-visible {
-      outline: 2px solid var(--_focus);
-      outline-offset: 1px;
     }
     [part~="stderr"] {
       margin: calc(var(--_space) / 2) 0 0;

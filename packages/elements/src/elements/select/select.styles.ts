@@ -38,10 +38,6 @@ export const selectStyles = css`
   [part~="active"],
   [part~="active"]:hover {
     background: var(--_selected-bg);
-    color: var(--_text);
-  }
-  [part~="listbox"]:focus-visible {
-    outline-offset: 0;
   }
   .empty {
     margin: 0;
@@ -52,7 +48,6 @@ export const selectStyles = css`
     [part~="active"]:hover {
       color: HighlightText;
       forced-color-adjust: none;
-      background: Highlight;
     }
     [part~="active"]::before {
       color: HighlightText;

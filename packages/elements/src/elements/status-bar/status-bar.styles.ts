@@ -29,6 +29,8 @@ export const styles = [
     [part~="entry"] {
       display: inline;
       white-space: pre;
+      /* Shapes the focus ring only: an entry has no border or background. */
+      border-radius: 2px;
     }
     [part~="entry"]:not(:last-child) {
       margin-inline-end: 1.5ch;
@@ -42,16 +44,6 @@ export const styles = [
     [part~="list"]:focus-within [part~="entry"] {
       white-space: pre-wrap;
       overflow-wrap: anywhere;
-    }
-    [part~="entry"]:focus-visible {
-      outline: 2px solid var(--_focus);
-      outline-offset: 0;
-      border-radius: 2px;
-    }
-    @media (forced-colors: active) {
-      [part~="entry"]:focus-visible {
-        outline-color: Highlight;
-      }
     }
   `,
 ];

@@ -38,15 +38,12 @@ export const styles = [
       font: inherit;
       text-align: start;
       cursor: pointer;
+      /* Shapes the focus ring only: the toggle has no border or background. */
+      border-radius: 2px;
     }
     [part~="toggle"]:hover {
       color: var(--_text);
       text-decoration: underline;
-    }
-    [part~="toggle"]:focus-visible {
-      outline: 2px solid var(--_focus);
-      outline-offset: 1px;
-      border-radius: 2px;
     }
     @media (forced-colors: active) {
       [part~="widget"] {
@@ -54,7 +51,6 @@ export const styles = [
         border-inline-start-width: 3px;
       }
       [part~="toggle"] {
-        color: ButtonText;
         text-decoration: underline;
       }
     }
