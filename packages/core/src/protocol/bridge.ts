@@ -4,22 +4,10 @@
  */
 import "./zod.js";
 import * as z from "zod/mini";
+import { arrayOf, number, orNull } from "./checked.js";
 import { taggedUnion } from "./tagged-union.js";
 
 export const BRIDGE_PREFIX = "pi-elements/";
-
-/**
- * `inner` or null: accepts and rejects exactly what `z.nullable(inner)` does, with the same issues (null passes,
- * anything else is `inner`'s to judge), as a check on `z.unknown()`. zod's nullable class would add 0.1 KB
- * (min + gzip) to the element bundle for two fields of one bridge message.
- */
-function orNull<T>(inner: z.ZodMiniType<T>): z.ZodMiniType<T | null> {
-  const schema = z.unknown().check((ctx) => {
-    // `inner`'s issues come back finished (message set, input left out); zod passes them on as they are.
-    if (ctx.value !== null) ctx.issues.push(...((inner.safeParse(ctx.value).error?.issues ?? []) as typeof ctx.issues));
-  });
-  return schema as z.ZodMiniType<unknown> as z.ZodMiniType<T | null>;
-}
 
 /** A pending dialog left the queue without this client answering it (another client did, or the agent exited). */
 export const BridgeDialogClosed = z.looseObject({
@@ -30,14 +18,14 @@ export const BridgeDialogClosed = z.looseObject({
 /** The agent process ended. */
 export const BridgeAgentExit = z.looseObject({
   type: z.literal("pi-elements/agent_exit"),
-  code: orNull(z.number()),
+  code: orNull(number()),
   signal: z.optional(orNull(z.string())),
-  stderrTail: z.optional(z.array(z.string())),
+  stderrTail: z.optional(arrayOf(z.string())),
 });
 /** The agent process (re)started. */
 export const BridgeAgentStart = z.looseObject({
   type: z.literal("pi-elements/agent_start"),
-  pid: z.optional(z.number()),
+  pid: z.optional(number()),
 });
 /**
  * Sent first on every connection. The client drops its extension-UI state (statuses, widgets, pending dialogs);

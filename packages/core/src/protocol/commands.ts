@@ -6,10 +6,11 @@
  */
 import "./zod.js";
 import * as z from "zod/mini";
+import { arrayOf } from "./checked.js";
 import { taggedUnion } from "./tagged-union.js";
 
 const ImageContent = z.looseObject({ type: z.literal("image"), data: z.string(), mimeType: z.string() });
-const images = z.optional(z.array(ImageContent));
+const images = z.optional(arrayOf(ImageContent));
 /** `z.boolean()` as a literal set: the same check, and one zod class fewer in a bundle. */
 const boolean = z.literal([true, false]);
 const QueueMode = z.literal(["all", "one-at-a-time"]);

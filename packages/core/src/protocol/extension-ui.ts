@@ -5,6 +5,7 @@
  */
 import "./zod.js";
 import * as z from "zod/mini";
+import { arrayOf, number } from "./checked.js";
 import { taggedUnion } from "./tagged-union.js";
 
 /**
@@ -27,13 +28,13 @@ const atLeast = <T extends string | number>(minimum: number) =>
   });
 
 const base = { type: z.literal("extension_ui_request"), id: z.string().check(atLeast(1)) };
-const timeout = z.optional(z.number().check(atLeast(0)));
+const timeout = z.optional(number().check(atLeast(0)));
 
 export const SelectRequest = z.looseObject({
   ...base,
   method: z.literal("select"),
   title: z.string(),
-  options: z.array(z.string()),
+  options: arrayOf(z.string()),
   timeout,
 });
 export const ConfirmRequest = z.looseObject({
@@ -77,7 +78,7 @@ export const SetWidgetRequest = z.looseObject({
   method: z.literal("setWidget"),
   widgetKey: z.string(),
   /** Absent (or undefined) clears the widget. */
-  widgetLines: z.optional(z.array(z.string())),
+  widgetLines: z.optional(arrayOf(z.string())),
   widgetPlacement: z.optional(WidgetPlacement),
 });
 export const SetTitleRequest = z.looseObject({

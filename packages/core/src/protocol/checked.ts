@@ -1,0 +1,53 @@
+/**
+ * Schema kinds built as one check on `z.unknown()` instead of zod's own classes. Each zod class a schema uses adds
+ * its code to the single-file element bundle: z.nullable 0.1 KB, and z.number and z.array together 0.4 KB
+ * (min + gzip), for the few fields of the protocol that need them. Each helper accepts, rejects and reports exactly
+ * what the zod schema named in its comment does, with the same output (test/tagged-union.node.test.ts compares them
+ * on the same inputs). An inner schema's issues come back from its `safeParse` finished (message set, input left
+ * out), and zod passes finished issues on as they are. A finished issue no longer carries zod's internal `continue`
+ * flag, which only non-aborting checks such as `minLength` set; no schema wrapped here has one.
+ */
+import "./zod.js";
+import * as z from "zod/mini";
+
+type Issue = z.core.$ZodRawIssue;
+
+/** `inner` or null, as `z.nullable(inner)`: null passes, anything else is `inner`'s to judge. */
+export function orNull<T>(inner: z.ZodMiniType<T>): z.ZodMiniType<T | null> {
+  const schema = z.unknown().check((ctx) => {
+    if (ctx.value !== null) ctx.issues.push(...((inner.safeParse(ctx.value).error?.issues ?? []) as Issue[]));
+  });
+  return schema as z.ZodMiniType<unknown> as z.ZodMiniType<T | null>;
+}
+
+/** A finite number, as `z.number()`: NaN and ±Infinity fail, named in the issue's `received` as zod names them. */
+export function number(): z.ZodMiniType<number> {
+  const schema = z.unknown().check((ctx) => {
+    const value = ctx.value;
+    if (Number.isFinite(value)) return;
+    const issue: Issue = { expected: "number", code: "invalid_type", input: value };
+    if (typeof value === "number") issue.received = String(value);
+    ctx.issues.push(issue);
+  });
+  return schema as z.ZodMiniType<unknown> as z.ZodMiniType<number>;
+}
+
+/**
+ * An array of `element`, as `z.array(element)`: each item is validated, its issues carry the item's index in their
+ * path, and the output is a new array of the items' outputs.
+ */
+export function arrayOf<T>(element: z.ZodMiniType<T>): z.ZodMiniType<T[]> {
+  const schema = z.unknown().check((ctx) => {
+    if (!Array.isArray(ctx.value)) {
+      ctx.issues.push({ expected: "array", code: "invalid_type", input: ctx.value });
+      return;
+    }
+    ctx.value = ctx.value.map((item, index) => {
+      const result = element.safeParse(item);
+      for (const issue of result.error?.issues ?? [])
+        ctx.issues.push({ ...issue, path: [index, ...issue.path] } as Issue);
+      return result.data;
+    });
+  });
+  return schema as z.ZodMiniType<unknown> as z.ZodMiniType<T[]>;
+}
