@@ -67,6 +67,24 @@ describe("tagged unions", () => {
         [["too_small", [path]]],
       );
     }
+    assert.deepEqual(ExtensionUiRequest.safeParse({ ...input, id: "", timeout: -1 }).error?.issues, [
+      {
+        code: "too_small",
+        origin: "string",
+        minimum: 1,
+        inclusive: true,
+        message: "Too small: expected a string of length >= 1",
+        path: ["id"],
+      },
+      {
+        code: "too_small",
+        origin: "number",
+        minimum: 0,
+        inclusive: true,
+        message: "Too small: expected a number >= 0",
+        path: ["timeout"],
+      },
+    ]);
   });
 
   test("strict members strip unknown keys; boolean tags pick their member", () => {

@@ -11,10 +11,12 @@ import { taggedUnion } from "./tagged-union.js";
 /**
  * At least `minimum`: a string's length or a number, reported as zod's own `too_small` issue. A custom check rather
  * than zod's minLength / nonnegative, whose check classes add about 0.36 KB (min + gzip) to the element bundle for
- * just these two rules.
+ * just these two rules. It is a plain function handed to `.check()`, which wraps it as a custom check itself;
+ * `z.check(fn)` would build the same check through zod's check class, 50 B more.
  */
-const atLeast = <T extends string | number>(minimum: number) =>
-  z.check<T>((ctx) => {
+const atLeast =
+  <T extends string | number>(minimum: number): z.core.CheckFn<T> =>
+  (ctx) => {
     const isString = typeof ctx.value === "string";
     if ((isString ? (ctx.value as string).length : (ctx.value as number)) >= minimum) return;
     ctx.issues.push({
@@ -25,7 +27,7 @@ const atLeast = <T extends string | number>(minimum: number) =>
       input: ctx.value,
       message: `Too small: expected ${isString ? "a string of length" : "a number"} >= ${minimum}`,
     });
-  });
+  };
 
 const base = { type: z.literal("extension_ui_request"), id: z.string().check(atLeast(1)) };
 const timeout = z.optional(number().check(atLeast(0)));
