@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import * as z from "zod/mini";
 import { BridgeAgentExit, BridgeAgentStart, BridgeMessage } from "../src/protocol/bridge.js";
-import { arrayOf, number } from "../src/protocol/checked.js";
+import { arrayOf, number, string } from "../src/protocol/checked.js";
 import { RpcCommand } from "../src/protocol/commands.js";
 import { ExtensionUiRequest, type SelectRequest } from "../src/protocol/extension-ui.js";
 import { RpcResponse } from "../src/protocol/responses.js";
@@ -132,6 +132,15 @@ describe("schema kinds checked on z.unknown()", () => {
   const others = [undefined, null, "", "1", true, false, {}, [], ["a"], new Number(1), () => 1];
   const image = { type: "image", data: "d", mimeType: "image/png" };
   const Image = z.looseObject({ type: z.literal("image"), data: z.string(), mimeType: z.string() });
+
+  test("string() accepts, rejects and reports exactly what z.string() does", () => {
+    const values = ["", "a", "\n", new String("a"), Symbol.iterator, ...scalars, ...others];
+    assertSameAsZod(string(), z.string(), values);
+    assertSameAsZod(z.optional(string()), z.optional(z.string()), values);
+    const shape = (s: z.ZodMiniType) => z.looseObject({ s, t: z.optional(s) });
+    const objects = values.flatMap((s) => [{ s }, { s, t: s }, { t: s }]);
+    assertSameAsZod(shape(string()), shape(z.string()), [...objects, {}, null]);
+  });
 
   test("number() accepts, rejects and reports exactly what z.number() does", () => {
     assertSameAsZod(number(), z.number(), [...scalars, ...others]);

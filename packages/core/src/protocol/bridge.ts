@@ -4,7 +4,7 @@
  */
 import "./zod.js";
 import * as z from "zod/mini";
-import { arrayOf, number, orNull } from "./checked.js";
+import { arrayOf, number, orNull, string } from "./checked.js";
 import { taggedUnion } from "./tagged-union.js";
 
 export const BRIDGE_PREFIX = "pi-elements/";
@@ -12,15 +12,15 @@ export const BRIDGE_PREFIX = "pi-elements/";
 /** A pending dialog left the queue without this client answering it (another client did, or the agent exited). */
 export const BridgeDialogClosed = z.looseObject({
   type: z.literal("pi-elements/dialog_closed"),
-  id: z.string(),
+  id: string(),
   reason: z.literal(["answered", "expired", "agent_exit"]),
 });
 /** The agent process ended. */
 export const BridgeAgentExit = z.looseObject({
   type: z.literal("pi-elements/agent_exit"),
   code: orNull(number()),
-  signal: z.optional(orNull(z.string())),
-  stderrTail: z.optional(arrayOf(z.string())),
+  signal: z.optional(orNull(string())),
+  stderrTail: z.optional(arrayOf(string())),
 });
 /** The agent process (re)started. */
 export const BridgeAgentStart = z.looseObject({

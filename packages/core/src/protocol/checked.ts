@@ -1,7 +1,7 @@
 /**
  * Schema kinds built as one check on `z.unknown()` instead of zod's own classes. Each zod class a schema uses adds
- * its code to the single-file element bundle: z.nullable 0.1 KB, and z.number and z.array together 0.4 KB
- * (min + gzip), for the few fields of the protocol that need them. Each helper accepts, rejects and reports exactly
+ * its code to the single-file element bundle: z.string and z.nullable 0.1 KB each, z.number and z.array together
+ * 0.4 KB (min + gzip), each for what a few lines do here. Each helper accepts, rejects and reports exactly
  * what the zod schema named in its comment does, with the same output (test/tagged-union.node.test.ts compares them
  * on the same inputs). An inner schema's issues come back from its `safeParse` finished (message set, input left
  * out), and zod passes finished issues on as they are. A finished issue no longer carries zod's internal `continue`
@@ -18,6 +18,14 @@ export function orNull<T>(inner: z.ZodMiniType<T>): z.ZodMiniType<T | null> {
     if (ctx.value !== null) ctx.issues.push(...((inner.safeParse(ctx.value).error?.issues ?? []) as Issue[]));
   });
   return schema as z.ZodMiniType<unknown> as z.ZodMiniType<T | null>;
+}
+
+/** A string, as `z.string()`. */
+export function string(): z.ZodMiniType<string> {
+  const schema = z.unknown().check((ctx) => {
+    if (typeof ctx.value !== "string") ctx.issues.push({ expected: "string", code: "invalid_type", input: ctx.value });
+  });
+  return schema as z.ZodMiniType<unknown> as z.ZodMiniType<string>;
 }
 
 /** A finite number, as `z.number()`: NaN and ±Infinity fail, named in the issue's `received` as zod names them. */

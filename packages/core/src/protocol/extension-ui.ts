@@ -5,7 +5,7 @@
  */
 import "./zod.js";
 import * as z from "zod/mini";
-import { arrayOf, number } from "./checked.js";
+import { arrayOf, number, string } from "./checked.js";
 import { taggedUnion } from "./tagged-union.js";
 
 /**
@@ -29,69 +29,69 @@ const atLeast =
     });
   };
 
-const base = { type: z.literal("extension_ui_request"), id: z.string().check(atLeast(1)) };
+const base = { type: z.literal("extension_ui_request"), id: string().check(atLeast(1)) };
 const timeout = z.optional(number().check(atLeast(0)));
 
 export const SelectRequest = z.looseObject({
   ...base,
   method: z.literal("select"),
-  title: z.string(),
-  options: arrayOf(z.string()),
+  title: string(),
+  options: arrayOf(string()),
   timeout,
 });
 export const ConfirmRequest = z.looseObject({
   ...base,
   method: z.literal("confirm"),
-  title: z.string(),
-  message: z.string(),
+  title: string(),
+  message: string(),
   timeout,
 });
 export const InputRequest = z.looseObject({
   ...base,
   method: z.literal("input"),
-  title: z.string(),
-  placeholder: z.optional(z.string()),
+  title: string(),
+  placeholder: z.optional(string()),
   timeout,
 });
 export const EditorRequest = z.looseObject({
   ...base,
   method: z.literal("editor"),
-  title: z.string(),
-  prefill: z.optional(z.string()),
+  title: string(),
+  prefill: z.optional(string()),
 });
 
 export const NotifyType = z.literal(["info", "warning", "error"]);
 export const NotifyRequest = z.looseObject({
   ...base,
   method: z.literal("notify"),
-  message: z.string(),
+  message: string(),
   notifyType: z.optional(NotifyType),
 });
 export const SetStatusRequest = z.looseObject({
   ...base,
   method: z.literal("setStatus"),
-  statusKey: z.string(),
+  statusKey: string(),
   /** Absent (or undefined) clears the key; `""` is kept as an entry. */
-  statusText: z.optional(z.string()),
+  statusText: z.optional(string()),
 });
 export const WidgetPlacement = z.literal(["aboveEditor", "belowEditor"]);
 export const SetWidgetRequest = z.looseObject({
   ...base,
   method: z.literal("setWidget"),
-  widgetKey: z.string(),
+  widgetKey: string(),
   /** Absent (or undefined) clears the widget. */
-  widgetLines: z.optional(arrayOf(z.string())),
+  widgetLines: z.optional(arrayOf(string())),
   widgetPlacement: z.optional(WidgetPlacement),
 });
 export const SetTitleRequest = z.looseObject({
   ...base,
   method: z.literal("setTitle"),
-  title: z.string(),
+  title: string(),
 });
 export const SetEditorTextRequest = z.looseObject({
   ...base,
   method: z.literal("set_editor_text"),
-  text: z.string(),
+  text: string(),
 });
 
 export const ExtensionUiRequest = taggedUnion("method", [

@@ -11,8 +11,8 @@
  *
  * Each zod class a schema uses costs the single-file element bundle its code, so the schemas stay with a few: a set
  * of values is `z.literal([...])` (not `z.enum`, 0.2 KB more), a union is a `taggedUnion` (tagged-union.ts), a
- * bound is a check function (extension-ui.ts), and "or null", numbers and arrays are checks on `z.unknown()`
- * (checked.ts). Sizes are min + gzip, as `pnpm run size` measures them.
+ * bound is a check function (extension-ui.ts), and strings, numbers, arrays and "or null" are checks on
+ * `z.unknown()` (checked.ts). Sizes are min + gzip, as `pnpm run size` measures them.
  */
 import { config } from "zod/mini";
 
