@@ -6,9 +6,9 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import * as z from "zod/mini";
 import { BridgeAgentExit, BridgeAgentStart, BridgeMessage } from "../src/protocol/bridge.js";
-import { arrayOf, number, string } from "../src/protocol/checked.js";
-import { RpcCommand } from "../src/protocol/commands.js";
-import { ExtensionUiRequest, type SelectRequest } from "../src/protocol/extension-ui.js";
+import { arrayOf, literal, number, string } from "../src/protocol/checked.js";
+import { type CommandType, RpcCommand, type ThinkingLevel } from "../src/protocol/commands.js";
+import { ExtensionUiRequest, type NotifyType, type SelectRequest } from "../src/protocol/extension-ui.js";
 import { RpcResponse } from "../src/protocol/responses.js";
 
 describe("tagged unions", () => {
@@ -142,6 +142,22 @@ describe("schema kinds checked on z.unknown()", () => {
     assertSameAsZod(shape(string()), shape(z.string()), [...objects, {}, null]);
   });
 
+  test("literal() accepts, rejects and reports exactly what z.literal() does", () => {
+    const values = ["", "a", "b", "A", 1, "1", -0, 0, true, "true", null, undefined, Number.NaN, 1n, {}, ["a"]];
+    type Set = z.core.util.Literal | z.core.util.Literal[];
+    const sets: Set[] = [["a"], "a", ["a", "b"], 1, 0, [true, false], true, null, [null, undefined], 1n];
+    const zods = (set: Set) => (Array.isArray(set) ? z.literal(set) : z.literal(set));
+    for (const set of sets) {
+      assertSameAsZod(literal(set), zods(set), values);
+      assertSameAsZod(z.optional(literal(set)), z.optional(zods(set)), values);
+      const shape = (l: z.ZodMiniType) => z.looseObject({ l, m: z.optional(l) });
+      const objects = values.flatMap((l) => [{ l }, { l, m: l }, { m: l }]);
+      assertSameAsZod(shape(literal(set)), shape(zods(set)), [...objects, {}, null]);
+    }
+    assert.deepEqual(literal(["a", "b"]).values, ["a", "b"]);
+    assert.deepEqual(literal("a").values, ["a"]);
+  });
+
   test("number() accepts, rejects and reports exactly what z.number() does", () => {
     assertSameAsZod(number(), z.number(), [...scalars, ...others]);
     assertSameAsZod(z.optional(number()), z.optional(z.number()), [...scalars, ...others]);
@@ -176,6 +192,15 @@ describe("schema kinds checked on z.unknown()", () => {
   test("the messages that use them keep their types and outcomes", () => {
     const options: string[] = ({ options: [] } as unknown as SelectRequest).options;
     assert.deepEqual(options, []);
+    // The literal types stay exact: nothing outside their sets type-checks.
+    const typed: [CommandType, ThinkingLevel, NotifyType] = ["prompt", "xhigh", "warning"];
+    // @ts-expect-error not a command
+    const command: CommandType = "nope";
+    // @ts-expect-error not a thinking level
+    const level: ThinkingLevel = "max";
+    // @ts-expect-error not a notify type
+    const notifyType: NotifyType = "debug";
+    assert.notDeepEqual(typed, [command, level, notifyType]);
     assert.deepEqual(BridgeAgentStart.parse({ type: "pi-elements/agent_start", pid: 7 }).pid, 7);
     const input = { type: "extension_ui_request", id: "x", method: "input", title: "t" };
     for (const [timeout, codes] of [

@@ -4,27 +4,27 @@
  */
 import "./zod.js";
 import * as z from "zod/mini";
-import { arrayOf, number, orNull, string } from "./checked.js";
+import { arrayOf, literal, number, orNull, string } from "./checked.js";
 import { taggedUnion } from "./tagged-union.js";
 
 export const BRIDGE_PREFIX = "pi-elements/";
 
 /** A pending dialog left the queue without this client answering it (another client did, or the agent exited). */
 export const BridgeDialogClosed = z.looseObject({
-  type: z.literal("pi-elements/dialog_closed"),
+  type: literal("pi-elements/dialog_closed"),
   id: string(),
-  reason: z.literal(["answered", "expired", "agent_exit"]),
+  reason: literal(["answered", "expired", "agent_exit"]),
 });
 /** The agent process ended. */
 export const BridgeAgentExit = z.looseObject({
-  type: z.literal("pi-elements/agent_exit"),
+  type: literal("pi-elements/agent_exit"),
   code: orNull(number()),
   signal: z.optional(orNull(string())),
   stderrTail: z.optional(arrayOf(string())),
 });
 /** The agent process (re)started. */
 export const BridgeAgentStart = z.looseObject({
-  type: z.literal("pi-elements/agent_start"),
+  type: literal("pi-elements/agent_start"),
   pid: z.optional(number()),
 });
 /**
@@ -33,8 +33,8 @@ export const BridgeAgentStart = z.looseObject({
  * that remains.
  */
 export const BridgeHello = z.looseObject({
-  type: z.literal("pi-elements/hello"),
-  protocol: z.literal(1),
+  type: literal("pi-elements/hello"),
+  protocol: literal(1),
 });
 export const BridgeMessage = taggedUnion("type", [BridgeDialogClosed, BridgeAgentExit, BridgeAgentStart, BridgeHello]);
 export type BridgeMessage = z.infer<(typeof BridgeMessage.options)[number]>;

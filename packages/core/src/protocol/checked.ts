@@ -1,7 +1,7 @@
 /**
  * Schema kinds built as one check on `z.unknown()` instead of zod's own classes. Each zod class a schema uses adds
- * its code to the single-file element bundle: z.string and z.nullable 0.1 KB each, z.number and z.array together
- * 0.4 KB (min + gzip), each for what a few lines do here. Each helper accepts, rejects and reports exactly
+ * its code to the single-file element bundle: z.string and z.nullable 0.1 KB each, z.literal 0.13 KB, z.number and
+ * z.array together 0.4 KB (min + gzip), each for what a few lines do here. Each helper accepts, rejects and reports exactly
  * what the zod schema named in its comment does, with the same output (test/tagged-union.node.test.ts compares them
  * on the same inputs). An inner schema's issues come back from its `safeParse` finished (message set, input left
  * out), and zod passes finished issues on as they are. A finished issue no longer carries zod's internal `continue`
@@ -58,4 +58,20 @@ export function arrayOf<T>(element: z.ZodMiniType<T>): z.ZodMiniType<T[]> {
     });
   });
   return schema as z.ZodMiniType<unknown> as z.ZodMiniType<T[]>;
+}
+
+/** A literal schema's accepted values, readable by `taggedUnion` to build its tag table. */
+export type Literal<T extends z.core.util.Literal> = z.ZodMiniType<T> & { readonly values: readonly T[] };
+
+/**
+ * One of `values` (or the one value), as `z.literal(values)`: compared as a Set compares (`===`, NaN equal to
+ * itself), and a miss is zod's `invalid_value` issue listing the accepted values.
+ */
+export function literal<const T extends z.core.util.Literal>(values: T | readonly T[]): Literal<T> {
+  const list = (Array.isArray(values) ? values : [values]) as T[];
+  const accepted = new Set<unknown>(list);
+  const schema = z.unknown().check((ctx) => {
+    if (!accepted.has(ctx.value)) ctx.issues.push({ code: "invalid_value", values: list, input: ctx.value });
+  });
+  return Object.assign(schema as z.ZodMiniType<unknown> as z.ZodMiniType<T>, { values: list });
 }

@@ -6,24 +6,24 @@
  */
 import "./zod.js";
 import * as z from "zod/mini";
-import { arrayOf, string } from "./checked.js";
+import { arrayOf, literal, string } from "./checked.js";
 import { taggedUnion } from "./tagged-union.js";
 
-const ImageContent = z.looseObject({ type: z.literal("image"), data: string(), mimeType: string() });
+const ImageContent = z.looseObject({ type: literal("image"), data: string(), mimeType: string() });
 const images = z.optional(arrayOf(ImageContent));
 /** `z.boolean()` as a literal set: the same check, and one zod class fewer in a bundle. */
-const boolean = z.literal([true, false]);
-const QueueMode = z.literal(["all", "one-at-a-time"]);
-export const ThinkingLevel = z.literal(["off", "minimal", "low", "medium", "high", "xhigh"]);
+const boolean = literal([true, false]);
+const QueueMode = literal(["all", "one-at-a-time"]);
+export const ThinkingLevel = literal(["off", "minimal", "low", "medium", "high", "xhigh"]);
 
 const cmd = <T extends string, S extends z.core.$ZodLooseShape>(type: T, shape: S) =>
-  z.object({ id: z.optional(string()), type: z.literal(type), ...shape });
+  z.object({ id: z.optional(string()), type: literal(type), ...shape });
 
 export const RpcCommand = taggedUnion("type", [
   cmd("prompt", {
     message: string(),
     images,
-    streamingBehavior: z.optional(z.literal(["steer", "followUp"])),
+    streamingBehavior: z.optional(literal(["steer", "followUp"])),
   }),
   cmd("steer", { message: string(), images }),
   cmd("follow_up", { message: string(), images }),

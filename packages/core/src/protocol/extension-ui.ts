@@ -5,7 +5,7 @@
  */
 import "./zod.js";
 import * as z from "zod/mini";
-import { arrayOf, number, string } from "./checked.js";
+import { arrayOf, literal, number, string } from "./checked.js";
 import { taggedUnion } from "./tagged-union.js";
 
 /**
@@ -29,55 +29,55 @@ const atLeast =
     });
   };
 
-const base = { type: z.literal("extension_ui_request"), id: string().check(atLeast(1)) };
+const base = { type: literal("extension_ui_request"), id: string().check(atLeast(1)) };
 const timeout = z.optional(number().check(atLeast(0)));
 
 export const SelectRequest = z.looseObject({
   ...base,
-  method: z.literal("select"),
+  method: literal("select"),
   title: string(),
   options: arrayOf(string()),
   timeout,
 });
 export const ConfirmRequest = z.looseObject({
   ...base,
-  method: z.literal("confirm"),
+  method: literal("confirm"),
   title: string(),
   message: string(),
   timeout,
 });
 export const InputRequest = z.looseObject({
   ...base,
-  method: z.literal("input"),
+  method: literal("input"),
   title: string(),
   placeholder: z.optional(string()),
   timeout,
 });
 export const EditorRequest = z.looseObject({
   ...base,
-  method: z.literal("editor"),
+  method: literal("editor"),
   title: string(),
   prefill: z.optional(string()),
 });
 
-export const NotifyType = z.literal(["info", "warning", "error"]);
+export const NotifyType = literal(["info", "warning", "error"]);
 export const NotifyRequest = z.looseObject({
   ...base,
-  method: z.literal("notify"),
+  method: literal("notify"),
   message: string(),
   notifyType: z.optional(NotifyType),
 });
 export const SetStatusRequest = z.looseObject({
   ...base,
-  method: z.literal("setStatus"),
+  method: literal("setStatus"),
   statusKey: string(),
   /** Absent (or undefined) clears the key; `""` is kept as an entry. */
   statusText: z.optional(string()),
 });
-export const WidgetPlacement = z.literal(["aboveEditor", "belowEditor"]);
+export const WidgetPlacement = literal(["aboveEditor", "belowEditor"]);
 export const SetWidgetRequest = z.looseObject({
   ...base,
-  method: z.literal("setWidget"),
+  method: literal("setWidget"),
   widgetKey: string(),
   /** Absent (or undefined) clears the widget. */
   widgetLines: z.optional(arrayOf(string())),
@@ -85,12 +85,12 @@ export const SetWidgetRequest = z.looseObject({
 });
 export const SetTitleRequest = z.looseObject({
   ...base,
-  method: z.literal("setTitle"),
+  method: literal("setTitle"),
   title: string(),
 });
 export const SetEditorTextRequest = z.looseObject({
   ...base,
-  method: z.literal("set_editor_text"),
+  method: literal("set_editor_text"),
   text: string(),
 });
 

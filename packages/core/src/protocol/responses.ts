@@ -1,22 +1,22 @@
 /** `{"type":"response"}`: pi's answer to a command, correlated by the echoed `id`. */
 import "./zod.js";
 import * as z from "zod/mini";
-import { string } from "./checked.js";
+import { literal, string } from "./checked.js";
 import { taggedUnion } from "./tagged-union.js";
 
 export const RpcResponse = taggedUnion("success", [
   z.looseObject({
-    type: z.literal("response"),
+    type: literal("response"),
     id: z.optional(string()),
     command: string(),
-    success: z.literal(true),
+    success: literal(true),
     data: z.optional(z.unknown()),
   }),
   z.looseObject({
-    type: z.literal("response"),
+    type: literal("response"),
     id: z.optional(string()),
     command: string(),
-    success: z.literal(false),
+    success: literal(false),
     error: string(),
   }),
 ]);
