@@ -12,32 +12,34 @@ import * as z from "zod/mini";
 
 type Issue = z.core.$ZodRawIssue;
 
+/** A schema whose output type is `T`, accepting what `check` reports no issue for. */
+function fromCheck<T>(check: z.core.CheckFn<unknown>): z.ZodMiniType<T> {
+  return z.unknown().check(check) as z.ZodMiniType<unknown> as z.ZodMiniType<T>;
+}
+
 /** `inner` or null, as `z.nullable(inner)`: null passes, anything else is `inner`'s to judge. */
 export function orNull<T>(inner: z.ZodMiniType<T>): z.ZodMiniType<T | null> {
-  const schema = z.unknown().check((ctx) => {
+  return fromCheck((ctx) => {
     if (ctx.value !== null) ctx.issues.push(...((inner.safeParse(ctx.value).error?.issues ?? []) as Issue[]));
   });
-  return schema as z.ZodMiniType<unknown> as z.ZodMiniType<T | null>;
 }
 
 /** A string, as `z.string()`. */
 export function string(): z.ZodMiniType<string> {
-  const schema = z.unknown().check((ctx) => {
+  return fromCheck((ctx) => {
     if (typeof ctx.value !== "string") ctx.issues.push({ expected: "string", code: "invalid_type", input: ctx.value });
   });
-  return schema as z.ZodMiniType<unknown> as z.ZodMiniType<string>;
 }
 
 /** A finite number, as `z.number()`: NaN and ±Infinity fail, named in the issue's `received` as zod names them. */
 export function number(): z.ZodMiniType<number> {
-  const schema = z.unknown().check((ctx) => {
+  return fromCheck((ctx) => {
     const value = ctx.value;
     if (Number.isFinite(value)) return;
     const issue: Issue = { expected: "number", code: "invalid_type", input: value };
     if (typeof value === "number") issue.received = String(value);
     ctx.issues.push(issue);
   });
-  return schema as z.ZodMiniType<unknown> as z.ZodMiniType<number>;
 }
 
 /**
@@ -45,19 +47,19 @@ export function number(): z.ZodMiniType<number> {
  * path, and the output is a new array of the items' outputs.
  */
 export function arrayOf<T>(element: z.ZodMiniType<T>): z.ZodMiniType<T[]> {
-  const schema = z.unknown().check((ctx) => {
+  return fromCheck((ctx) => {
     if (!Array.isArray(ctx.value)) {
       ctx.issues.push({ expected: "array", code: "invalid_type", input: ctx.value });
       return;
     }
     ctx.value = ctx.value.map((item, index) => {
       const result = element.safeParse(item);
-      for (const issue of result.error?.issues ?? [])
+      for (const issue of result.error?.issues ?? []) {
         ctx.issues.push({ ...issue, path: [index, ...issue.path] } as Issue);
+      }
       return result.data;
     });
   });
-  return schema as z.ZodMiniType<unknown> as z.ZodMiniType<T[]>;
 }
 
 /** A literal schema's accepted values, readable by `taggedUnion` to build its tag table. */
@@ -70,8 +72,8 @@ export type Literal<T extends z.core.util.Literal> = z.ZodMiniType<T> & { readon
 export function literal<const T extends z.core.util.Literal>(values: T | readonly T[]): Literal<T> {
   const list = (Array.isArray(values) ? values : [values]) as T[];
   const accepted = new Set<unknown>(list);
-  const schema = z.unknown().check((ctx) => {
+  const schema = fromCheck<T>((ctx) => {
     if (!accepted.has(ctx.value)) ctx.issues.push({ code: "invalid_value", values: list, input: ctx.value });
   });
-  return Object.assign(schema as z.ZodMiniType<unknown> as z.ZodMiniType<T>, { values: list });
+  return Object.assign(schema, { values: list });
 }
