@@ -5,9 +5,10 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import * as z from "zod/mini";
-import { BridgeAgentExit, BridgeMessage } from "../src/protocol/bridge.js";
-import { RpcCommand } from "../src/protocol/commands.js";
-import { ExtensionUiRequest } from "../src/protocol/extension-ui.js";
+import { BridgeAgentExit, BridgeAgentStart, BridgeMessage } from "../src/protocol/bridge.js";
+import { arrayOf, literal, number, string } from "../src/protocol/checked.js";
+import { type CommandType, RpcCommand, type ThinkingLevel } from "../src/protocol/commands.js";
+import { ExtensionUiRequest, type NotifyType, type SelectRequest } from "../src/protocol/extension-ui.js";
 import { RpcResponse } from "../src/protocol/responses.js";
 
 describe("tagged unions", () => {
@@ -66,6 +67,24 @@ describe("tagged unions", () => {
         [["too_small", [path]]],
       );
     }
+    assert.deepEqual(ExtensionUiRequest.safeParse({ ...input, id: "", timeout: -1 }).error?.issues, [
+      {
+        code: "too_small",
+        origin: "string",
+        minimum: 1,
+        inclusive: true,
+        message: "Too small: expected a string of length >= 1",
+        path: ["id"],
+      },
+      {
+        code: "too_small",
+        origin: "number",
+        minimum: 0,
+        inclusive: true,
+        message: "Too small: expected a number >= 0",
+        path: ["timeout"],
+      },
+    ]);
   });
 
   test("strict members strip unknown keys; boolean tags pick their member", () => {
@@ -96,5 +115,115 @@ describe("tagged unions", () => {
         [theirs.success, theirs.data, theirs.error?.issues],
       );
     }
+  });
+});
+
+/** Both results of one input, with the issues' keys in zod's order (deepEqual ignores order, JSON would not). */
+function outcome(schema: z.ZodMiniType, value: unknown) {
+  const result = schema.safeParse(value);
+  return [result.success, result.data, result.error?.issues.map((issue) => Object.entries(issue))];
+}
+function assertSameAsZod(ours: z.ZodMiniType, theirs: z.ZodMiniType, values: unknown[]) {
+  for (const value of values) assert.deepEqual(outcome(ours, value), outcome(theirs, value), String(value));
+}
+
+describe("schema kinds checked on z.unknown()", () => {
+  const scalars = [0, -1, 1.5, 2 ** 53, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1n];
+  const others = [undefined, null, "", "1", true, false, {}, [], ["a"], new Number(1), () => 1];
+  const image = { type: "image", data: "d", mimeType: "image/png" };
+  const Image = z.looseObject({ type: z.literal("image"), data: z.string(), mimeType: z.string() });
+
+  test("string() accepts, rejects and reports exactly what z.string() does", () => {
+    const values = ["", "a", "\n", new String("a"), Symbol.iterator, ...scalars, ...others];
+    assertSameAsZod(string(), z.string(), values);
+    assertSameAsZod(z.optional(string()), z.optional(z.string()), values);
+    const shape = (s: z.ZodMiniType) => z.looseObject({ s, t: z.optional(s) });
+    const objects = values.flatMap((s) => [{ s }, { s, t: s }, { t: s }]);
+    assertSameAsZod(shape(string()), shape(z.string()), [...objects, {}, null]);
+  });
+
+  test("literal() accepts, rejects and reports exactly what z.literal() does", () => {
+    const values = ["", "a", "b", "A", 1, "1", -0, 0, true, "true", null, undefined, Number.NaN, 1n, {}, ["a"]];
+    type Set = z.core.util.Literal | z.core.util.Literal[];
+    const sets: Set[] = [["a"], "a", ["a", "b"], 1, 0, [true, false], true, null, [null, undefined], 1n];
+    const zods = (set: Set) => (Array.isArray(set) ? z.literal(set) : z.literal(set));
+    for (const set of sets) {
+      assertSameAsZod(literal(set), zods(set), values);
+      assertSameAsZod(z.optional(literal(set)), z.optional(zods(set)), values);
+      const shape = (l: z.ZodMiniType) => z.looseObject({ l, m: z.optional(l) });
+      const objects = values.flatMap((l) => [{ l }, { l, m: l }, { m: l }]);
+      assertSameAsZod(shape(literal(set)), shape(zods(set)), [...objects, {}, null]);
+    }
+    assert.deepEqual(literal(["a", "b"]).values, ["a", "b"]);
+    assert.deepEqual(literal("a").values, ["a"]);
+  });
+
+  test("number() accepts, rejects and reports exactly what z.number() does", () => {
+    assertSameAsZod(number(), z.number(), [...scalars, ...others]);
+    assertSameAsZod(z.optional(number()), z.optional(z.number()), [...scalars, ...others]);
+    const shape = (n: z.ZodMiniType) => z.looseObject({ n, m: z.optional(n) });
+    const objects = [...scalars, ...others].flatMap((n) => [{ n }, { n, m: n }, { m: n }]);
+    assertSameAsZod(shape(number()), shape(z.number()), [...objects, {}, null]);
+  });
+
+  test("arrayOf() accepts, rejects, reports and outputs exactly what z.array() does", () => {
+    const arrays = [
+      [],
+      ["a", ""],
+      ["a", 1, null, "b", undefined],
+      [[]],
+      [image, { ...image, extra: 1 }],
+      [image, { type: "text" }, 5, null, { ...image, data: 7 }],
+      JSON.parse('[{"type":"image","data":"d","mimeType":"m","__proto__":{"polluted":true}}]'),
+      Object.assign(["a"], { extra: 1 }),
+    ];
+    const values = [...arrays, ...scalars, ...others, { length: 1, 0: "a" }, "ab", new Set(["a"])];
+    assertSameAsZod(arrayOf(z.string()), z.array(z.string()), values);
+    assertSameAsZod(arrayOf(Image), z.array(Image), values);
+    assertSameAsZod(z.optional(arrayOf(Image)), z.optional(z.array(Image)), values);
+    assertSameAsZod(arrayOf(arrayOf(z.string())), z.array(z.array(z.string())), [...values, [["a"], ["b", 2]], [[1]]]);
+    const shape = (xs: z.ZodMiniType) => z.looseObject({ xs, more: z.optional(xs) });
+    const objects = values.flatMap((xs) => [{ xs }, { xs, more: xs }, { more: xs }]);
+    assertSameAsZod(shape(arrayOf(Image)), shape(z.array(Image)), [...objects, {}, null]);
+    const parsed = arrayOf(Image).parse([{ ...image, extra: 1 }]);
+    assert.deepEqual(parsed, [{ ...image, extra: 1 }]);
+  });
+
+  test("the messages that use them keep their types and outcomes", () => {
+    const options: string[] = ({ options: [] } as unknown as SelectRequest).options;
+    assert.deepEqual(options, []);
+    // The literal types stay exact: nothing outside their sets type-checks.
+    const typed: [CommandType, ThinkingLevel, NotifyType] = ["prompt", "xhigh", "warning"];
+    // @ts-expect-error not a command
+    const command: CommandType = "nope";
+    // @ts-expect-error not a thinking level
+    const level: ThinkingLevel = "max";
+    // @ts-expect-error not a notify type
+    const notifyType: NotifyType = "debug";
+    assert.notDeepEqual(typed, [command, level, notifyType]);
+    assert.deepEqual(BridgeAgentStart.parse({ type: "pi-elements/agent_start", pid: 7 }).pid, 7);
+    const input = { type: "extension_ui_request", id: "x", method: "input", title: "t" };
+    for (const [timeout, codes] of [
+      ["5", ["invalid_type"]],
+      [Number.NaN, ["invalid_type"]],
+      [-1, ["too_small"]],
+      [0, undefined],
+    ] as const) {
+      const result = ExtensionUiRequest.safeParse({ ...input, timeout });
+      assert.deepEqual(
+        result.error?.issues.map((issue) => issue.code),
+        codes,
+      );
+    }
+    const select = { type: "extension_ui_request", id: "s", method: "select", title: "t", options: ["a", 2] };
+    assert.deepEqual(
+      ExtensionUiRequest.safeParse(select).error?.issues.map((issue) => [issue.code, issue.path]),
+      [["invalid_type", ["options", 1]]],
+    );
+    const prompt = { type: "prompt", message: "m", images: [{ type: "image", data: "d", mimeType: 1 }] };
+    assert.deepEqual(
+      RpcCommand.safeParse(prompt).error?.issues.map((issue) => issue.path),
+      [["images", 0, "mimeType"]],
+    );
   });
 });

@@ -4,40 +4,28 @@
  */
 import "./zod.js";
 import * as z from "zod/mini";
+import { arrayOf, literal, number, orNull, string } from "./checked.js";
 import { taggedUnion } from "./tagged-union.js";
 
 export const BRIDGE_PREFIX = "pi-elements/";
 
-/**
- * `inner` or null: accepts and rejects exactly what `z.nullable(inner)` does, with the same issues (null passes,
- * anything else is `inner`'s to judge), as a check on `z.unknown()`. zod's nullable class would add 0.1 KB
- * (min + gzip) to the element bundle for two fields of one bridge message.
- */
-function orNull<T>(inner: z.ZodMiniType<T>): z.ZodMiniType<T | null> {
-  const schema = z.unknown().check((ctx) => {
-    // `inner`'s issues come back finished (message set, input left out); zod passes them on as they are.
-    if (ctx.value !== null) ctx.issues.push(...((inner.safeParse(ctx.value).error?.issues ?? []) as typeof ctx.issues));
-  });
-  return schema as z.ZodMiniType<unknown> as z.ZodMiniType<T | null>;
-}
-
 /** A pending dialog left the queue without this client answering it (another client did, or the agent exited). */
 export const BridgeDialogClosed = z.looseObject({
-  type: z.literal("pi-elements/dialog_closed"),
-  id: z.string(),
-  reason: z.literal(["answered", "expired", "agent_exit"]),
+  type: literal("pi-elements/dialog_closed"),
+  id: string(),
+  reason: literal(["answered", "expired", "agent_exit"]),
 });
 /** The agent process ended. */
 export const BridgeAgentExit = z.looseObject({
-  type: z.literal("pi-elements/agent_exit"),
-  code: orNull(z.number()),
-  signal: z.optional(orNull(z.string())),
-  stderrTail: z.optional(z.array(z.string())),
+  type: literal("pi-elements/agent_exit"),
+  code: orNull(number()),
+  signal: z.optional(orNull(string())),
+  stderrTail: z.optional(arrayOf(string())),
 });
 /** The agent process (re)started. */
 export const BridgeAgentStart = z.looseObject({
-  type: z.literal("pi-elements/agent_start"),
-  pid: z.optional(z.number()),
+  type: literal("pi-elements/agent_start"),
+  pid: z.optional(number()),
 });
 /**
  * Sent first on every connection. The client drops its extension-UI state (statuses, widgets, pending dialogs);
@@ -45,8 +33,8 @@ export const BridgeAgentStart = z.looseObject({
  * that remains.
  */
 export const BridgeHello = z.looseObject({
-  type: z.literal("pi-elements/hello"),
-  protocol: z.literal(1),
+  type: literal("pi-elements/hello"),
+  protocol: literal(1),
 });
 export const BridgeMessage = taggedUnion("type", [BridgeDialogClosed, BridgeAgentExit, BridgeAgentStart, BridgeHello]);
 export type BridgeMessage = z.infer<(typeof BridgeMessage.options)[number]>;

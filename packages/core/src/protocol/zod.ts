@@ -9,10 +9,11 @@
  * re-export from here, because a namespace passed around as a value keeps all of zod in a bundle. package.json lists
  * this file under `sideEffects` so bundlers keep the bare import.
  *
- * Each zod class a schema uses costs the single-file element bundle its code, so the schemas stay with a few: a set
- * of values is `z.literal([...])` (not `z.enum`, 0.2 KB more), a union is a `taggedUnion` (tagged-union.ts), a
- * bound is a custom `z.check` (extension-ui.ts) and "or null" is `orNull` (bridge.ts). Sizes are min + gzip, as
- * `pnpm run size` measures them.
+ * Each zod class a schema uses costs the single-file element bundle its code, so the schemas stay with a few
+ * (objects, optional, unknown): a union is a `taggedUnion` (tagged-union.ts), a bound is a check function
+ * (extension-ui.ts), and strings, numbers, arrays, literals and value sets (`literal([...])`, not `z.enum`, and
+ * booleans as `literal([true, false])`) and "or null" are checks on `z.unknown()` (checked.ts). Sizes are
+ * min + gzip, as `pnpm run size` measures them.
  */
 import { config } from "zod/mini";
 
