@@ -30,7 +30,7 @@ import { ContextConsumer } from "@lit/context";
 import type { DialogAnswer, DialogRequest } from "@pi-elements/core";
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from "lit";
 import { sessionContext } from "../context.js";
-import { localize } from "../i18n/localize.js";
+import { localizeOwn } from "../i18n/localize.js";
 import type { StringKey, StringTable } from "../i18n/strings.js";
 import { isBackdropClick } from "./backdrop-click.js";
 import { type Clock, CountdownController, realClock } from "./countdown-controller.js";
@@ -206,7 +206,7 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
   }
 
   protected t(key: StringKey, values?: Record<string, string | number>): string {
-    return localize(this, key, values, this.strings);
+    return localizeOwn(this, key, values);
   }
 
   /**
