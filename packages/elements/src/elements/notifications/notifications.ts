@@ -3,6 +3,7 @@ import { html, LitElement, nothing, render } from "lit";
 import { stripAnsi } from "../../ansi/parse-ansi.js";
 import { renderAnsi } from "../../ansi/render-ansi.js";
 import { realClock } from "../../controllers/countdown-controller.js";
+import { emit } from "../../controllers/events.js";
 import { KeyedChildren } from "../../controllers/keyed-children.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
@@ -273,13 +274,7 @@ export class PiNotifications extends LitElement {
     this.#gone.add(id);
     this.#deadlines.delete(id);
     this.requestUpdate();
-    this.dispatchEvent(
-      new CustomEvent<NotificationDismissDetail>("pi-notification-dismiss", {
-        detail: { id, type: entry.type, message: entry.message, source },
-        bubbles: true,
-        composed: true,
-      }),
-    );
+    emit(this, "pi-notification-dismiss", { id, type: entry.type, message: entry.message, source });
     return true;
   }
 

@@ -1,5 +1,6 @@
 import type { AgentExit, CommandType, PiSession, TransportState } from "@pi-elements/core";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
+import { emit } from "../../controllers/events.js";
 import { ImeGuardController } from "../../controllers/ime-guard-controller.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
@@ -197,23 +198,14 @@ export class PiPrompt extends LitElement {
     const message = this.value;
     if (!this.canSend || message.trim() === "") return;
     const detail: PromptSendDetail = { message, command };
-    const proceed = this.dispatchEvent(
-      new CustomEvent("pi-send", { detail, bubbles: true, composed: true, cancelable: true }),
-    );
-    if (!proceed) return;
+    if (!emit(this, "pi-send", detail, true)) return;
     const session = this.#store.session;
     if (session) {
       this.#setBusy(true);
       try {
         await session.send(command, { message });
       } catch (error) {
-        this.dispatchEvent(
-          new CustomEvent<PromptSendErrorDetail>("pi-send-error", {
-            detail: { ...detail, error },
-            bubbles: true,
-            composed: true,
-          }),
-        );
+        emit(this, "pi-send-error", { ...detail, error });
         return;
       } finally {
         this.#setBusy(false);
@@ -229,10 +221,7 @@ export class PiPrompt extends LitElement {
   }
 
   #abort(): void {
-    const proceed = this.dispatchEvent(
-      new CustomEvent("pi-abort", { bubbles: true, composed: true, cancelable: true }),
-    );
-    if (!proceed) return;
+    if (!emit(this, "pi-abort", undefined, true)) return;
     this.#store.session?.send("abort", {}).catch(() => {
       // The agent may already have finished; nothing to tell the user.
     });

@@ -2,6 +2,7 @@ import { ContextProvider } from "@lit/context";
 import { PiSession, WebSocketTransport } from "@pi-elements/core";
 import { css, html, LitElement } from "lit";
 import { sessionContext } from "../../context.js";
+import { emit } from "../../controllers/events.js";
 
 /** Detail of `pi-session-change`. */
 export interface SessionChangeDetail {
@@ -117,8 +118,6 @@ export class PiSessionElement extends LitElement {
     const session = this.session;
     if (session === before) return;
     this.#provider.setValue(session);
-    this.dispatchEvent(
-      new CustomEvent<SessionChangeDetail>("pi-session-change", { detail: { session }, bubbles: true, composed: true }),
-    );
+    emit(this, "pi-session-change", { session });
   }
 }

@@ -1,6 +1,7 @@
 import type { PiSession, UiSnapshot, WidgetPlacement } from "@pi-elements/core";
 import { html, LitElement, nothing, render } from "lit";
 import { renderAnsi } from "../../ansi/render-ansi.js";
+import { emit } from "../../controllers/events.js";
 import { KeyedChildren } from "../../controllers/keyed-children.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
@@ -150,12 +151,6 @@ export class PiWidgetSlot extends LitElement {
     if (expanded) this.#expanded.add(key);
     else this.#expanded.delete(key);
     this.requestUpdate();
-    this.dispatchEvent(
-      new CustomEvent<WidgetToggleDetail>("pi-widget-toggle", {
-        detail: { key, expanded },
-        bubbles: true,
-        composed: true,
-      }),
-    );
+    emit(this, "pi-widget-toggle", { key, expanded });
   }
 }
