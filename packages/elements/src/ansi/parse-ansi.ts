@@ -4,6 +4,7 @@
  * page. The output is plain data (runs of text with a style); rendering it is `renderAnsi`'s job, which only makes
  * text nodes, never HTML.
  */
+import { shallowEqual } from "../shallow-equal.js";
 
 /** A CSS colour value: `var(--_ansi-N)` for the 16 themed colours, a hex value for the other 240 and for 24-bit. */
 export type AnsiColor = string;
@@ -42,7 +43,7 @@ export function parseAnsi(input: string): AnsiRun[] {
   const flush = () => {
     if (text === "") return;
     const last = runs[runs.length - 1];
-    if (last && last.href === href && sameStyle(last.style, style)) {
+    if (last && last.href === href && shallowEqual<AnsiStyle>(last.style, style)) {
       runs[runs.length - 1] = { ...last, text: last.text + text };
     } else {
       runs.push(href === undefined ? { text, style: { ...style } } : { text, style: { ...style }, href });
@@ -148,12 +149,6 @@ function safeHref(uri: string): string | undefined {
   }
 }
 
-/** Styles are always `clean`ed, so equal styles have the same keys. */
-function sameStyle(a: AnsiStyle, b: AnsiStyle): boolean {
-  const keys = Object.keys(a) as (keyof AnsiStyle)[];
-  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
-}
-
 /** What each plain SGR code sets or clears (21 is double underline; 22 ends both bold and dim); colours below. */
 const ATTRIBUTES: Record<number, MutableStyle> = {
   1: { bold: true },
@@ -215,7 +210,7 @@ function applySgr(current: MutableStyle, params: string): MutableStyle {
   return clean(style);
 }
 
-/** Drops false/undefined keys so styles compare and serialize simply; `style` is applySgr's own copy. */
+/** Drops false/undefined keys so styles compare (shallowEqual) and serialize simply; `style` is applySgr's own copy. */
 function clean(style: MutableStyle): MutableStyle {
   for (const key of Object.keys(style) as (keyof MutableStyle)[]) {
     if (style[key] === undefined || style[key] === false) delete style[key];

@@ -17,8 +17,6 @@ interface HostSlice {
   title: string | undefined;
 }
 
-const sameSlice = (a: HostSlice, b: HostSlice) => a.dialogs === b.dialogs && a.title === b.title;
-
 type DialogHandle = HTMLElement & { cancel(source: DialogCancelSource): boolean };
 
 /**
@@ -66,9 +64,7 @@ export class PiExtensionUi extends LitElement {
   /** Per-element string overrides. */
   declare strings: StringTable | undefined;
 
-  readonly #store = new SessionStoreController<HostSlice>(this, (s) => ({ dialogs: s.dialogs, title: s.title }), {
-    equals: sameSlice,
-  });
+  readonly #store = new SessionStoreController<HostSlice>(this, (s) => ({ dialogs: s.dialogs, title: s.title }));
   /** Where focus was when the first dialog of a run opened. */
   #returnFocus: HTMLElement | null = null;
   #shownId: string | undefined;

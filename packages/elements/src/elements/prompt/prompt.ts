@@ -28,10 +28,6 @@ interface PromptSlice {
   agentExit: AgentExit | undefined;
 }
 
-/** Every field the same (each keeps its identity in the snapshot while unchanged). */
-const sameSlice = (a: PromptSlice, b: PromptSlice) =>
-  (Object.keys(a) as (keyof PromptSlice)[]).every((key) => a[key] === b[key]);
-
 /**
  * The message box under the agent, as in pi's TUI. `set_editor_text` from the agent replaces its text (every time,
  * even with the same text twice). Keys:
@@ -85,11 +81,12 @@ export class PiPrompt extends LitElement {
   /** A command is in flight. */
   #busy = false;
 
-  readonly #store = new SessionStoreController<PromptSlice>(
-    this,
-    (s) => ({ editorText: s.editorText, streaming: s.streaming, connection: s.connection, agentExit: s.agentExit }),
-    { equals: sameSlice },
-  );
+  readonly #store = new SessionStoreController<PromptSlice>(this, (s) => ({
+    editorText: s.editorText,
+    streaming: s.streaming,
+    connection: s.connection,
+    agentExit: s.agentExit,
+  }));
   readonly #ime = new ImeGuardController(this);
   #seenEditorSeq: number | undefined;
 
