@@ -311,7 +311,7 @@ export class PiNotifications extends LitElement {
             @focusout=${(e: FocusEvent) => this.#hold("focus", this.renderRoot.contains(e.relatedTarget as Node | null))}
           >
             ${more > 0 ? html`<p part="more">${localizeOwn(this, "moreNotifications", { count: more })}</p>` : nothing}
-            <ol part="list" @keydown=${this.#onToastKeydown}></ol>
+            <ol part="list"></ol>
           </section>`
       }`;
   }
@@ -324,6 +324,12 @@ export class PiNotifications extends LitElement {
       li.setAttribute("part", `toast toast-${entry.type}`);
       li.dataset.id = String(entry.id);
       li.dataset.type = entry.type;
+      // Escape anywhere in a toast dismisses it; `index` is the toast's place in the list, as for its button.
+      li.onkeydown = (event) => {
+        if (event.key !== "Escape" || event.isComposing) return;
+        event.preventDefault();
+        void this.#dismissFromUser(entry.id, "keyboard", index);
+      };
       const label =
         entry.type === "info" ? nothing : html`<span part="label">${localizeOwn(this, entry.type)}:</span> `;
       render(
@@ -341,16 +347,6 @@ export class PiNotifications extends LitElement {
       );
     },
   );
-
-  /** Escape in a toast dismisses that toast. */
-  #onToastKeydown(event: KeyboardEvent): void {
-    if (event.key !== "Escape" || event.isComposing) return;
-    const toast = (event.target as Element).closest<HTMLElement>('[part~="toast"]');
-    if (!toast?.parentElement) return;
-    event.preventDefault();
-    const index = [...toast.parentElement.children].indexOf(toast);
-    void this.#dismissFromUser(Number(toast.dataset.id), "keyboard", index);
-  }
 
   #hold(reason: "pointer" | "focus", on: boolean): void {
     if (on) this.#holds.add(reason);
