@@ -155,7 +155,7 @@ export class PiNotifications extends LitElement {
   get #timeout(): number {
     const duration = Number(this.duration);
     if (Number.isNaN(duration)) return 5000;
-    return duration > 0 && duration < Number.POSITIVE_INFINITY ? duration : 0;
+    return duration > 0 && duration < Infinity ? duration : 0;
   }
 
   override disconnectedCallback(): void {
@@ -240,7 +240,7 @@ export class PiNotifications extends LitElement {
     this.#disarm();
     if (this.#pausedAt !== undefined || !this.isConnected || !this.#timeout) return;
     const earliest = Math.min(...this.#deadlines.values());
-    if (earliest === Number.POSITIVE_INFINITY) return;
+    if (earliest === Infinity) return;
     const clock = this.clock;
     const handle = clock.setTimeout(() => this.#expire(), Math.max(0, earliest - clock.now()));
     this.#clearTimer = () => clock.clearTimeout(handle);
