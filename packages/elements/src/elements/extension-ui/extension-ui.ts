@@ -53,7 +53,10 @@ export class PiExtensionUi extends LitElement {
     strings: { attribute: false },
   };
 
-  /** The session whose dialogs are shown; without it, an ancestor `<pi-session>`'s. */
+  /**
+   * The session whose dialogs are shown; without it, an ancestor `<pi-session>`'s.
+   * @default undefined
+   */
   declare session: PiSession | undefined;
   /** `"inline"` (default) or `"modal"`. Any other value is treated as inline. */
   declare mode: ExtensionUiMode;
@@ -61,7 +64,10 @@ export class PiExtensionUi extends LitElement {
   declare syncTitle: boolean;
   /** The clock the session was made with (its dialogs' deadlines are on it); default real time. */
   declare clock: Clock;
-  /** Per-element string overrides. */
+  /**
+   * Per-element string overrides.
+   * @default undefined
+   */
   declare strings: StringTable | undefined;
 
   readonly #store = new SessionStoreController<HostSlice>(this, (s) => ({ dialogs: s.dialogs, title: s.title }));
@@ -74,20 +80,14 @@ export class PiExtensionUi extends LitElement {
 
   constructor() {
     super();
-    this.session = undefined;
     this.mode = "inline";
     this.syncTitle = false;
     this.clock = realClock;
-    this.strings = undefined;
   }
 
   /** The dialog being shown, if any. */
   get current(): PendingDialog | undefined {
     return this.#store.value?.dialogs[0];
-  }
-
-  get #modal(): boolean {
-    return this.mode === "modal";
   }
 
   override disconnectedCallback(): void {
@@ -118,7 +118,7 @@ export class PiExtensionUi extends LitElement {
               : nothing
           }${this.#dialogElement(head, session)}`
         : nothing;
-    if (this.#modal) {
+    if (this.mode === "modal") {
       return html`<slot></slot><dialog part="dialog" aria-label=${head?.request.title ?? nothing}
         @cancel=${this.#onDialogCancel} @click=${this.#onDialogClick}>${content}</dialog>`;
     }

@@ -64,7 +64,10 @@ export class PiNotifications extends LitElement {
     strings: { attribute: false },
   };
 
-  /** The session whose notifications to show; without it, an ancestor `<pi-session>`'s. */
+  /**
+   * The session whose notifications to show; without it, an ancestor `<pi-session>`'s.
+   * @default undefined
+   */
   declare session: PiSession | undefined;
   /** How long info and warnings stay, in ms (default 5000). 0, a negative value or Infinity keeps them; NaN is 5000. */
   declare duration: number;
@@ -74,9 +77,15 @@ export class PiNotifications extends LitElement {
   declare floating: boolean;
   /** The clock for auto-dismissal; tests and apps can drive it. Default: real time. */
   declare clock: Clock;
-  /** `"light"` or `"dark"` forces a theme; by default it follows `prefers-color-scheme`. */
+  /**
+   * `"light"` or `"dark"` forces a theme; by default it follows `prefers-color-scheme`.
+   * @default undefined
+   */
   declare theme: "light" | "dark" | undefined;
-  /** Per-element string overrides. */
+  /**
+   * Per-element string overrides.
+   * @default undefined
+   */
   declare strings: StringTable | undefined;
 
   /** The session's buffer; a new notification always makes a new array (it holds a new entry). */
@@ -104,13 +113,10 @@ export class PiNotifications extends LitElement {
 
   constructor() {
     super();
-    this.session = undefined;
     this.duration = 5000;
     this.max = 5;
     this.floating = false;
     this.clock = realClock;
-    this.theme = undefined;
-    this.strings = undefined;
   }
 
   /**

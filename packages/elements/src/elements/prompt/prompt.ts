@@ -68,15 +68,24 @@ export class PiPrompt extends LitElement {
     strings: { attribute: false },
   };
 
-  /** The session to send through; without it, an ancestor `<pi-session>`'s; without either, events only. */
+  /**
+   * The session to send through; without it, an ancestor `<pi-session>`'s; without either, events only.
+   * @default undefined
+   */
   declare session: PiSession | undefined;
   /** The text in the box. */
   declare value: string;
   /** Nothing can be typed or sent. */
   declare disabled: boolean;
-  /** Overrides the localized placeholder (and accessible name) "Message pi". */
+  /**
+   * Overrides the localized placeholder (and accessible name) "Message pi".
+   * @default undefined
+   */
   declare placeholder: string | undefined;
-  /** Per-element string overrides. */
+  /**
+   * Per-element string overrides.
+   * @default undefined
+   */
   declare strings: StringTable | undefined;
   /** A command is in flight. */
   #busy = false;
@@ -92,11 +101,8 @@ export class PiPrompt extends LitElement {
 
   constructor() {
     super();
-    this.session = undefined;
     this.value = "";
     this.disabled = false;
-    this.placeholder = undefined;
-    this.strings = undefined;
   }
 
   /** Whether the agent is streaming (so Enter steers and Escape aborts). */

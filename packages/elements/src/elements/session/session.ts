@@ -32,7 +32,10 @@ export class PiSessionElement extends LitElement {
     framing: { type: String },
   };
 
-  /** WebSocket URL of a pi-elements bridge (the token goes in the query). */
+  /**
+   * WebSocket URL of a pi-elements bridge (the token goes in the query).
+   * @default undefined
+   */
   declare url: string | undefined;
   /**
    * How WebSocket frames carry records: `"jsonl"` (default; what the pi-elements bridge speaks: raw JSONL chunks,
@@ -48,7 +51,6 @@ export class PiSessionElement extends LitElement {
 
   constructor() {
     super();
-    this.url = undefined;
     this.framing = "jsonl";
   }
 
