@@ -163,7 +163,7 @@ export class PiExtensionUi extends LitElement {
 
   /** Moves focus into the new dialog element unless it already took it. */
   #focusDialog(): void {
-    const element = this.renderRoot.querySelector<HTMLElement>('[part~="dialog-element"]');
+    const element = this.#asking?.element;
     if (!element) return;
     void (element as HTMLElement & { updateComplete?: Promise<unknown> }).updateComplete?.then(() => {
       if (element.isConnected && !element.matches(":focus-within")) element.focus();
@@ -200,6 +200,6 @@ export class PiExtensionUi extends LitElement {
 
   /** Cancels through the dialog element, so it fires its own `pi-cancel` with this source. */
   #cancelHead(source: DialogCancelSource): void {
-    this.renderRoot.querySelector<DialogHandle>('[part~="dialog-element"]')?.cancel(source);
+    (this.#asking?.element as DialogHandle | undefined)?.cancel(source);
   }
 }
