@@ -4,6 +4,7 @@
  * page. The output is plain data (runs of text with a style); rendering it is `renderAnsi`'s job, which only makes
  * text nodes, never HTML.
  */
+import { shallowEqual } from "../shallow-equal.js";
 
 /** A CSS colour value: `var(--_ansi-N)` for the 16 themed colours, a hex value for the other 240 and for 24-bit. */
 export type AnsiColor = string;
@@ -26,8 +27,19 @@ export interface AnsiRun {
   readonly href?: string;
 }
 
-const ESC = "\u001b";
-const BEL = "\u0007";
+/**
+ * One escape sequence, from its ESC to its end (ECMA-48), the alternatives tried in this order:
+ * - CSI `ESC [`: parameter bytes 0x30-0x3F (group 1), intermediates 0x20-0x2F (group 2), one final byte 0x40-0x7E
+ *   (group 3). A malformed one ends where a byte outside those ranges begins. It is SGR when the final byte is `m`
+ *   right after the parameters (forms with intermediates are other commands).
+ * - OSC `ESC ]`: a string (group 4) running to ST (`ESC \`) or BEL; unterminated, to the end of the input.
+ * - DCS, SOS, PM, APC (`ESC P`, `X`, `^`, `_`): a string running to ST or the end (BEL does not end these).
+ * - Any other: intermediates 0x20-0x2F, then one final byte 0x30-0x7E (e.g. `ESC ( B`, `ESC 7`). A stray ESC at the
+ *   very end has neither, so only the ESC goes.
+ */
+const ESCAPE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC and BEL are what delimit escape sequences.
+  /\u001b(?:\[([0-?]*)([ -/]*)([@-~]?)|\](.*?)(?:\u0007|\u001b\\|$)|[PX^_].*?(?:\u001b\\|$)|[ -/]*[0-~]?)/gs;
 
 type MutableStyle = { -readonly [K in keyof AnsiStyle]: AnsiStyle[K] };
 
@@ -37,12 +49,12 @@ export function parseAnsi(input: string): AnsiRun[] {
   let style: MutableStyle = {};
   let href: string | undefined;
   let text = "";
-  let i = 0;
+  let textFrom = 0;
 
   const flush = () => {
     if (text === "") return;
     const last = runs[runs.length - 1];
-    if (last && last.href === href && sameStyle(last.style, style)) {
+    if (last && last.href === href && shallowEqual<AnsiStyle>(last.style, style)) {
       runs[runs.length - 1] = { ...last, text: last.text + text };
     } else {
       runs.push(href === undefined ? { text, style: { ...style } } : { text, style: { ...style }, href });
@@ -50,40 +62,22 @@ export function parseAnsi(input: string): AnsiRun[] {
     text = "";
   };
 
-  while (i < input.length) {
-    const esc = input.indexOf(ESC, i);
-    if (esc === -1) {
-      text += input.slice(i);
-      break;
-    }
-    text += input.slice(i, esc);
-    const kind = input[esc + 1];
-    if (kind === "[") {
-      const end = scanCsi(input, esc + 2);
-      if (end.sgr) {
+  for (const match of input.matchAll(ESCAPE)) {
+    text += input.slice(textFrom, match.index);
+    textFrom = match.index + match[0].length;
+    const [, params, intermediates, final, osc] = match;
+    if (final === "m" && intermediates === "") {
+      flush();
+      style = applySgr(style, params ?? "");
+    } else if (osc !== undefined) {
+      const link = parseOsc8(osc);
+      if (link !== null) {
         flush();
-        style = applySgr(style, input.slice(esc + 2, end.index - 1));
+        href = link;
       }
-      i = end.index;
-    } else if (kind === "]" || kind === "P" || kind === "X" || kind === "^" || kind === "_") {
-      // OSC, DCS, SOS, PM, APC: strings that run to ST (ESC \) or, for OSC, BEL. Unterminated: to the end.
-      const { body, index } = scanString(input, esc + 2, kind === "]");
-      if (kind === "]") {
-        const link = parseOsc8(body);
-        if (link !== null) {
-          flush();
-          href = link;
-        }
-      }
-      i = index;
-    } else {
-      // Other escapes: ESC, intermediates 0x20-0x2F, then one final byte 0x30-0x7E (e.g. `ESC ( B`, `ESC 7`). A stray
-      // ESC at the very end has neither, so only the ESC goes.
-      let j = esc + 1;
-      while (isIntermediate(input.charCodeAt(j))) j++;
-      i = inRange(input.charCodeAt(j), 0x30, 0x7e) ? j + 1 : j;
     }
   }
+  text += input.slice(textFrom);
   flush();
   return runs;
 }
@@ -93,38 +87,6 @@ export function stripAnsi(input: string): string {
   return parseAnsi(input)
     .map((run) => run.text)
     .join("");
-}
-
-/** Whether the char code is in the range; past the end of a string `charCodeAt` is NaN, which no range holds. */
-function inRange(code: number, low: number, high: number): boolean {
-  return code >= low && code <= high;
-}
-
-function isIntermediate(code: number): boolean {
-  return inRange(code, 0x20, 0x2f);
-}
-
-/**
- * CSI: parameter bytes 0x30-0x3F, intermediates 0x20-0x2F, one final byte 0x40-0x7E. A malformed one ends early.
- * `sgr`: the final byte is `m` right after the parameters (forms with intermediates are other commands).
- */
-function scanCsi(input: string, start: number): { index: number; sgr: boolean } {
-  let j = start;
-  while (inRange(input.charCodeAt(j), 0x30, 0x3f)) j++;
-  const paramsEnd = j;
-  while (isIntermediate(input.charCodeAt(j))) j++;
-  const code = input.charCodeAt(j);
-  if (inRange(code, 0x40, 0x7e)) return { index: j + 1, sgr: j === paramsEnd && code === 0x6d };
-  return { index: j, sgr: false };
-}
-
-function scanString(input: string, start: number, belEnds: boolean): { body: string; index: number } {
-  for (let j = start; j < input.length; j++) {
-    const ch = input[j];
-    if (belEnds && ch === BEL) return { body: input.slice(start, j), index: j + 1 };
-    if (ch === ESC && input[j + 1] === "\\") return { body: input.slice(start, j), index: j + 2 };
-  }
-  return { body: input.slice(start), index: input.length };
 }
 
 /**
@@ -146,12 +108,6 @@ function safeHref(uri: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Styles are always `clean`ed, so equal styles have the same keys. */
-function sameStyle(a: AnsiStyle, b: AnsiStyle): boolean {
-  const keys = Object.keys(a) as (keyof AnsiStyle)[];
-  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
 }
 
 /** What each plain SGR code sets or clears (21 is double underline; 22 ends both bold and dim); colours below. */
@@ -215,7 +171,7 @@ function applySgr(current: MutableStyle, params: string): MutableStyle {
   return clean(style);
 }
 
-/** Drops false/undefined keys so styles compare and serialize simply; `style` is applySgr's own copy. */
+/** Drops false/undefined keys so styles compare (shallowEqual) and serialize simply; `style` is applySgr's own copy. */
 function clean(style: MutableStyle): MutableStyle {
   for (const key of Object.keys(style) as (keyof MutableStyle)[]) {
     if (style[key] === undefined || style[key] === false) delete style[key];

@@ -30,10 +30,11 @@ import { ContextConsumer } from "@lit/context";
 import type { DialogAnswer, DialogRequest } from "@pi-elements/core";
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from "lit";
 import { sessionContext } from "../context.js";
-import { localize } from "../i18n/localize.js";
+import { localizeOwn } from "../i18n/localize.js";
 import type { StringKey, StringTable } from "../i18n/strings.js";
 import { isBackdropClick } from "./backdrop-click.js";
 import { type Clock, CountdownController, realClock } from "./countdown-controller.js";
+import { emit } from "./events.js";
 import { FocusReturnController } from "./focus-return-controller.js";
 import { ImeGuardController } from "./ime-guard-controller.js";
 import { KeyGuardController } from "./key-guard-controller.js";
@@ -66,19 +67,6 @@ declare global {
 /** What a dialog needs from a session: the one answer path. A PiSession is one. */
 export interface DialogResponder {
   respond(id: string, answer: DialogAnswer): boolean;
-}
-
-
-/**
- * A dialog's `pi-submit` / `pi-cancel` event: bubbling and composed. Made here rather than inline in the class so the
- * manifest analyzer, which reads `dispatchEvent(new CustomEvent(name, …))` as an event called `name`, takes the
- * events from the `@event` tags instead of inventing one called `type`.
- */
-function dialogEvent<K extends "pi-submit" | "pi-cancel">(
-  type: K,
-  detail: GlobalEventHandlersEventMap[K]["detail"],
-): GlobalEventHandlersEventMap[K] {
-  return new CustomEvent(type, { bubbles: true, composed: true, detail }) as GlobalEventHandlersEventMap[K];
 }
 
 export abstract class DialogElement<R extends DialogRequest, A> extends LitElement {
@@ -206,7 +194,7 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
   }
 
   protected t(key: StringKey, values?: Record<string, string | number>): string {
-    return localize(this, key, values, this.strings);
+    return localizeOwn(this, key, values);
   }
 
   /**
@@ -218,10 +206,10 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
     const request = this.request;
     if (request) this.effectiveSession?.respond(request.id, answer);
     if ("cancelled" in answer) {
-      this.#emit("pi-cancel", { source });
+      emit(this, "pi-cancel", { source });
       this.#settle(undefined);
     } else {
-      this.#emit("pi-submit", answer);
+      emit(this, "pi-submit", answer);
       this.#settle(this.askResult(answer));
     }
     return true;
@@ -237,10 +225,6 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
     this.open = false;
     this.#countdown.stop();
     return true;
-  }
-
-  #emit<K extends "pi-submit" | "pi-cancel">(type: K, detail: GlobalEventHandlersEventMap[K]["detail"]): void {
-    this.dispatchEvent(dialogEvent(type, detail));
   }
 
   #settle(result: A | undefined): void {
@@ -344,7 +328,7 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
     const closed = (event as Event & { value?: { id?: unknown; reason?: unknown } }).value;
     if (closed?.id !== this.request?.id || !this.#close()) return;
     // Its deadline is a timeout like our own; otherwise nobody waits for an answer any more: close quietly.
-    if (closed?.reason === "timeout") this.#emit("pi-cancel", { source: "timeout" });
+    if (closed?.reason === "timeout") emit(this, "pi-cancel", { source: "timeout" });
     this.#settle(undefined);
   };
 

@@ -23,7 +23,7 @@ if (typeof window !== "undefined") {
       const id = keyId(event);
       // A repeat with no recorded press was held since before this module loaded: treat it as ancient.
       if (!event.repeat || !pressStartedAt.has(id)) {
-        pressStartedAt.set(id, event.repeat ? Number.NEGATIVE_INFINITY : event.timeStamp);
+        pressStartedAt.set(id, event.repeat ? -Infinity : event.timeStamp);
       }
     },
     true,
@@ -35,7 +35,7 @@ if (typeof window !== "undefined") {
 
 /** Needs no Lit lifecycle hooks: it only listens on its host. */
 export class KeyGuardController {
-  #armedAt = Number.NEGATIVE_INFINITY;
+  #armedAt = -Infinity;
 
   constructor(host: HTMLElement) {
     // Capture on the host runs before any listener inside its shadow root. The listeners live as long as the host

@@ -8,11 +8,16 @@ import { ContextConsumer } from "@lit/context";
 import type { PiSession, UiSnapshot } from "@pi-elements/core";
 import type { ReactiveController, ReactiveControllerHost } from "lit";
 import { sessionContext } from "../context.js";
+import { shallowEqual } from "../shallow-equal.js";
 
 export type SessionStoreHost = ReactiveControllerHost & HTMLElement & { session?: PiSession | undefined };
 
 export interface SessionStoreOptions<T> {
-  /** When the slice counts as changed; default `Object.is` (snapshot parts keep their identity when unchanged). */
+  /**
+   * When the slice counts as unchanged; default `shallowEqual`: the same value, or an object (or array) whose fields
+   * are the same values. Snapshot parts keep their identity while unchanged, so a selector may build a new object of
+   * several parts each time.
+   */
   equals?: (a: T, b: T) => boolean;
 }
 
@@ -28,7 +33,7 @@ export class SessionStoreController<T> implements ReactiveController {
   constructor(host: SessionStoreHost, select: (snapshot: UiSnapshot) => T, options: SessionStoreOptions<T> = {}) {
     this.#host = host;
     this.#select = select;
-    this.#equals = options.equals ?? Object.is;
+    this.#equals = options.equals ?? shallowEqual;
     this.#consumer = new ContextConsumer(host, {
       context: sessionContext,
       subscribe: true,

@@ -20,7 +20,7 @@ export function isPrintableKey(event: KeyboardEvent): boolean {
 
 export class TypeaheadController implements ReactiveController {
   #buffer = "";
-  #lastAt = Number.NEGATIVE_INFINITY;
+  #lastAt = -Infinity;
   clock: Clock = realClock;
 
   constructor(host: ReactiveControllerHost) {

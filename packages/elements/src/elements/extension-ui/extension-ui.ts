@@ -17,8 +17,6 @@ interface HostSlice {
   title: string | undefined;
 }
 
-const sameSlice = (a: HostSlice, b: HostSlice) => a.dialogs === b.dialogs && a.title === b.title;
-
 type DialogHandle = HTMLElement & { cancel(source: DialogCancelSource): boolean };
 
 /**
@@ -55,7 +53,10 @@ export class PiExtensionUi extends LitElement {
     strings: { attribute: false },
   };
 
-  /** The session whose dialogs are shown; without it, an ancestor `<pi-session>`'s. */
+  /**
+   * The session whose dialogs are shown; without it, an ancestor `<pi-session>`'s.
+   * @default undefined
+   */
   declare session: PiSession | undefined;
   /** `"inline"` (default) or `"modal"`. Any other value is treated as inline. */
   declare mode: ExtensionUiMode;
@@ -63,12 +64,13 @@ export class PiExtensionUi extends LitElement {
   declare syncTitle: boolean;
   /** The clock the session was made with (its dialogs' deadlines are on it); default real time. */
   declare clock: Clock;
-  /** Per-element string overrides. */
+  /**
+   * Per-element string overrides.
+   * @default undefined
+   */
   declare strings: StringTable | undefined;
 
-  readonly #store = new SessionStoreController<HostSlice>(this, (s) => ({ dialogs: s.dialogs, title: s.title }), {
-    equals: sameSlice,
-  });
+  readonly #store = new SessionStoreController<HostSlice>(this, (s) => ({ dialogs: s.dialogs, title: s.title }));
   /** Where focus was when the first dialog of a run opened. */
   #returnFocus: HTMLElement | null = null;
   #shownId: string | undefined;
@@ -78,20 +80,14 @@ export class PiExtensionUi extends LitElement {
 
   constructor() {
     super();
-    this.session = undefined;
     this.mode = "inline";
     this.syncTitle = false;
     this.clock = realClock;
-    this.strings = undefined;
   }
 
   /** The dialog being shown, if any. */
   get current(): PendingDialog | undefined {
     return this.#store.value?.dialogs[0];
-  }
-
-  get #modal(): boolean {
-    return this.mode === "modal";
   }
 
   override disconnectedCallback(): void {
@@ -122,7 +118,7 @@ export class PiExtensionUi extends LitElement {
               : nothing
           }${this.#dialogElement(head, session)}`
         : nothing;
-    if (this.#modal) {
+    if (this.mode === "modal") {
       return html`<slot></slot><dialog part="dialog" aria-label=${head?.request.title ?? nothing}
         @cancel=${this.#onDialogCancel} @click=${this.#onDialogClick}>${content}</dialog>`;
     }
@@ -167,7 +163,7 @@ export class PiExtensionUi extends LitElement {
 
   /** Moves focus into the new dialog element unless it already took it. */
   #focusDialog(): void {
-    const element = this.renderRoot.querySelector<HTMLElement>('[part~="dialog-element"]');
+    const element = this.#asking?.element;
     if (!element) return;
     void (element as HTMLElement & { updateComplete?: Promise<unknown> }).updateComplete?.then(() => {
       if (element.isConnected && !element.matches(":focus-within")) element.focus();
@@ -204,6 +200,6 @@ export class PiExtensionUi extends LitElement {
 
   /** Cancels through the dialog element, so it fires its own `pi-cancel` with this source. */
   #cancelHead(source: DialogCancelSource): void {
-    this.renderRoot.querySelector<DialogHandle>('[part~="dialog-element"]')?.cancel(source);
+    (this.#asking?.element as DialogHandle | undefined)?.cancel(source);
   }
 }

@@ -3,6 +3,7 @@ import { html, LitElement, nothing, render } from "lit";
 import { stripAnsi } from "../../ansi/parse-ansi.js";
 import { renderAnsi } from "../../ansi/render-ansi.js";
 import { realClock } from "../../controllers/countdown-controller.js";
+import { emit } from "../../controllers/events.js";
 import { KeyedChildren } from "../../controllers/keyed-children.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
@@ -63,7 +64,10 @@ export class PiNotifications extends LitElement {
     strings: { attribute: false },
   };
 
-  /** The session whose notifications to show; without it, an ancestor `<pi-session>`'s. */
+  /**
+   * The session whose notifications to show; without it, an ancestor `<pi-session>`'s.
+   * @default undefined
+   */
   declare session: PiSession | undefined;
   /** How long info and warnings stay, in ms (default 5000). 0, a negative value or Infinity keeps them; NaN is 5000. */
   declare duration: number;
@@ -73,9 +77,15 @@ export class PiNotifications extends LitElement {
   declare floating: boolean;
   /** The clock for auto-dismissal; tests and apps can drive it. Default: real time. */
   declare clock: Clock;
-  /** `"light"` or `"dark"` forces a theme; by default it follows `prefers-color-scheme`. */
+  /**
+   * `"light"` or `"dark"` forces a theme; by default it follows `prefers-color-scheme`.
+   * @default undefined
+   */
   declare theme: "light" | "dark" | undefined;
-  /** Per-element string overrides. */
+  /**
+   * Per-element string overrides.
+   * @default undefined
+   */
   declare strings: StringTable | undefined;
 
   /** The session's buffer; a new notification always makes a new array (it holds a new entry). */
@@ -103,13 +113,10 @@ export class PiNotifications extends LitElement {
 
   constructor() {
     super();
-    this.session = undefined;
     this.duration = 5000;
     this.max = 5;
     this.floating = false;
     this.clock = realClock;
-    this.theme = undefined;
-    this.strings = undefined;
   }
 
   /**
@@ -154,7 +161,7 @@ export class PiNotifications extends LitElement {
   get #timeout(): number {
     const duration = Number(this.duration);
     if (Number.isNaN(duration)) return 5000;
-    return duration > 0 && duration < Number.POSITIVE_INFINITY ? duration : 0;
+    return duration > 0 && duration < Infinity ? duration : 0;
   }
 
   override disconnectedCallback(): void {
@@ -239,7 +246,7 @@ export class PiNotifications extends LitElement {
     this.#disarm();
     if (this.#pausedAt !== undefined || !this.isConnected || !this.#timeout) return;
     const earliest = Math.min(...this.#deadlines.values());
-    if (earliest === Number.POSITIVE_INFINITY) return;
+    if (earliest === Infinity) return;
     const clock = this.clock;
     const handle = clock.setTimeout(() => this.#expire(), Math.max(0, earliest - clock.now()));
     this.#clearTimer = () => clock.clearTimeout(handle);
@@ -273,13 +280,7 @@ export class PiNotifications extends LitElement {
     this.#gone.add(id);
     this.#deadlines.delete(id);
     this.requestUpdate();
-    this.dispatchEvent(
-      new CustomEvent<NotificationDismissDetail>("pi-notification-dismiss", {
-        detail: { id, type: entry.type, message: entry.message, source },
-        bubbles: true,
-        composed: true,
-      }),
-    );
+    emit(this, "pi-notification-dismiss", { id, type: entry.type, message: entry.message, source });
     return true;
   }
 
@@ -316,7 +317,7 @@ export class PiNotifications extends LitElement {
             @focusout=${(e: FocusEvent) => this.#hold("focus", this.renderRoot.contains(e.relatedTarget as Node | null))}
           >
             ${more > 0 ? html`<p part="more">${localizeOwn(this, "moreNotifications", { count: more })}</p>` : nothing}
-            <ol part="list" @keydown=${this.#onToastKeydown}></ol>
+            <ol part="list"></ol>
           </section>`
       }`;
   }
@@ -329,6 +330,12 @@ export class PiNotifications extends LitElement {
       li.setAttribute("part", `toast toast-${entry.type}`);
       li.dataset.id = String(entry.id);
       li.dataset.type = entry.type;
+      // Escape anywhere in a toast dismisses it; `index` is the toast's place in the list, as for its button.
+      li.onkeydown = (event) => {
+        if (event.key !== "Escape" || event.isComposing) return;
+        event.preventDefault();
+        void this.#dismissFromUser(entry.id, "keyboard", index);
+      };
       const label =
         entry.type === "info" ? nothing : html`<span part="label">${localizeOwn(this, entry.type)}:</span> `;
       render(
@@ -346,16 +353,6 @@ export class PiNotifications extends LitElement {
       );
     },
   );
-
-  /** Escape in a toast dismisses that toast. */
-  #onToastKeydown(event: KeyboardEvent): void {
-    if (event.key !== "Escape" || event.isComposing) return;
-    const toast = (event.target as Element).closest<HTMLElement>('[part~="toast"]');
-    if (!toast?.parentElement) return;
-    event.preventDefault();
-    const index = [...toast.parentElement.children].indexOf(toast);
-    void this.#dismissFromUser(Number(toast.dataset.id), "keyboard", index);
-  }
 
   #hold(reason: "pointer" | "focus", on: boolean): void {
     if (on) this.#holds.add(reason);

@@ -1,5 +1,6 @@
 import type { AgentExit, CommandType, PiSession, TransportState } from "@pi-elements/core";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
+import { emit } from "../../controllers/events.js";
 import { ImeGuardController } from "../../controllers/ime-guard-controller.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
@@ -26,10 +27,6 @@ interface PromptSlice {
   connection: TransportState;
   agentExit: AgentExit | undefined;
 }
-
-/** Every field the same (each keeps its identity in the snapshot while unchanged). */
-const sameSlice = (a: PromptSlice, b: PromptSlice) =>
-  (Object.keys(a) as (keyof PromptSlice)[]).every((key) => a[key] === b[key]);
 
 /**
  * The message box under the agent, as in pi's TUI. `set_editor_text` from the agent replaces its text (every time,
@@ -71,34 +68,41 @@ export class PiPrompt extends LitElement {
     strings: { attribute: false },
   };
 
-  /** The session to send through; without it, an ancestor `<pi-session>`'s; without either, events only. */
+  /**
+   * The session to send through; without it, an ancestor `<pi-session>`'s; without either, events only.
+   * @default undefined
+   */
   declare session: PiSession | undefined;
   /** The text in the box. */
   declare value: string;
   /** Nothing can be typed or sent. */
   declare disabled: boolean;
-  /** Overrides the localized placeholder (and accessible name) "Message pi". */
+  /**
+   * Overrides the localized placeholder (and accessible name) "Message pi".
+   * @default undefined
+   */
   declare placeholder: string | undefined;
-  /** Per-element string overrides. */
+  /**
+   * Per-element string overrides.
+   * @default undefined
+   */
   declare strings: StringTable | undefined;
   /** A command is in flight. */
   #busy = false;
 
-  readonly #store = new SessionStoreController<PromptSlice>(
-    this,
-    (s) => ({ editorText: s.editorText, streaming: s.streaming, connection: s.connection, agentExit: s.agentExit }),
-    { equals: sameSlice },
-  );
+  readonly #store = new SessionStoreController<PromptSlice>(this, (s) => ({
+    editorText: s.editorText,
+    streaming: s.streaming,
+    connection: s.connection,
+    agentExit: s.agentExit,
+  }));
   readonly #ime = new ImeGuardController(this);
   #seenEditorSeq: number | undefined;
 
   constructor() {
     super();
-    this.session = undefined;
     this.value = "";
     this.disabled = false;
-    this.placeholder = undefined;
-    this.strings = undefined;
   }
 
   /** Whether the agent is streaming (so Enter steers and Escape aborts). */
@@ -197,23 +201,14 @@ export class PiPrompt extends LitElement {
     const message = this.value;
     if (!this.canSend || message.trim() === "") return;
     const detail: PromptSendDetail = { message, command };
-    const proceed = this.dispatchEvent(
-      new CustomEvent("pi-send", { detail, bubbles: true, composed: true, cancelable: true }),
-    );
-    if (!proceed) return;
+    if (!emit(this, "pi-send", detail, true)) return;
     const session = this.#store.session;
     if (session) {
       this.#setBusy(true);
       try {
         await session.send(command, { message });
       } catch (error) {
-        this.dispatchEvent(
-          new CustomEvent<PromptSendErrorDetail>("pi-send-error", {
-            detail: { ...detail, error },
-            bubbles: true,
-            composed: true,
-          }),
-        );
+        emit(this, "pi-send-error", { ...detail, error });
         return;
       } finally {
         this.#setBusy(false);
@@ -229,10 +224,7 @@ export class PiPrompt extends LitElement {
   }
 
   #abort(): void {
-    const proceed = this.dispatchEvent(
-      new CustomEvent("pi-abort", { bubbles: true, composed: true, cancelable: true }),
-    );
-    if (!proceed) return;
+    if (!emit(this, "pi-abort", undefined, true)) return;
     this.#store.session?.send("abort", {}).catch(() => {
       // The agent may already have finished; nothing to tell the user.
     });

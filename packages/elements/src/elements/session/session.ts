@@ -2,6 +2,7 @@ import { ContextProvider } from "@lit/context";
 import { PiSession, WebSocketTransport } from "@pi-elements/core";
 import { css, html, LitElement } from "lit";
 import { sessionContext } from "../../context.js";
+import { emit } from "../../controllers/events.js";
 
 /** Detail of `pi-session-change`. */
 export interface SessionChangeDetail {
@@ -31,7 +32,10 @@ export class PiSessionElement extends LitElement {
     framing: { type: String },
   };
 
-  /** WebSocket URL of a pi-elements bridge (the token goes in the query). */
+  /**
+   * WebSocket URL of a pi-elements bridge (the token goes in the query).
+   * @default undefined
+   */
   declare url: string | undefined;
   /**
    * How WebSocket frames carry records: `"jsonl"` (default; what the pi-elements bridge speaks: raw JSONL chunks,
@@ -47,7 +51,6 @@ export class PiSessionElement extends LitElement {
 
   constructor() {
     super();
-    this.url = undefined;
     this.framing = "jsonl";
   }
 
@@ -117,8 +120,6 @@ export class PiSessionElement extends LitElement {
     const session = this.session;
     if (session === before) return;
     this.#provider.setValue(session);
-    this.dispatchEvent(
-      new CustomEvent<SessionChangeDetail>("pi-session-change", { detail: { session }, bubbles: true, composed: true }),
-    );
+    emit(this, "pi-session-change", { session });
   }
 }

@@ -46,15 +46,24 @@ export class PiStatusBar extends LitElement {
     strings: { attribute: false },
   };
 
-  /** The session whose statuses to show; without it, an ancestor `<pi-session>`'s. */
+  /**
+   * The session whose statuses to show; without it, an ancestor `<pi-session>`'s.
+   * @default undefined
+   */
   declare session: PiSession | undefined;
   /** Statuses for standalone use (ignored while a session is in use); any order, raw text allowed, last of a key wins. */
   declare statuses: readonly StatusInput[];
   /** Wrap long statuses onto more lines instead of truncating them to one line. */
   declare wrap: boolean;
-  /** `"light"` or `"dark"` forces a theme; by default it follows `prefers-color-scheme`. */
+  /**
+   * `"light"` or `"dark"` forces a theme; by default it follows `prefers-color-scheme`.
+   * @default undefined
+   */
   declare theme: "light" | "dark" | undefined;
-  /** Per-element string overrides. */
+  /**
+   * Per-element string overrides.
+   * @default undefined
+   */
   declare strings: StringTable | undefined;
 
   readonly #store = new SessionStoreController<readonly StatusEntry[]>(this, (s) => s.statuses);
@@ -73,11 +82,8 @@ export class PiStatusBar extends LitElement {
 
   constructor() {
     super();
-    this.session = undefined;
     this.statuses = [];
     this.wrap = false;
-    this.theme = undefined;
-    this.strings = undefined;
   }
 
   /** The statuses on display, sorted by key, with sanitized text. */

@@ -1,6 +1,7 @@
 import type { PiSession, UiSnapshot, WidgetPlacement } from "@pi-elements/core";
 import { html, LitElement, nothing, render } from "lit";
 import { renderAnsi } from "../../ansi/render-ansi.js";
+import { emit } from "../../controllers/events.js";
 import { KeyedChildren } from "../../controllers/keyed-children.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
@@ -54,7 +55,10 @@ export class PiWidgetSlot extends LitElement {
     strings: { attribute: false },
   };
 
-  /** The session whose widgets to show; without it, an ancestor `<pi-session>`'s. */
+  /**
+   * The session whose widgets to show; without it, an ancestor `<pi-session>`'s.
+   * @default undefined
+   */
   declare session: PiSession | undefined;
   /** Which of pi's two widget places this slot shows. Anything else counts as `"aboveEditor"`. */
   declare placement: WidgetPlacement;
@@ -62,9 +66,15 @@ export class PiWidgetSlot extends LitElement {
   declare widgets: readonly WidgetInput[];
   /** Lines shown before the "truncated" row; pi's is 10. Values below 1 count as 1, NaN as 10. */
   declare maxLines: number;
-  /** `"light"` or `"dark"` forces a theme; by default it follows `prefers-color-scheme`. */
+  /**
+   * `"light"` or `"dark"` forces a theme; by default it follows `prefers-color-scheme`.
+   * @default undefined
+   */
   declare theme: "light" | "dark" | undefined;
-  /** Per-element string overrides. */
+  /**
+   * Per-element string overrides.
+   * @default undefined
+   */
   declare strings: StringTable | undefined;
 
   // Both placements: a slot whose placement changes then needs no re-subscription.
@@ -84,12 +94,9 @@ export class PiWidgetSlot extends LitElement {
 
   constructor() {
     super();
-    this.session = undefined;
     this.placement = "aboveEditor";
     this.widgets = [];
     this.maxLines = 10;
-    this.theme = undefined;
-    this.strings = undefined;
   }
 
   /** The widgets on display, in order. */
@@ -150,12 +157,6 @@ export class PiWidgetSlot extends LitElement {
     if (expanded) this.#expanded.add(key);
     else this.#expanded.delete(key);
     this.requestUpdate();
-    this.dispatchEvent(
-      new CustomEvent<WidgetToggleDetail>("pi-widget-toggle", {
-        detail: { key, expanded },
-        bubbles: true,
-        composed: true,
-      }),
-    );
+    emit(this, "pi-widget-toggle", { key, expanded });
   }
 }
