@@ -44,9 +44,13 @@ function expressionEnd(source, start) {
   throw new Error("unterminated template expression");
 }
 
-/** Minifies one template body (the raw text between the backticks). */
-async function minifyTemplate(body) {
-  const holes = [];
+/**
+ * Splits a template body (the raw text between the backticks) into its static parts and the source of each `${…}`
+ * expression between them, as a tag function sees strings and values: `parts.length === expressions.length + 1`.
+ */
+function splitTemplate(body) {
+  const parts = [];
+  const expressions = [];
   let text = "";
   let i = 0;
   while (i < body.length) {
@@ -55,14 +59,25 @@ async function minifyTemplate(body) {
       i += 2;
     } else if (body[i] === "$" && body[i + 1] === "{") {
       const end = expressionEnd(body, i + 2);
-      holes.push(body.slice(i, end + 1));
-      text += `--pi-hole-${holes.length - 1}-x`;
+      parts.push(text);
+      expressions.push(body.slice(i + 2, end));
+      text = "";
       i = end + 1;
     } else {
       text += body[i];
       i += 1;
     }
   }
+  parts.push(text);
+  return { parts, expressions };
+}
+
+/** Minifies one css template body. */
+async function minifyTemplate(body) {
+  const { parts, expressions } = splitTemplate(body);
+  const holes = expressions.map((expression) => `\${${expression}}`);
+  // Each hole becomes a placeholder identifier for the CSS minifier, put back afterwards.
+  const text = parts.map((part, n) => (n === 0 ? part : `--pi-hole-${n - 1}-x${part}`)).join("");
   // Holes in rule position (a whole nested `css` value) are not declarations: wrap them so the CSS stays parseable.
   try {
     const { code, warnings } = await transform(text, { loader: "css", minify: true, logLevel: "silent" });
@@ -79,19 +94,25 @@ async function minifyTemplate(body) {
   }
 }
 
-/** Returns `source` with every css`…` template minified. */
-export async function minifyCssTemplates(source) {
+/** Returns `source` with the body of every template tagged by `tag` (a global RegExp) replaced by `transform(body)`. */
+async function replaceTemplates(source, tag, transform) {
   let out = "";
   let last = 0;
-  TAG.lastIndex = 0;
-  for (let match = TAG.exec(source); match; match = TAG.exec(source)) {
+  tag.lastIndex = 0;
+  for (let match = tag.exec(source); match; match = tag.exec(source)) {
     const open = match.index + match[0].length;
     const close = templateEnd(source, open);
-    out += source.slice(last, open) + (await minifyTemplate(source.slice(open, close)));
+    out += source.slice(last, open) + (await transform(source.slice(open, close)));
     last = close;
-    TAG.lastIndex = close + 1;
+    // After the transform: a nested call may have moved the shared RegExp's position.
+    tag.lastIndex = close + 1;
   }
   return out + source.slice(last);
+}
+
+/** Returns `source` with every css`…` template minified. */
+export function minifyCssTemplates(source) {
+  return replaceTemplates(source, TAG, minifyTemplate);
 }
 
 const HTML_TAG = /\bhtml\s*`/g;
@@ -103,35 +124,17 @@ const HTML_TAG = /\bhtml\s*`/g;
  * kept, and nested templates inside them get the same treatment.
  */
 export function minifyHtmlTemplates(source) {
+  return replaceTemplates(source, HTML_TAG, collapseLayout);
+}
+
+async function collapseLayout(body) {
   const collapse = (text) => text.replace(/[ \t]*\n\s*/g, " ");
-  let out = "";
-  let last = 0;
-  HTML_TAG.lastIndex = 0;
-  for (let match = HTML_TAG.exec(source); match; match = HTML_TAG.exec(source)) {
-    const open = match.index + match[0].length;
-    const close = templateEnd(source, open);
-    let body = "";
-    let text = "";
-    let i = open;
-    while (i < close) {
-      if (source[i] === "\\") {
-        text += source.slice(i, i + 2);
-        i += 2;
-      } else if (source[i] === "$" && source[i + 1] === "{") {
-        const end = expressionEnd(source, i + 2);
-        body += `${collapse(text)}\${${minifyHtmlTemplates(source.slice(i + 2, end))}}`;
-        text = "";
-        i = end + 1;
-      } else {
-        text += source[i];
-        i += 1;
-      }
-    }
-    out += source.slice(last, open) + body + collapse(text);
-    last = close;
-    HTML_TAG.lastIndex = close + 1;
+  const { parts, expressions } = splitTemplate(body);
+  let out = collapse(parts[0]);
+  for (const [n, expression] of expressions.entries()) {
+    out += `\${${await minifyHtmlTemplates(expression)}}${collapse(parts[n + 1])}`;
   }
-  return out + source.slice(last);
+  return out;
 }
 
 /** esbuild plugin: minify css`…` and html`…` in the package's own compiled modules. */
@@ -141,7 +144,7 @@ export function minifyTemplatesPlugin() {
     setup(build) {
       build.onLoad({ filter: /[\\/]packages[\\/]elements[\\/]dist[\\/].*\.js$/ }, async (args) => {
         const source = await readFile(args.path, "utf8");
-        return { contents: minifyHtmlTemplates(await minifyCssTemplates(source)), loader: "js" };
+        return { contents: await minifyHtmlTemplates(await minifyCssTemplates(source)), loader: "js" };
       });
     },
   };
