@@ -1,7 +1,8 @@
 // Minifies the CSS inside Lit `css` tagged templates at build time (Lit ships what it is given, and Shoelace-style
 // unminified styles are a large share of a component bundle). Each template's text is run through esbuild's own CSS
 // minifier; `${…}` holes are swapped for placeholder identifiers and put back afterwards. A template the minifier
-// rejects is left as it was, so the build never changes what CSS means.
+// rejects is left as it was, so the build never changes what CSS means. html`…` templates lose their source layout
+// (minifyHtmlTemplates). test/browser/bundle-parity.test.ts checks the bundle renders what the sources render.
 import { readFile } from "node:fs/promises";
 import { transform } from "esbuild";
 
