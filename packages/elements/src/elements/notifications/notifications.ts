@@ -187,10 +187,12 @@ export class PiNotifications extends LitElement {
   }
 
   protected override updated(): void {
+    // The newest `max` active notifications are the ones in the DOM.
+    const shown = this.active.slice(-this.#limit);
     const list = this.renderRoot.querySelector('[part~="list"]');
-    if (list) this.#toasts.place(list, this.#shown());
+    if (list) this.#toasts.place(list, shown);
     // With no toast left, the stack is gone and no pointerleave or focusout will come: nothing holds the pause.
-    if (this.active.length === 0) {
+    if (shown.length === 0) {
       this.#holds.clear();
       this.#setPaused();
     }
@@ -296,17 +298,13 @@ export class PiNotifications extends LitElement {
 
   // --- rendering ----------------------------------------------------------------------------------------------
 
-  /** The newest `max` active notifications: the ones in the DOM. */
-  #shown(): readonly NotificationEntry[] {
-    return this.active.slice(-this.#limit);
-  }
-
   protected override render() {
-    const more = this.active.length - this.#shown().length;
+    const active = this.active;
+    const more = Math.max(0, active.length - this.#limit);
     return html`<div class="visually-hidden" aria-live="polite" aria-atomic="true">${this.#polite}</div>
       <div class="visually-hidden" role="alert" aria-atomic="true">${this.#assertive}</div>
       ${
-        this.active.length === 0
+        active.length === 0
           ? nothing
           : html`<section
             part="stack"
