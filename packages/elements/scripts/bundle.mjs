@@ -36,13 +36,30 @@ export function elementNames() {
 /** Bundles one entry module in memory and returns the minified code. */
 async function bundle(entry) {
   const result = await build({ ...options, entryPoints: [entry], write: false, outfile: "bundle.js" });
-  const { code } = await minify(result.outputFiles[0].text, {
-    module: true,
-    ecma: 2022,
-    format: { comments: false },
-  });
-  if (code === undefined) throw new Error(`terser returned no code for ${entry}`);
+  return compress(result.outputFiles[0].text, entry);
+}
+
+/** The one terser pass over esbuild's output. */
+async function compress(source, name) {
+  const { code } = await minify(source, { module: true, ecma: 2022, format: { comments: false } });
+  if (code === undefined) throw new Error(`terser returned no code for ${name}`);
   return code;
+}
+
+/**
+ * Bundles the modules named by `specifiers` (each imported for its side effects, as a page would load them),
+ * resolved from `resolveDir`, exactly as the elements' bundle is built, and returns the code. For comparing other
+ * libraries' components with ours in bench/size.ts.
+ */
+export async function bundleModules(specifiers, resolveDir) {
+  const contents = specifiers.map((specifier) => `import ${JSON.stringify(specifier)};`).join("\n");
+  const result = await build({
+    ...options,
+    stdin: { contents, resolveDir, loader: "js", sourcefile: "entry.js" },
+    write: false,
+    outfile: "bundle.js",
+  });
+  return compress(result.outputFiles[0].text, specifiers.join(", "));
 }
 
 /** Builds dist/pi-elements.bundle.js, with its types: those of the entry module it is built from. */
