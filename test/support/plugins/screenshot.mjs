@@ -33,10 +33,11 @@ export function screenshotPlugin() {
 async function screenshotPng(payload, session) {
   const { selector, maskInFrame } = payload ?? {};
   if (typeof selector !== "string") throw new Error("screenshot-png: selector must be a string");
-  if (typeof session.browser.getPage !== "function") {
+  // Puppeteer's launcher has getPage too, with another API; WebDriver's has none.
+  const page = typeof session.browser.getPage === "function" ? session.browser.getPage(session.id) : undefined;
+  if (typeof page?.frameLocator !== "function") {
     return { unsupported: `${session.browser.name ?? "this launcher"} is not a Playwright launcher` };
   }
-  const page = session.browser.getPage(session.id);
   const mask = typeof maskInFrame === "string" ? [page.frameLocator(selector).locator(maskInFrame)] : [];
   const png = await page.locator(selector).first().screenshot({ animations: "disabled", caret: "hide", mask });
   return { png: png.toString("base64") };
