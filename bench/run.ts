@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 const benchmarks = [
   { name: "core", module: "./core.ts" },
   { name: "elements", module: "./elements.ts" },
+  { name: "size", module: "./size.ts" },
   { name: "bridge", module: "./bridge.ts" },
 ];
 

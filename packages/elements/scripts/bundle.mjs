@@ -1,16 +1,13 @@
 // The single-file bundle and per-element bundles, built from the compiled `dist` modules with esbuild: Lit (its
-// production build), zod/mini (tree-shaken: the core imports it per schema module) and the core are inlined, CSS in
-// templates is minified, and the output is minified ESM. Terser then compresses esbuild's output once more (two
-// passes, safe transforms only): it inlines and folds what esbuild's single pass leaves, 0.7 KB of the gzipped
-// bundle, and 0.13 KB more with function declarations hoisted to the top of their scope (where the language puts
-// them anyway), which gives gzip longer repeats. Running terser on esbuild's unminified output instead is 0.5 KB larger, as esbuild's minifier also
-// shortens `#private` names, which terser keeps.
+// production build), zod/mini and the core are inlined, and the output is minified ESM. Templates (html`…`, css`…`)
+// ship as written: esbuild minifies the JavaScript around them and leaves their text alone, so what Lit parses is
+// exactly what the sources give it. Terser then compresses esbuild's output in one pass with its default, safe
+// transforms. test/browser/bundle-parity.test.ts checks that the bundle renders and looks as the sources do.
 import { readdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { minify } from "terser";
-import { minifyTemplatesPlugin } from "./minify-templates.mjs";
 
 export const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const distDir = join(packageDir, "dist");
@@ -25,7 +22,6 @@ const options = {
   // Lit's exports map serves its dev build only under "development"; ask for production explicitly.
   conditions: ["production"],
   legalComments: "none",
-  plugins: [minifyTemplatesPlugin()],
   logLevel: "warning",
 };
 
@@ -40,14 +36,30 @@ export function elementNames() {
 /** Bundles one entry module in memory and returns the minified code. */
 async function bundle(entry) {
   const result = await build({ ...options, entryPoints: [entry], write: false, outfile: "bundle.js" });
-  const { code } = await minify(result.outputFiles[0].text, {
-    module: true,
-    ecma: 2022,
-    compress: { passes: 2, hoist_funs: true },
-    format: { comments: false },
-  });
-  if (code === undefined) throw new Error(`terser returned no code for ${entry}`);
+  return compress(result.outputFiles[0].text, entry);
+}
+
+/** The one terser pass over esbuild's output. */
+async function compress(source, name) {
+  const { code } = await minify(source, { module: true, ecma: 2022, format: { comments: false } });
+  if (code === undefined) throw new Error(`terser returned no code for ${name}`);
   return code;
+}
+
+/**
+ * Bundles the modules named by `specifiers` (each imported for its side effects, as a page would load them),
+ * resolved from `resolveDir`, exactly as the elements' bundle is built, and returns the code. For comparing other
+ * libraries' components with ours in bench/size.ts.
+ */
+export async function bundleModules(specifiers, resolveDir) {
+  const contents = specifiers.map((specifier) => `import ${JSON.stringify(specifier)};`).join("\n");
+  const result = await build({
+    ...options,
+    stdin: { contents, resolveDir, loader: "js", sourcefile: "entry.js" },
+    write: false,
+    outfile: "bundle.js",
+  });
+  return compress(result.outputFiles[0].text, specifiers.join(", "));
 }
 
 /** Builds dist/pi-elements.bundle.js, with its types: those of the entry module it is built from. */

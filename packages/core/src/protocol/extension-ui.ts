@@ -10,9 +10,9 @@ import { taggedUnion } from "./tagged-union.js";
 
 /**
  * At least `minimum`: a string's length or a number, reported as zod's own `too_small` issue. A custom check rather
- * than zod's minLength / nonnegative, whose check classes add about 0.36 KB (min + gzip) to the element bundle for
- * just these two rules. It is a plain function handed to `.check()`, which wraps it as a custom check itself;
- * `z.check(fn)` would build the same check through zod's check class, 50 B more.
+ * than zod's minLength / nonnegative, whose check classes add to the element bundle for just these two rules. It is
+ * a plain function handed to `.check()`, which wraps it as a custom check itself; `z.check(fn)` would build the same
+ * check through zod's check class.
  */
 const atLeast =
   <T extends string | number>(minimum: number): z.core.CheckFn<T> =>
