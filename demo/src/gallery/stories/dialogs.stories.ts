@@ -1,7 +1,7 @@
 /** Stories for the four dialogs, each shown by pi-extension-ui the way a real request arrives. */
 import { html } from "lit";
 import { type StoryContext, type StoryModule, story } from "../story.js";
-import { lines, MARKUP, timeoutOf } from "./text.js";
+import { accent, bold, lines, MARKUP, timeoutOf, warning } from "./text.js";
 
 const host = ({ session }: StoryContext) => html`<pi-extension-ui .session=${session}></pi-extension-ui>`;
 const modalHost = ({ session }: StoryContext) =>
@@ -67,6 +67,18 @@ export const selectStories: StoryModule = {
       knobs: {},
       render: host,
       play: (agent) => agent.request("select", { title: MARKUP, options: [MARKUP, "<i>plain</i>"] }),
+    }),
+    story({
+      name: "Colours and line breaks",
+      description:
+        "Extensions colour their text with theme.fg (ANSI): a multi-line title keeps its line breaks, as permission-gate's does; each option stays one line.",
+      knobs: {},
+      render: host,
+      play: (agent) =>
+        agent.request("select", {
+          title: `${warning("⚠️ Dangerous command:")}\n\n  ${bold("rm -rf build/")}\n\nAllow?`,
+          options: [accent("Yes"), "No", `${warning("Always allow")}\nfor this session`],
+        }),
     }),
     story({
       name: "Empty list",

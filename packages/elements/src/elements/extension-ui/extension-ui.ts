@@ -1,5 +1,6 @@
 import type { PendingDialog, PiSession } from "@pi-elements/core";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
+import { stripAnsi } from "../../ansi/parse-ansi.js";
 import { isBackdropClick } from "../../controllers/backdrop-click.js";
 import { type Clock, realClock } from "../../controllers/countdown-controller.js";
 import type { DialogCancelSource } from "../../controllers/dialog-element.js";
@@ -119,11 +120,13 @@ export class PiExtensionUi extends LitElement {
           }${this.#dialogElement(head, session)}`
         : nothing;
     if (this.mode === "modal") {
-      return html`<slot></slot><dialog part="dialog" aria-label=${head?.request.title ?? nothing}
+      return html`<slot></slot><dialog part="dialog" aria-label=${head ? stripAnsi(head.request.title) : nothing}
         @cancel=${this.#onDialogCancel} @click=${this.#onDialogClick}>${content}</dialog>`;
     }
     return html`<slot ?hidden=${head !== undefined}></slot>${
-      head ? html`<div part="dialog" role="group" aria-label=${head.request.title}>${content}</div>` : nothing
+      head
+        ? html`<div part="dialog" role="group" aria-label=${stripAnsi(head.request.title)}>${content}</div>`
+        : nothing
     }`;
   }
 
