@@ -162,6 +162,13 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
     return new Promise((resolve) => this.#waiters.push(resolve));
   }
 
+  /** Focuses the control an open dialog starts on (the list, the field, Yes), as opening it does. */
+  override focus(options?: FocusOptions): void {
+    const target = this.open ? this.focusTarget() : undefined;
+    if (target) target.focus(options);
+    else super.focus(options);
+  }
+
   /** Cancels the dialog as if the user had; the session (if any) gets `{cancelled: true}`. */
   cancel(source: DialogCancelSource = "button"): boolean {
     return this.answer({ cancelled: true }, source);
