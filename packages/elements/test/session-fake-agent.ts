@@ -20,6 +20,8 @@ export class FakeAgent {
   readonly failing = new Set<string>();
   /** Commands of these types get no response at all (still pending). */
   readonly silent = new Set<string>();
+  /** The `data` a successful response to a command of this type carries. */
+  readonly results = new Map<string, unknown>();
   #nextRequest = 0;
 
   constructor(options: PiSessionOptions = {}) {
@@ -37,7 +39,7 @@ export class FakeAgent {
         command: message.type,
         success: ok,
         id: message.id,
-        ...(ok ? {} : { error: "nope" }),
+        ...(ok ? (this.results.has(message.type) ? { data: this.results.get(message.type) } : {}) : { error: "nope" }),
       });
     });
   }
