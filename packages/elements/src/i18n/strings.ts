@@ -22,8 +22,6 @@ export const en = {
   queueLabel: "Waiting dialogs",
   queuePrevious: "Previous dialog",
   queueNext: "Next dialog",
-  /** A button that shows a timed dialog waiting behind the one shown. */
-  queueShowTimed: "Show “{title}”, closes in {seconds}s",
   /** Said once when a dialog starts waiting behind the one shown. */
   queueWaiting: "Also waiting: {title}",
   queueWaitingTimed: "Also waiting: {title}, closes in {seconds} seconds",
@@ -72,7 +70,6 @@ export const ja: StringTable = {
   queueLabel: "待機中のダイアログ",
   queuePrevious: "前のダイアログ",
   queueNext: "次のダイアログ",
-  queueShowTimed: "「{title}」を表示（あと{seconds}秒で閉じます）",
   queueWaiting: "待機中: {title}",
   queueWaitingTimed: "待機中: {title}（{seconds}秒後に閉じます）",
   widgetTruncated: "…（ウィジェットは省略されました）",
@@ -116,7 +113,6 @@ export const zhHans: StringTable = {
   queueLabel: "等待中的对话框",
   queuePrevious: "上一个对话框",
   queueNext: "下一个对话框",
-  queueShowTimed: "显示“{title}”（{seconds}秒后关闭）",
   queueWaiting: "等待中：{title}",
   queueWaitingTimed: "等待中：{title}（{seconds}秒后关闭）",
   widgetTruncated: "…（小组件已截断）",

@@ -234,11 +234,9 @@ export class PiExtensionUi extends LitElement {
       ><span aria-hidden="true" class="arrow">›</span></button>
       ${
         timed && seconds !== undefined
-          ? html`<button
-              part="queue-timed"
-              aria-label=${this.#t("queueShowTimed", { title: plainTitle(timed), seconds })}
-              @click=${() => this.showDialog(timed.id)}
-            ><span aria-hidden="true">⏱ ${this.#t("secondsLeft", { seconds })} · <bdi>${plainTitle(timed)}</bdi></span></button>`
+          ? html`<button part="queue-timed" @click=${() => this.showDialog(timed.id)}>
+              ⏱ ${this.#t("secondsLeft", { seconds })} · <bdi>${plainTitle(timed)}</bdi>
+            </button>`
           : nothing
       }
     </nav>`;
