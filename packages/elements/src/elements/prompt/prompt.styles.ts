@@ -72,6 +72,14 @@ export const styles = [
     [part~="status"]:empty {
       position: absolute;
     }
+    [part~="error"] {
+      flex-basis: 100%;
+      margin: 0;
+      padding-inline-start: var(--_space);
+      border-inline-start: 3px solid var(--_error);
+      white-space: pre-wrap;
+      overflow-wrap: anywhere;
+    }
     [part~="agent-exit"] {
       flex-basis: 100%;
       padding-inline-start: var(--_space);

@@ -49,7 +49,8 @@ interface PromptSlice {
  *   textarea) with the combobox's properties: `aria-haspopup="listbox"`, `aria-autocomplete="list"`, and while the
  *   list is open `aria-controls` and `aria-activedescendant`. An IME composition never opens, moves or accepts.
  * The same actions are buttons. Empty or blank messages are not sent. The text clears once the agent accepted it;
- * if the command fails, the text stays and `pi-send-error` fires. While the session is not connected, sending is
+ * if the command fails, the text stays for a retry, pi's error shows under the box as an alert (until the text
+ * changes or is sent again), and `pi-send-error` fires. While the session is not connected, sending is
  * disabled and the connection state is shown. When the bridge reports that the agent process ended, an alert says
  * so ("The agent exited (code 1)", the signal's name when it was killed) with the last lines of its stderr behind a
  * disclosure, and sending stays disabled until the agent starts again. Without a session the element only fires
@@ -65,6 +66,7 @@ interface PromptSlice {
  * @csspart status - The connection state while not connected (a polite live region).
  * @csspart agent-exit - The alert shown while the agent is not running; announced once when it appears.
  * @csspart stderr - The last lines the agent wrote to stderr before it exited (inside `agent-exit`).
+ * @csspart error - Why the last message could not be sent: pi's error, in an alert.
  * @csspart completions - The list of matching slash commands.
  * @csspart completion - Each command in it (the current one also has `active`).
  * @csspart completion-name - "/name".
@@ -113,6 +115,8 @@ export class PiPrompt extends LitElement {
   declare strings: StringTable | undefined;
   /** A command is in flight. */
   #busy = false;
+  /** Why the last message was not sent (pi's error), shown until the text changes or is sent again. */
+  #sendError: string | undefined;
   /** The command name being typed after "/", while the caret is in it; undefined when nothing is completed. */
   #query: string | undefined;
   /** The current item of the completion list. */
@@ -211,6 +215,11 @@ export class PiPrompt extends LitElement {
             : button("send", "send", () => this.#send("prompt"))
         }
       </div>
+      ${
+        this.#sendError === undefined
+          ? nothing
+          : html`<p part="error" role="alert">${localizeOwn(this, "error")}: ${this.#sendError}</p>`
+      }
       <span part="status" role="status">${state && state !== "open" ? localizeOwn(this, state) : nothing}</span>
       ${this.#renderAgentExit()}
     </div>`;
@@ -271,6 +280,7 @@ export class PiPrompt extends LitElement {
 
   #onInput(event: InputEvent): void {
     this.value = (event.target as HTMLTextAreaElement).value;
+    this.#sendError = undefined;
     this.#syncQuery();
   }
 
@@ -294,7 +304,7 @@ export class PiPrompt extends LitElement {
     if (this.commands !== undefined || !session) return;
     const seq = ++this.#fetchSeq;
     try {
-      const data = await session.send("get_commands", {});
+      const data = await session.send("get_commands", {}, { report: false });
       if (seq !== this.#fetchSeq) return;
       this.#fetched = completionItems((data as { commands?: unknown } | undefined)?.commands);
       this.requestUpdate();
@@ -384,11 +394,14 @@ export class PiPrompt extends LitElement {
     const detail: PromptSendDetail = { message, command };
     if (!emit(this, "pi-send", detail, true)) return;
     const session = this.#store.session;
+    this.#sendError = undefined;
     if (session) {
       this.#setBusy(true);
       try {
-        await session.send(command, { message });
+        // The error is shown here, beside the text kept for a retry, rather than as a second notification.
+        await session.send(command, { message }, { report: false });
       } catch (error) {
+        this.#sendError = error instanceof Error ? error.message : String(error);
         emit(this, "pi-send-error", { ...detail, error });
         return;
       } finally {
