@@ -31,6 +31,7 @@ const pageUrl = vite.resolvedUrls?.local[0] ?? `http://127.0.0.1:${values.port}/
 let bridge: RunningBridge | undefined;
 if (!values.gallery) {
   const pi = defaultAgentCommand(root);
+  console.error(`[bridge] agent: ${pi.description}`);
   const env = { ...process.env };
   if (values.isolated) {
     const home = mkdtempSync(join(tmpdir(), "pi-elements-demo-"));

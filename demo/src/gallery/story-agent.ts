@@ -13,6 +13,8 @@ export interface LoggedRecord {
 export class StoryAgent extends EventTarget {
   readonly session: PiSession;
   readonly received: LoggedRecord[] = [];
+  /** What `get_commands` answers (pi's slash commands), empty unless a story sets it. */
+  commands: ReadonlyArray<{ name: string; description?: string; source: string; argumentHint?: string }> = [];
   readonly #end: MemoryTransport;
   #nextId = 1;
 
@@ -44,7 +46,7 @@ export class StoryAgent extends EventTarget {
   #answerCommand(line: string): void {
     const message = JSON.parse(line) as { type?: unknown; id?: unknown };
     if (message.type === "extension_ui_response" || typeof message.id !== "string") return;
-    const data = message.type === "get_commands" ? { commands: [] } : undefined;
+    const data = message.type === "get_commands" ? { commands: this.commands } : undefined;
     this.raw({ type: "response", id: message.id, command: message.type, success: true, ...(data ? { data } : {}) });
   }
 

@@ -41,8 +41,12 @@ export interface BridgeOptions {
   token?: string | false;
   /** Extra allowed origins (`https://app.example`, `http://host:*`, `null`), added to the loopback ones. */
   allowOrigins?: readonly string[];
-  /** The agent command. Default: `pi --mode rpc` (see `defaultAgentCommand`). */
+  /** The agent command. Default: `pi --mode rpc`, the newest pi installed (see `defaultAgentCommand`). */
   agent?: AgentCommand;
+  /** For the default agent: the Node to run pi with. Default: one that satisfies pi's `engines` (see `defaultAgentCommand`). */
+  node?: string;
+  /** For the default agent: pass `--approve`, so pi (0.79+) loads the project's own `.pi/` extensions and settings. */
+  approve?: boolean;
   /** The agent's working directory. Default: the bridge's. */
   cwd?: string;
   /** The agent's environment. Default: the bridge's. */
@@ -113,7 +117,7 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
   const originRules: OriginRule[] = [...DEFAULT_ALLOWED_ORIGINS, ...(options.allowOrigins ?? [])].map(parseOriginRule);
   const clock = options.clock ?? realClock;
   const policy = options.restart ?? "on-request";
-  const agentCommand = options.agent ?? defaultAgentCommand(options.cwd);
+  const agentCommand = options.agent ?? chooseAgent(options, log);
   const maxClientBacklog = options.maxClientBacklog ?? 64 * 1024 * 1024;
   const staticHandler = options.staticDir === undefined ? undefined : await staticFileHandler(options.staticDir);
 
@@ -383,6 +387,18 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
       return closed;
     },
   };
+}
+
+/** The default agent, with a log line saying which pi runs on which Node, and any notes for the user. */
+function chooseAgent(options: BridgeOptions, log: (line: string) => void): AgentCommand {
+  const choice = defaultAgentCommand(options.cwd, {
+    ...(options.node === undefined ? {} : { node: options.node }),
+    ...(options.approve === undefined ? {} : { approve: options.approve }),
+    ...(options.env === undefined ? {} : { env: options.env }),
+  });
+  log(`[pi-bridge] agent: ${choice.description}`);
+  for (const note of choice.notes) log(`[pi-bridge] note: ${note}`);
+  return { command: choice.command, args: choice.args };
 }
 
 /** The parts of ws's WebSocket that `sendParts` relies on (ws 8; checked before use, with a public fallback). */

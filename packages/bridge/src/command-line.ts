@@ -7,7 +7,9 @@ import type { BridgeOptions, RestartPolicy } from "./bridge.js";
 export const USAGE = `Usage: pi-bridge [options] [-- AGENT ARGS...]
 
 Puts an agent speaking pi's RPC protocol (JSONL on stdio) on a WebSocket.
-The agent defaults to \`pi --mode rpc\` (an installed @mariozechner/pi-coding-agent, else pi on PATH).
+The agent defaults to \`pi --mode rpc\`: the newest installed @earendil-works/pi-coding-agent or
+@mariozechner/pi-coding-agent (looked up from --cwd, then beside the bridge), else pi on PATH, run with a
+Node that satisfies pi's own engines field.
 
 Options:
   --port N              Port to listen on (default 8787; 0 picks a free one)
@@ -18,6 +20,9 @@ Options:
   --allow-origin URL    Also accept pages from this origin (repeatable; http://host:* for any port; null)
   --cwd DIR             The agent's working directory
   --static DIR          Serve the files in DIR over HTTP on the same port
+  --node PATH           The Node that runs the default pi (default: this one if pi's engines allow it, else
+                        node-<platform>-<arch> installed beside pi, else node on PATH; also PI_BRIDGE_NODE)
+  --approve             Trust the project for this run: the default pi (0.79+) then loads its .pi/extensions
   --restart POLICY      never | on-request (default) | always
   --grace MS            Milliseconds between SIGTERM and SIGKILL when stopping the agent (default 3000)
   -h, --help            Show this help
@@ -47,6 +52,8 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       "allow-origin": { type: "string", multiple: true },
       cwd: { type: "string" },
       static: { type: "string" },
+      node: { type: "string" },
+      approve: { type: "boolean" },
       restart: { type: "string" },
       grace: { type: "string" },
       help: { type: "boolean", short: "h" },
@@ -72,6 +79,13 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     options.restart = values.restart as RestartPolicy;
   }
   if (values.grace !== undefined) options.stopGraceMs = integer("--grace", values.grace, 0, 600_000);
+  if (values.node !== undefined) options.node = values.node;
+  if (values.approve) options.approve = true;
+  if (agentArgv.length > 0 && (values.node !== undefined || values.approve)) {
+    throw new Error(
+      "--node and --approve apply to the default pi; with your own agent command, put them in it after --",
+    );
+  }
   if (agentArgv.length > 0) {
     const [command, ...args] = agentArgv as [string, ...string[]];
     options.agent = { command, args };

@@ -21,7 +21,8 @@ async function mount(agent: FakeAgent, attrs = ""): Promise<Mounted> {
 }
 
 const shown = (host: PiExtensionUi) => host.shadowRoot!.querySelector<HTMLElement>('[part~="dialog-element"]');
-const queueText = (host: PiExtensionUi) => host.shadowRoot!.querySelector('[part~="queue"]')?.textContent ?? null;
+const queueText = (host: PiExtensionUi) =>
+  host.shadowRoot!.querySelector('[part~="queue-position"]')?.textContent ?? null;
 function deepActive(): Element | null {
   let active = document.activeElement;
   while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
@@ -42,14 +43,16 @@ describe("pi-extension-ui inline", () => {
     expect(prompt.checkVisibility()).to.equal(true);
   });
 
-  it("shows a dialog in place of the prompt, answers it by keyboard and gives focus back", async () => {
+  it("shows a dialog above the prompt, which stays usable; answers it by keyboard and gives focus back", async () => {
     const { host, prompt } = await mount(agent);
     promptField(prompt).focus();
     const id = agent.request("input", { title: "Branch name?", placeholder: "feature/…" });
     await settle();
     const dialog = shown(host)!;
     expect(dialog.localName).to.equal("pi-input");
-    expect(prompt.checkVisibility()).to.equal(false);
+    expect(prompt.checkVisibility()).to.equal(true);
+    expect(dialog.compareDocumentPosition(prompt) & Node.DOCUMENT_POSITION_FOLLOWING).to.equal(0);
+    expect(dialog.getBoundingClientRect().bottom).to.be.at.most(prompt.getBoundingClientRect().top);
     expect(dialog.shadowRoot!.contains(deepActive())).to.equal(true);
     await sendKeys({ type: "fix/prompt" });
     await sendKeys({ press: "Enter" });
@@ -130,7 +133,7 @@ describe("pi-extension-ui inline", () => {
     expect(queueText(host)).to.equal("2件中1件目");
   });
 
-  it("moves on when the head is closed remotely or expires", async () => {
+  it("shows the dialog with a deadline first, then the oldest; moves on when one expires or is closed remotely", async () => {
     const clock = new ManualClock();
     agent.session.close();
     agent = new FakeAgent({ clock });
@@ -140,14 +143,15 @@ describe("pi-extension-ui inline", () => {
     agent.request("confirm", { title: "second", message: "", timeout: 3000 });
     agent.request("input", { title: "third" });
     await settle();
-    expect(shown(host)!.shadowRoot!.textContent).to.contain("first");
-    agent.send({ type: "pi-elements/dialog_closed", id: first, reason: "answered" });
-    await settle();
     const second = shown(host)!;
     expect(second.shadowRoot!.textContent).to.contain("second");
     expect(second.shadowRoot!.querySelector('[part~="countdown"]')!.textContent).to.contain("3");
-    expect(queueText(host)).to.equal("1 of 2");
+    expect(queueText(host)).to.equal("2 of 3");
     clock.advance(3000);
+    await settle();
+    expect(shown(host)!.shadowRoot!.textContent).to.contain("first");
+    expect(queueText(host)).to.equal("1 of 2");
+    agent.send({ type: "pi-elements/dialog_closed", id: first, reason: "answered" });
     await settle();
     expect(shown(host)!.localName).to.equal("pi-input");
     expect(queueText(host)).to.equal(null);
@@ -171,7 +175,8 @@ describe("pi-extension-ui inline", () => {
     agent.request("input", { title: "where?" });
     await settle();
     expect(host.shadowRoot!.querySelector("dialog[part~=dialog]")).to.equal(null);
-    expect(prompt.checkVisibility()).to.equal(false);
+    expect(shown(host)!.localName).to.equal("pi-input");
+    expect(prompt.checkVisibility()).to.equal(true);
   });
 
   it("finds its session through an ancestor pi-session", async () => {

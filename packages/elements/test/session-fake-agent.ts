@@ -16,10 +16,13 @@ export class FakeAgent {
   readonly client: Transport;
   /** Everything the client sent, parsed, in order. */
   readonly received: SentMessage[] = [];
-  /** Commands of these types get `success: false`. */
+  /** Commands of these types get `success: false`, with the error set in `errors` or "nope". */
   readonly failing = new Set<string>();
+  readonly errors = new Map<string, string>();
   /** Commands of these types get no response at all (still pending). */
   readonly silent = new Set<string>();
+  /** The `data` a successful response to a command of this type carries. */
+  readonly results = new Map<string, unknown>();
   #nextRequest = 0;
 
   constructor(options: PiSessionOptions = {}) {
@@ -37,7 +40,11 @@ export class FakeAgent {
         command: message.type,
         success: ok,
         id: message.id,
-        ...(ok ? {} : { error: "nope" }),
+        ...(ok
+          ? this.results.has(message.type)
+            ? { data: this.results.get(message.type) }
+            : {}
+          : { error: this.errors.get(message.type) ?? "nope" }),
       });
     });
   }

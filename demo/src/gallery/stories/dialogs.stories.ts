@@ -1,7 +1,7 @@
 /** Stories for the four dialogs, each shown by pi-extension-ui the way a real request arrives. */
 import { html } from "lit";
 import { type StoryContext, type StoryModule, story } from "../story.js";
-import { lines, MARKUP, timeoutOf } from "./text.js";
+import { accent, bold, lines, MARKUP, timeoutOf, warning } from "./text.js";
 
 const host = ({ session }: StoryContext) => html`<pi-extension-ui .session=${session}></pi-extension-ui>`;
 const modalHost = ({ session }: StoryContext) =>
@@ -67,6 +67,18 @@ export const selectStories: StoryModule = {
       knobs: {},
       render: host,
       play: (agent) => agent.request("select", { title: MARKUP, options: [MARKUP, "<i>plain</i>"] }),
+    }),
+    story({
+      name: "Colours and line breaks",
+      description:
+        "Extensions colour their text with theme.fg (ANSI): a multi-line title keeps its line breaks, as permission-gate's does; each option stays one line.",
+      knobs: {},
+      render: host,
+      play: (agent) =>
+        agent.request("select", {
+          title: `${warning("⚠️ Dangerous command:")}\n\n  ${bold("rm -rf build/")}\n\nAllow?`,
+          options: [accent("Yes"), "No", `${warning("Always allow")}\nfor this session`],
+        }),
     }),
     story({
       name: "Empty list",
@@ -207,7 +219,8 @@ export const editorStories: StoryModule = {
 export const queueStories: StoryModule = {
   id: "extension-ui",
   title: "pi-extension-ui",
-  description: 'The all-in-one host: the head of the dialog queue with a "1 of N" indicator, inline or modal.',
+  description:
+    "The all-in-one host: one pending dialog at a time, above the prompt (which stays usable) or modal; a queue bar moves between them and shows a timed dialog waiting behind the one shown.",
   stories: [
     story({
       name: "Three pending dialogs",
@@ -218,6 +231,26 @@ export const queueStories: StoryModule = {
         agent.request("confirm", { title: "First of three", message: "Answer me, then the next one shows." });
         agent.request("input", { title: "Second of three", placeholder: "anything" });
         agent.request("select", { title: "Third of three", options: ["a", "b", "c"] });
+      },
+    }),
+    story({
+      name: "A timed dialog waiting behind another",
+      description:
+        "timed-confirm's case: a confirm pi gave up on stays on screen, and a timed select arrives behind it. The queue bar counts it down and brings it up with one click; Esc dismisses the stale one.",
+      knobs: { timeoutSeconds: { type: "number", value: 30, min: 1 } },
+      render: ({ session }) =>
+        html`<pi-extension-ui .session=${session}><pi-prompt .session=${session}></pi-prompt></pi-extension-ui>`,
+      play: (agent, args) => {
+        agent.request("confirm", { title: "Proceed with the deploy?", message: "pi stopped waiting for this one." });
+        setTimeout(
+          () =>
+            agent.request("select", {
+              title: "Quick! Which region?",
+              options: ["eu-west", "us-east"],
+              timeout: args.timeoutSeconds * 1000,
+            }),
+          100,
+        );
       },
     }),
     story({

@@ -181,6 +181,23 @@ export const promptStories: StoryModule = {
       play: (agent, args) => agent.request("set_editor_text", { text: args.text }),
     }),
     story({
+      name: "Slash-command completion",
+      description:
+        "Type / in the box: pi's commands (get_commands: extension commands, prompt templates, skills) open above it. Up/Down, Tab or Enter, a click; Esc closes.",
+      knobs: {},
+      render: ({ session }) =>
+        html`<div style="padding-block-start: 14rem"><pi-prompt .session=${session}></pi-prompt></div>`,
+      play: (agent) => {
+        agent.commands = [
+          { name: "pick", description: "select: choose one of a few options", source: "extension" },
+          { name: "pick-long", description: "select: 500 options, with type-ahead and a filter", source: "extension" },
+          { name: "gate", description: "confirm: a permission gate that times out after 10 s", source: "extension" },
+          { name: "review", description: "Review the staged changes", source: "prompt", argumentHint: "<focus>" },
+          { name: "skill:pdf", description: "Read and summarize PDF files", source: "skill" },
+        ];
+      },
+    }),
+    story({
       name: "While the agent streams",
       description: "After agent_start, Enter sends steer (Alt+Enter follow_up) and Esc sends abort.",
       knobs: {},

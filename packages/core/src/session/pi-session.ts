@@ -45,6 +45,12 @@ export interface SendOptions {
   timeout?: number;
   /** Stops waiting: the promise rejects with `signal.reason`. pi is not told (send "abort" for that). */
   signal?: AbortSignal;
+  /**
+   * Whether pi's `success: false` answer is also shown to the user as an error notification (the snapshot's
+   * `notifications`, which `pi-notifications` renders). Default true; pass false when the caller shows the error
+   * itself (as pi-prompt does, beside the text it keeps) or expects failures (probing a command).
+   */
+  report?: boolean;
 }
 
 export type DialogClosedReason = "answered" | "timeout" | "remote" | "agent_exit";
@@ -87,6 +93,7 @@ const KNOWN_AGENT_EVENTS = new Set<string>(
 
 interface PendingCommand {
   type: string;
+  report: boolean;
   resolve: (data: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -164,6 +171,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
       };
       this.#commands.set(id, {
         type,
+        report: options.report ?? true,
         resolve: (data) => settle(() => resolve(data as CommandResults[T])),
         reject: (error) => settle(() => reject(error)),
       });
@@ -283,8 +291,14 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
       });
       return;
     }
-    if (response.success) command.resolve(response.data);
-    else command.reject(new PiCommandError(command.type, response.error, response));
+    if (response.success) {
+      command.resolve(response.data);
+      return;
+    }
+    if (command.report) {
+      this.#state.reportError(response.error, { kind: "command", command: command.type }, this.#clock.now());
+    }
+    command.reject(new PiCommandError(command.type, response.error, response));
   }
 
   #onUiRequest(message: AgentEventBase, line: string): void {
@@ -370,10 +384,30 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
   #onAgentEvent(event: AgentEventBase): void {
     if (event.type === "agent_start") this.#state.setStreaming(true);
     else if (event.type === "agent_end") this.#state.setStreaming(false);
+    else if (event.type === "extension_error") this.#reportExtensionError(event);
     this.#emit("agent-event", event);
     if (this.#listened.has(event.type) && KNOWN_AGENT_EVENTS.has(event.type)) {
       this.dispatchEvent(new ValueEvent(event.type, event));
     }
+  }
+
+  /** An extension threw (pi's `extension_error`): the user sees its error, and which extension and event. */
+  #reportExtensionError(event: AgentEventBase): void {
+    const {
+      error,
+      extensionPath,
+      event: during,
+    } = event as { error?: unknown; extensionPath?: unknown; event?: unknown };
+    const message = typeof error === "string" && error !== "" ? error : "An extension failed.";
+    this.#state.reportError(
+      message,
+      {
+        kind: "extension",
+        ...(typeof extensionPath === "string" ? { extensionPath } : {}),
+        ...(typeof during === "string" ? { event: during } : {}),
+      },
+      this.#clock.now(),
+    );
   }
 
   /** Removes a dialog, answers it when the client decided (answered / timeout), and tells listeners. */

@@ -29,6 +29,14 @@ export interface WidgetEntry {
   readonly placement: WidgetPlacement;
 }
 
+/**
+ * Where a notification came from when pi did not send it as a `notify`: a command pi answered with
+ * `success: false` (its `error` is the message), or an `extension_error` event (the extension's error is the message).
+ */
+export type NotificationOrigin =
+  | { readonly kind: "command"; readonly command: string }
+  | { readonly kind: "extension"; readonly extensionPath?: string; readonly event?: string };
+
 export interface NotificationEntry {
   /** Increasing per session, starting at 1. */
   readonly id: number;
@@ -36,6 +44,8 @@ export interface NotificationEntry {
   readonly message: string;
   /** Clock time (ms) it arrived. */
   readonly time: number;
+  /** Set for a failure the session reports itself; absent for pi's own `notify`. */
+  readonly origin?: NotificationOrigin;
 }
 
 export interface EditorText {

@@ -12,6 +12,7 @@ import type {
   AgentExit,
   EditorText,
   NotificationEntry,
+  NotificationOrigin,
   PendingDialog,
   StatusEntry,
   UiSnapshot,
@@ -223,9 +224,19 @@ export class UiState implements UiStore {
     if (lines !== undefined) this.#widgets.set(key, { key, lines, placement });
   }
 
-  #addNotification(type: NotificationEntry["type"], message: string, time: number): void {
+  /** Adds an error the session reports itself (a failed command, an extension's error), as pi's notify would. */
+  reportError(message: string, origin: NotificationOrigin, now: number): void {
+    this.#addNotification("error", message, now, origin);
+    this.#changed();
+  }
+
+  #addNotification(type: NotificationEntry["type"], message: string, time: number, origin?: NotificationOrigin): void {
     this.#notificationCount += 1;
-    this.#notifications.push({ id: this.#notificationCount, type, message, time });
+    this.#notifications.push(
+      origin === undefined
+        ? { id: this.#notificationCount, type, message, time }
+        : { id: this.#notificationCount, type, message, time, origin },
+    );
     if (this.#notifications.length > this.#maxNotifications) this.#notifications.shift();
   }
 

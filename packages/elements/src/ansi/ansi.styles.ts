@@ -25,11 +25,14 @@ export const ansiStyles = css`
     --_ansi-14: var(--pi-ansi-bright-cyan, light-dark(#1a6a70, #00d7ff));
     --_ansi-15: var(--pi-ansi-bright-white, light-dark(#6b6b6b, #fff));
   }
-  /* OKLCH lightness 0.5 and 0.72 keep text at 4.5:1 or more on the light and dark backgrounds and surfaces. */
+  /*
+   * OKLCH lightness 0.5 and 0.72 keep text at 4.5:1 or more on the light and dark backgrounds and surfaces. Text on
+   * a stronger ground (a select's current option) sets the two bounds further apart.
+   */
   .ansi-fg {
     color: light-dark(
-      oklch(from var(--_fg) min(l, 0.5) min(c, 0.2) h),
-      oklch(from var(--_fg) max(l, 0.72) c h)
+      oklch(from var(--_fg) min(l, var(--_ansi-light-max-l, 0.5)) min(c, 0.2) h),
+      oklch(from var(--_fg) max(l, var(--_ansi-dark-min-l, 0.72)) c h)
     );
   }
   .ansi-bold {

@@ -45,6 +45,10 @@ export const dialogStyles = css`
     color: var(--_accent);
     overflow-wrap: anywhere;
   }
+  /* Line breaks and indentation in a title are kept, as pi's terminal shows them. */
+  .heading-text {
+    white-space: pre-wrap;
+  }
   .untitled {
     font-weight: normal;
     font-style: italic;

@@ -29,6 +29,7 @@
 import { ContextConsumer } from "@lit/context";
 import type { DialogAnswer, DialogRequest } from "@pi-elements/core";
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from "lit";
+import { renderAnsi } from "../ansi/render-ansi.js";
 import { sessionContext } from "../context.js";
 import { localizeOwn } from "../i18n/localize.js";
 import type { StringKey, StringTable } from "../i18n/strings.js";
@@ -159,6 +160,13 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
   ask(): Promise<A | undefined> {
     this.show();
     return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  /** Focuses the control an open dialog starts on (the list, the field, Yes), as opening it does. */
+  override focus(options?: FocusOptions): void {
+    const target = this.open ? this.focusTarget() : undefined;
+    if (target) target.focus(options);
+    else super.focus(options);
   }
 
   /** Cancels the dialog as if the user had; the session (if any) gets `{cancelled: true}`. */
@@ -366,7 +374,11 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
     >
       <h2 part="heading" class="heading">
         <span id="heading"
-          >${this.heading ? html`<bdi>${this.heading}</bdi>` : html`<span class="untitled">${this.t("untitledDialog")}</span>`}</span
+          >${
+            this.heading
+              ? html`<bdi class="heading-text">${renderAnsi(this.heading)}</bdi>`
+              : html`<span class="untitled">${this.t("untitledDialog")}</span>`
+          }</span
         >${
           seconds !== undefined
             ? html`<span part="countdown" aria-hidden="true"> (${this.t("secondsLeft", { seconds })})</span>`

@@ -21,6 +21,11 @@ export class ImeGuardController implements ReactiveController {
   }
 
   /** True when `event` must not be treated as a command key (Enter, Escape) because an IME owns it. */
+  /** A composition is under way on the host. */
+  get composing(): boolean {
+    return this.#composing;
+  }
+
   isComposing(event: KeyboardEvent): boolean {
     return this.#composing || event.isComposing || event.keyCode === 229;
   }

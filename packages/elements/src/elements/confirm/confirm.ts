@@ -1,5 +1,7 @@
 import type { ConfirmRequest } from "@pi-elements/core";
 import { html, type TemplateResult } from "lit";
+import { ansiStyles } from "../../ansi/ansi.styles.js";
+import { renderAnsi } from "../../ansi/render-ansi.js";
 import { asText, DialogElement } from "../../controllers/dialog-element.js";
 import { dialogStyles } from "../../controllers/dialog-element.styles.js";
 import { tokens } from "../../theme/tokens.js";
@@ -23,7 +25,7 @@ import { confirmStyles } from "./confirm.styles.js";
  * @cssprop --pi-color-accent - Heading and primary button colour.
  */
 export class PiConfirm extends DialogElement<ConfirmRequest, boolean> {
-  static override styles = [tokens, dialogStyles, confirmStyles];
+  static override styles = [tokens, ansiStyles, dialogStyles, confirmStyles];
   static override properties = { message: { type: String } };
 
   /** The question's details; line breaks are shown as line breaks. */
@@ -64,7 +66,7 @@ export class PiConfirm extends DialogElement<ConfirmRequest, boolean> {
   }
 
   protected renderBody(): TemplateResult {
-    return html`${this.message ? html`<p id="message" part="message" class="message">${this.message}</p>` : ""}
+    return html`${this.message ? html`<p id="message" part="message" class="message">${renderAnsi(this.message)}</p>` : ""}
       <div part="actions" class="actions" @keydown=${this.#onKeydown}>
         <button part="button yes-button" class="primary" @click=${() => this.confirm(true)}>${this.t("yes")}</button>
         <button part="button no-button" @click=${() => this.confirm(false)}>${this.t("no")}</button>

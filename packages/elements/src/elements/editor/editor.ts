@@ -1,5 +1,6 @@
 import type { EditorRequest } from "@pi-elements/core";
 import { html, type PropertyValues, type TemplateResult } from "lit";
+import { ansiStyles } from "../../ansi/ansi.styles.js";
 import { asText, DialogElement } from "../../controllers/dialog-element.js";
 import { dialogStyles } from "../../controllers/dialog-element.styles.js";
 import { tokens } from "../../theme/tokens.js";
@@ -29,7 +30,7 @@ export type EditorSubmitKey = "enter" | "mod-enter";
  * @cssprop --pi-font-family-mono - The text area's font.
  */
 export class PiEditor extends DialogElement<EditorRequest, string> {
-  static override styles = [tokens, dialogStyles, editorStyles];
+  static override styles = [tokens, ansiStyles, dialogStyles, editorStyles];
   static override properties = {
     value: { type: String },
     submitOn: { type: String, attribute: "submit-on", reflect: true },

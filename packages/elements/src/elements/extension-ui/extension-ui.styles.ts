@@ -23,10 +23,47 @@ export const styles = [
       border-radius: var(--_radius);
     }
     [part~="queue"] {
-      display: block;
+      display: flex;
+      flex-wrap: wrap;
+      align-items: center;
+      gap: calc(var(--_space) / 2);
       margin-block-end: calc(var(--_space) / 2);
       color: var(--_muted);
-      font-size: 0.85em;
+    }
+    [part~="queue-position"] {
+      font-variant-numeric: tabular-nums;
+    }
+    [part~="queue"] button {
+      font: inherit;
+      color: var(--_text);
+      background: var(--_surface);
+      border: 1px solid var(--_border);
+      border-radius: var(--_radius);
+      min-block-size: 1.75rem;
+      min-inline-size: 1.75rem;
+      padding: 0 calc(var(--_space) * 0.75);
+      cursor: pointer;
+    }
+    [part~="queue"] button:hover:not(:disabled) {
+      background: var(--_selected-bg);
+    }
+    [part~="queue"] button:disabled {
+      color: var(--_muted);
+      cursor: default;
+    }
+    /* A timed dialog waiting behind the shown one: drawn in the warning colour, its title cut to one line. */
+    [part~="queue"] [part~="queue-timed"] {
+      max-inline-size: 100%;
+      overflow: hidden;
+      white-space: nowrap;
+      text-overflow: ellipsis;
+      border-color: var(--_warning);
+      font-variant-numeric: tabular-nums;
+    }
+    /* The arrows point the way the queue reads. */
+    .arrow:dir(rtl) {
+      display: inline-block;
+      transform: scaleX(-1);
     }
     dialog {
       box-sizing: border-box;

@@ -1,5 +1,7 @@
 import type { InputRequest } from "@pi-elements/core";
 import { html, type TemplateResult } from "lit";
+import { ansiStyles } from "../../ansi/ansi.styles.js";
+import { stripAnsi } from "../../ansi/parse-ansi.js";
 import { asText, DialogElement } from "../../controllers/dialog-element.js";
 import { dialogStyles } from "../../controllers/dialog-element.styles.js";
 import { tokens } from "../../theme/tokens.js";
@@ -22,7 +24,7 @@ import { tokens } from "../../theme/tokens.js";
  * @cssprop --pi-color-surface - Field background.
  */
 export class PiInput extends DialogElement<InputRequest, string> {
-  static override styles = [tokens, dialogStyles];
+  static override styles = [tokens, ansiStyles, dialogStyles];
   static override properties = {
     placeholder: { type: String },
     value: { type: String },
@@ -67,7 +69,7 @@ export class PiInput extends DialogElement<InputRequest, string> {
         aria-labelledby="heading"
         autocomplete="off"
         enterkeyhint="send"
-        placeholder=${this.placeholder}
+        placeholder=${stripAnsi(this.placeholder)}
         .value=${this.value}
         @input=${(event: Event) => {
           this.value = (event.target as HTMLInputElement).value;

@@ -8,6 +8,7 @@ export const styles = [
       display: block;
     }
     [part~="base"] {
+      position: relative;
       display: flex;
       flex-wrap: wrap;
       align-items: flex-end;
@@ -71,6 +72,14 @@ export const styles = [
     [part~="status"]:empty {
       position: absolute;
     }
+    [part~="error"] {
+      flex-basis: 100%;
+      margin: 0;
+      padding-inline-start: var(--_space);
+      border-inline-start: 3px solid var(--_error);
+      white-space: pre-wrap;
+      overflow-wrap: anywhere;
+    }
     [part~="agent-exit"] {
       flex-basis: 100%;
       padding-inline-start: var(--_space);
@@ -87,9 +96,58 @@ export const styles = [
       white-space: pre-wrap;
       overflow-wrap: anywhere;
     }
+    /* The completion list opens above the box (a prompt sits at the bottom of a page), as wide as it. */
+    [part~="completions"] {
+      position: absolute;
+      inset-inline: 0;
+      inset-block-end: calc(100% + 2px);
+      z-index: 1;
+      margin: 0;
+      padding: calc(var(--_space) / 2) 0;
+      list-style: none;
+      max-block-size: min(16rem, 50vh);
+      overflow-y: auto;
+      background: var(--_bg);
+      border: 1px solid var(--_border);
+      border-radius: var(--_radius);
+      box-shadow: 0 0.25rem 1rem rgb(0 0 0 / 0.25);
+    }
+    [part~="completions"].below {
+      inset-block-end: auto;
+      inset-block-start: calc(100% + 2px);
+    }
+    [part~="completion"] {
+      padding: calc(var(--_space) / 2) var(--_space);
+      cursor: pointer;
+      white-space: nowrap;
+      overflow: hidden;
+      text-overflow: ellipsis;
+    }
+    [part~="completion"][aria-selected="true"] {
+      background: var(--_selected-bg);
+    }
+    [part~="completion-name"] {
+      font-family: var(--_font-mono);
+      color: var(--_accent);
+    }
+    [part~="completion-hint"] {
+      font-family: var(--_font-mono);
+    }
+    [part~="completion-description"] {
+      color: var(--_muted);
+    }
+    /* On the current row's ground the accent and muted colours fall below 4.5:1: it is all text colour there. */
+    [aria-selected="true"] > [part] {
+      color: var(--_text);
+    }
     @media (forced-colors: active) {
       button:disabled {
         color: GrayText;
+      }
+      [part~="completion"][aria-selected="true"] {
+        forced-color-adjust: none;
+        background: Highlight;
+        color: HighlightText;
       }
     }
   `,

@@ -35,6 +35,11 @@ export const selectStyles = css`
   [part~="option"]:hover {
     background: var(--_surface);
   }
+  /* Coloured option text stays at 4.5:1 on the current option's ground. */
+  [part~="active"] {
+    --_ansi-light-max-l: 0.44;
+    --_ansi-dark-min-l: 0.77;
+  }
   [part~="active"],
   [part~="active"]:hover {
     background: var(--_selected-bg);

@@ -1,5 +1,8 @@
 import type { SelectRequest } from "@pi-elements/core";
 import { html, nothing, type PropertyValues, type TemplateResult } from "lit";
+import { ansiStyles } from "../../ansi/ansi.styles.js";
+import { stripAnsi } from "../../ansi/parse-ansi.js";
+import { renderAnsi } from "../../ansi/render-ansi.js";
 import { asText, DialogElement } from "../../controllers/dialog-element.js";
 import { dialogStyles } from "../../controllers/dialog-element.styles.js";
 import { isPrintableKey, normalizeForMatch, TypeaheadController } from "../../controllers/typeahead-controller.js";
@@ -37,7 +40,7 @@ import { selectStyles } from "./select.styles.js";
  * @cssprop --pi-color-selected-bg - Background of the current option.
  */
 export class PiSelect extends DialogElement<SelectRequest, string> {
-  static override styles = [tokens, dialogStyles, selectStyles];
+  static override styles = [tokens, ansiStyles, dialogStyles, selectStyles];
   static override properties = {
     options: { attribute: false },
     filterThreshold: { type: Number, attribute: "filter-threshold" },
@@ -61,8 +64,10 @@ export class PiSelect extends DialogElement<SelectRequest, string> {
   declare filterText: string;
   protected readonly method = "select" as const;
   readonly #typeahead = new TypeaheadController(this);
-  /** `options` as shown: anything that is not an array of strings is made one (missing -> [], 42 -> "42"). */
+  /** `options` as given: anything that is not an array of strings is made one (missing -> [], 42 -> "42"). */
   #labels: readonly string[] = [];
+  /** The labels as read and matched: ANSI sequences removed, line breaks as spaces (an option is one line). */
+  #plain: readonly string[] = [];
   #scrollPending = false;
 
   constructor() {
@@ -86,11 +91,12 @@ export class PiSelect extends DialogElement<SelectRequest, string> {
     const all = this.#labels.map((_, index) => index);
     if (!this.#filtering || this.filterText === "") return all;
     const needle = normalizeForMatch(this.filterText);
-    return all.filter((index) => normalizeForMatch(this.#labels[index] ?? "").includes(needle));
+    return all.filter((index) => normalizeForMatch(this.#plain[index] ?? "").includes(needle));
   }
 
   #syncLabels(): void {
     this.#labels = Array.isArray(this.options) ? this.options.map(asText) : [];
+    this.#plain = this.#labels.map((label) => oneLine(stripAnsi(label)));
   }
 
   protected override onOpen(): void {
@@ -170,7 +176,7 @@ export class PiSelect extends DialogElement<SelectRequest, string> {
         this.#moveBy(event.key === "j" ? 1 : -1);
         return;
       }
-      const found = this.#typeahead.type(event.key, this.#labels, this.activeIndex);
+      const found = this.#typeahead.type(event.key, this.#plain, this.activeIndex);
       if (found >= 0) this.activeIndex = found;
     }
   }
@@ -229,7 +235,7 @@ export class PiSelect extends DialogElement<SelectRequest, string> {
                 role="option"
                 aria-selected=${active ? "true" : "false"}
                 data-index=${index}
-              ><bdi>${this.#labels[index]}</bdi></li>`;
+              ><bdi>${renderAnsi(oneLine(this.#labels[index] ?? ""))}</bdi></li>`;
             })}
           </ul>`
         : html`<p part="empty" class="empty">${this.t(this.#labels.length === 0 ? "noOptions" : "noMatches")}</p>`;
@@ -238,4 +244,9 @@ export class PiSelect extends DialogElement<SelectRequest, string> {
         <button part="button cancel-button" @click=${() => this.cancel("button")}>${this.t("cancel")}</button>
       </div>`;
   }
+}
+
+/** An option is one line: its line breaks (CR, LF, CRLF) read as spaces. */
+function oneLine(text: string): string {
+  return text.replace(/\r\n|[\r\n]/g, " ");
 }
