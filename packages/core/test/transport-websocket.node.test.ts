@@ -101,9 +101,10 @@ test("websocket: a dropped connection reconnects with backoff; records sent duri
 
 test("websocket: retries of a server that is gone grow by the factor, then give up after maxAttempts", async () => {
   const timers = new ManualTimers();
-  // A port nothing listens on: every attempt fails.
+  // A port nothing listens on: every attempt fails. The bridge's token is in the URL: it never reaches a diagnostic.
   const gone = await startWsTestServer();
-  const url = gone.url("nobody");
+  const secret = "s3cr3t-bridge-token";
+  const url = `${gone.url("nobody")}?token=${secret}`;
   await gone.close();
   const transport = new WebSocketTransport(url, {
     WebSocket,
@@ -123,10 +124,11 @@ test("websocket: retries of a server that is gone grow by the factor, then give 
   assert.deepEqual(
     diagnostics.map((d) => d.message),
     [
-      `WebSocket ${url} closed; gave up after 3 reconnect attempts.`,
+      `WebSocket ${url.replace(secret, encodeURIComponent("…"))} closed; gave up after 3 reconnect attempts.`,
       "1 queued record(s) dropped: the transport closed.",
     ],
   );
+  assert.ok(diagnostics.every((d) => !JSON.stringify(d).includes(secret)));
 });
 
 test("websocket: close() during an outage stops reconnecting for good; close is idempotent; later sends diagnosed", async () => {

@@ -197,7 +197,7 @@ export class WebSocketTransport extends BaseTransport {
           ? `gave up after ${this.#attempt} reconnect attempts`
           : undefined;
     if (!backoff || stop !== undefined) {
-      this.diagnose(`WebSocket ${this.url} closed; ${stop}.`);
+      this.diagnose(`WebSocket ${redactToken(this.url)} closed; ${stop}.`);
       this.#giveUp();
       return;
     }
@@ -272,4 +272,17 @@ function toBytes(data: unknown): Uint8Array | undefined {
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   return undefined;
+}
+
+/** A URL as diagnostics may show it: a `token` query parameter's value is replaced, so logs never carry the secret. */
+export function redactToken(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url.replace(/([?&]token=)[^&#]*/gi, "$1…");
+  }
+  if (!parsed.searchParams.has("token")) return url;
+  parsed.searchParams.set("token", "…");
+  return parsed.toString();
 }
