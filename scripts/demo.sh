@@ -5,4 +5,5 @@ cd "$(dirname "$0")/.."
 source scripts/setup.sh
 install_workspace
 $PNPM run build
-exec $PNPM run demo "$@"
+# Node directly (not `pnpm run`), so Ctrl+C ends the demo quietly with its own exit code.
+exec node --import tsx scripts/demo.ts "$@"
