@@ -7,6 +7,8 @@ const pkg = (path: string) => fileURLToPath(new URL(`../packages/${path}`, impor
 export default defineConfig({
   root: fileURLToPath(new URL(".", import.meta.url)),
   resolve: {
+    // Lit's production build, also under the dev server: the demo is what a user of the library sees.
+    conditions: ["module", "browser", "production"],
     alias: [
       { find: /^@pi-elements\/core$/, replacement: pkg("core/src/index.ts") },
       { find: /^@pi-elements\/elements$/, replacement: pkg("elements/src/index.ts") },

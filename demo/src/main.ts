@@ -28,11 +28,14 @@ export class DemoApp extends LitElement {
     theme: { state: true },
     language: { state: true },
     direction: { state: true },
+    menuOpen: { state: true },
   };
   declare route: Route;
   declare theme: "auto" | "light" | "dark";
   declare language: string;
   declare direction: "ltr" | "rtl";
+  /** On a narrow screen the story list is behind a menu button. */
+  declare menuOpen: boolean;
 
   constructor() {
     super();
@@ -40,8 +43,10 @@ export class DemoApp extends LitElement {
     this.theme = "auto";
     this.language = "en";
     this.direction = "ltr";
+    this.menuOpen = false;
     addEventListener("hashchange", () => {
       this.route = parseRoute(location.hash);
+      this.menuOpen = false;
     });
   }
 
@@ -53,7 +58,7 @@ export class DemoApp extends LitElement {
   #nav() {
     const route = this.route;
     const current = (match: boolean) => (match ? "page" : undefined);
-    return html`<nav aria-label="Demo">
+    return html`<nav id="stories" aria-label="Stories" ?data-open=${this.menuOpen}>
       <h2>Gallery</h2>
       ${storyModules.map(
         (module) => html`<h3>${module.title}</h3>
@@ -88,8 +93,13 @@ export class DemoApp extends LitElement {
 
   override render() {
     return html`
-      <div class="top">
+      <header class="top">
+        <button type="button" class="skip" @click=${this.#skipToContent}>Skip to content</button>
         <a class="brand" href="#/">pi-elements</a>
+        <button type="button" class="menu" aria-controls="stories" aria-expanded=${this.menuOpen ? "true" : "false"}
+          @click=${() => {
+            this.menuOpen = !this.menuOpen;
+          }}>Stories</button>
         <label>Theme <select @change=${(e: Event) => {
           this.theme = (e.target as HTMLSelectElement).value as DemoApp["theme"];
         }}>
@@ -105,9 +115,9 @@ export class DemoApp extends LitElement {
         }}>
           <option value="ltr">Left to right</option><option value="rtl">Right to left</option>
         </select></label>
-      </div>
+      </header>
       ${this.#nav()}
-      <main>${
+      <main id="main" tabindex="-1">${
         // Elements read the nearest lang and dir when they render, so a switch re-creates the page in the new
         // language (a story restarts; the live page reconnects and the bridge replays its state).
         keyed(`${this.language}|${this.direction}`, this.#page())
@@ -115,10 +125,20 @@ export class DemoApp extends LitElement {
     `;
   }
 
+  /** The skip link's target is in this shadow root, where no fragment link reaches: it is a button that moves focus. */
+  #skipToContent(): void {
+    this.renderRoot.querySelector<HTMLElement>("main")?.focus();
+  }
+
   static override styles = css`
     :host { display: grid; grid-template-columns: 15rem minmax(0, 1fr); grid-template-rows: auto 1fr; min-height: 100vh; }
-    .top { grid-column: 1 / -1; display: flex; gap: 1.25rem; align-items: center; padding: 0.6rem 1rem;
+    .skip { position: absolute; inset-inline-start: 0.5rem; inset-block-start: -3rem; z-index: 10; padding: 0.4rem 0.8rem;
+      font: inherit; border: 0; border-radius: 4px; background: light-dark(#1f2328, #e4e4e4); color: light-dark(#fff, #17171c); }
+    .skip:focus { inset-block-start: 0.5rem; }
+    .top { grid-column: 1 / -1; display: flex; flex-wrap: wrap; gap: 0.5rem 1.25rem; align-items: center; padding: 0.6rem 1rem;
       border-bottom: 1px solid var(--demo-border); font-size: 0.85rem; }
+    .menu { display: none; font: inherit; }
+    main:focus { outline: none; }
     .brand { font-weight: 700; font-size: 1rem; margin-inline-end: auto; color: inherit; text-decoration: none; }
     select { font: inherit; margin-inline-start: 0.3rem; }
     nav { padding: 1rem; border-inline-end: 1px solid var(--demo-border); overflow: auto; font-size: 0.9rem; }
@@ -131,6 +151,15 @@ export class DemoApp extends LitElement {
     main { padding: 1.25rem 1.5rem; min-width: 0; }
     .story-head h1 { margin: 0 0 0.25rem; font-size: 1.3rem; }
     .story-head p { margin: 0 0 1rem; color: var(--demo-muted); }
+    /* A phone: one column; the story list opens from the menu button, over the page. */
+    @media (max-width: 48rem) {
+      :host { grid-template-columns: minmax(0, 1fr); }
+      .menu { display: inline-block; }
+      nav { display: none; border-inline-end: 0; border-bottom: 1px solid var(--demo-border); }
+      nav[data-open] { display: block; }
+      main { padding: 1rem; }
+      .story-head h1 { font-size: 1.15rem; }
+    }
   `;
 }
 

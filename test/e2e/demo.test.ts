@@ -6,12 +6,26 @@
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { launchOptions } from "../../scripts/chromium.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/** axe's WCAG 2 A/AA and best-practice violations on the whole page, one line each. */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: AXE });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResult> } }).axe;
+    type AxeResult = { violations: { id: string; nodes: { target: string[] }[] }[] };
+    const result = await axe.run(document, { runOnly: ["wcag2a", "wcag2aa", "best-practice"] });
+    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  });
+}
 
 describe("the demo command", { timeout: 180_000 }, () => {
   let demo: ChildProcess;
@@ -53,12 +67,22 @@ describe("the demo command", { timeout: 180_000 }, () => {
     }
   });
 
-  async function open(url: string): Promise<{ page: Page; errors: string[] }> {
-    const page = await browser.newPage();
+  async function open(
+    url: string,
+    viewport = { width: 1280, height: 800 },
+  ): Promise<{ page: Page; errors: string[]; console: string[] }> {
+    const page = await browser.newPage({ viewport });
     const errors: string[] = [];
+    const console: string[] = [];
     page.on("pageerror", (error) => errors.push(error.message));
+    page.on("console", (message) => {
+      if (message.type() === "error" || message.type() === "warning") console.push(message.text());
+    });
+    page.on("response", (response) => {
+      if (response.status() >= 400) console.push(`${response.status()} ${response.url()}`);
+    });
     await page.goto(url);
-    return { page, errors };
+    return { page, errors, console };
   }
 
   it("serves the gallery: the sidebar lists every element's stories, and a story's answer is logged as JSON", async () => {
@@ -97,5 +121,113 @@ describe("the demo command", { timeout: 180_000 }, () => {
     assert.equal(await page.title(), "pi-elements showcase");
     assert.deepEqual(errors, []);
     await page.close();
+  });
+
+  it("works on a 375 px phone: nothing scrolls sideways, the story list opens from a menu button", async () => {
+    const { page, errors } = await open(`${galleryUrl}#/gallery/extension-ui/0`, { width: 375, height: 740 });
+    await page.locator("pi-extension-ui pi-confirm").waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.equal(overflow, 0);
+    const stories = page.getByRole("navigation", { name: "Stories" });
+    assert.equal(await stories.isVisible(), false);
+    const menu = page.getByRole("button", { name: "Stories" });
+    assert.equal(await menu.getAttribute("aria-expanded"), "false");
+    await menu.click();
+    assert.equal(await menu.getAttribute("aria-expanded"), "true");
+    await stories.getByRole("link", { name: "Plain" }).first().click();
+    const heading = page.getByRole("heading", { level: 1 });
+    await heading.getByText("pi-select: Plain").waitFor();
+    assert.equal(await stories.isVisible(), false);
+    // A heading is broken between words, never inside one: this one fits one line.
+    assert.ok((await heading.boundingBox())!.height < 40);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  for (const [name, route] of [
+    ["the gallery", "#/gallery/select/0"],
+    ["the playground", "#/playground"],
+    ["the live page", "live"],
+  ] as const) {
+    it(`${name}: clean under axe, landmarks and headings in order, no console errors or warnings`, async () => {
+      const { page, errors, console } = await open(route === "live" ? liveUrl : `${galleryUrl}${route}`);
+      if (route === "live") await page.getByRole("status").getByText("Connected").waitFor();
+      else await page.locator("main h1").first().waitFor();
+      await page.waitForTimeout(300);
+      assert.deepEqual(await axeViolations(page), []);
+      assert.ok(await page.getByRole("banner").isVisible());
+      assert.ok(await page.getByRole("main").isVisible());
+      // No "Lit is in dev mode", no missing favicon: a newcomer's console is clean.
+      assert.deepEqual(console, []);
+      assert.deepEqual(errors, []);
+      await page.close();
+    });
+  }
+
+  it("has a skip link: the first Tab reaches it, Enter moves focus to the page's content", async () => {
+    // The live page: nothing on it takes focus by itself, so the first Tab starts at the top, as a keyboard user's.
+    const { page, errors } = await open(liveUrl);
+    await page.getByRole("status").getByText("Connected").waitFor();
+    await page.keyboard.press("Tab");
+    const skip = page.getByRole("button", { name: "Skip to content" });
+    assert.ok(await skip.isVisible());
+    assert.equal(await skip.evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement), true);
+    await page.keyboard.press("Enter");
+    assert.equal(
+      await page.getByRole("main").evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement),
+      true,
+    );
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it("leaves no unhandled rejection when a page is left while its command runs", async () => {
+    const { page, errors } = await open(liveUrl);
+    await page.getByRole("status").getByText("Connected").waitFor();
+    const rejections: string[] = [];
+    await page.exposeFunction("reportRejection", (reason: string) => rejections.push(reason));
+    await page.evaluate(() =>
+      addEventListener("unhandledrejection", (event) =>
+        (window as unknown as { reportRejection(r: string): void }).reportRejection(String(event.reason)),
+      ),
+    );
+    await page.getByRole("button", { name: "/pick", exact: true }).click();
+    await page.getByRole("option", { name: "staging" }).waitFor();
+    // Away while pi waits for the answer: the page's session closes under the command in flight.
+    await page.evaluate(() => {
+      location.hash = "#/gallery/select/0";
+    });
+    await page.locator("pi-select").waitFor();
+    await page.waitForTimeout(500);
+    assert.deepEqual(rejections, []);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
+
+describe("scripts/demo.sh, the README's demo command", { timeout: 300_000 }, () => {
+  it("prints no pnpm update banner, and exits cleanly on Ctrl+C", async () => {
+    const demo = spawn("bash", ["scripts/demo.sh", "--gallery", "--port", "0"], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    let output = "";
+    demo.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    demo.stderr?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => demo.once("exit", (code) => resolve(code)));
+    const deadline = Date.now() + 240_000;
+    while (!/Gallery and playground:\s+http/.test(output)) {
+      assert.ok(Date.now() < deadline, `the demo printed no URL:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    // Ctrl+C in a terminal signals the whole foreground process group.
+    process.kill(-(demo.pid as number), "SIGINT");
+    assert.equal(await exited, 0, output);
+    assert.doesNotMatch(output, /Update available|ELIFECYCLE|curl /);
   });
 });

@@ -33,6 +33,14 @@ export class DemoCommandList extends LitElement {
     }
   }
 
+  /**
+   * Sends the command as a prompt. pi's refusal is shown by the session itself (an error notification); a session
+   * closed because the page moved on has nobody left to tell.
+   */
+  #run(name: string): void {
+    this.session?.send("prompt", { message: `/${name}` }).catch(() => {});
+  }
+
   override render() {
     return html`
       <h2>Slash commands</h2>
@@ -40,7 +48,7 @@ export class DemoCommandList extends LitElement {
       <ul>
         ${this.commands.map(
           (command) => html`<li>
-            <button type="button" dir="ltr" @click=${() => this.session?.send("prompt", { message: `/${command.name}` })}>
+            <button type="button" dir="ltr" @click=${() => this.#run(command.name)}>
               /${command.name}
             </button>
             <span>${command.description ?? ""}</span>

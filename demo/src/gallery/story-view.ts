@@ -71,13 +71,13 @@ export class DemoStoryView extends LitElement {
         ${
           Object.keys(story.knobs).length > 0
             ? html`<form class="knobs" @submit=${(e: Event) => e.preventDefault()}>
-              <h3>Controls</h3>
+              <h2>Controls</h2>
               ${Object.entries(story.knobs).map(([key, knob]) => this.#renderKnob(key, knob))}
             </form>`
             : ""
         }
         <section class="log">
-          <h3>Sent to the agent</h3>
+          <h2>Sent to the agent</h2>
           <button type="button" @click=${() => {
             this.args = { ...this.args };
           }}>Restart story</button>
@@ -121,13 +121,14 @@ export class DemoStoryView extends LitElement {
       background: light-dark(#ffffff, #1e1e24); color: light-dark(#1f2328, #e4e4e4); }
     .side { display: grid; gap: 1rem; }
     .knobs { display: grid; grid-template-columns: max-content 1fr; gap: 0.4rem 0.6rem; align-items: center; }
-    .knobs h3, .knobs label:has(input[type="checkbox"]) { grid-column: 1 / -1; }
-    h3 { margin: 0; font-size: 0.8rem; text-transform: uppercase; letter-spacing: 0.05em; color: var(--demo-muted); }
+    .knobs h2, .knobs label:has(input[type="checkbox"]) { grid-column: 1 / -1; }
+    h2 { margin: 0; font-size: 0.8rem; text-transform: uppercase; letter-spacing: 0.05em; color: var(--demo-muted); }
     .log ol { list-style: none; margin: 0.5rem 0 0; padding: 0; display: grid; gap: 0.35rem; max-height: 24rem; overflow: auto; }
     .log code { display: block; font-size: 0.75rem; white-space: pre-wrap; word-break: break-all; padding: 0.35rem 0.5rem;
       border-radius: 4px; background: var(--demo-code-bg); }
     .empty { color: var(--demo-muted); font-size: 0.85rem; }
-    @media (max-width: 60rem) { :host { grid-template-columns: 1fr; } }
+    @media (max-width: 60rem) { :host { grid-template-columns: minmax(0, 1fr); } }
+    @media (max-width: 30rem) { .stage { padding: 0.75rem; } .knobs { grid-template-columns: minmax(0, 1fr); } }
   `;
 }
 
