@@ -75,11 +75,18 @@ export const dialogStyles = css`
     min-block-size: 2rem;
     cursor: pointer;
   }
-  button.primary {
-    border-color: var(--_accent);
-  }
   button:hover {
     background: var(--_selected-bg);
+  }
+  /* The action the dialog suggests is filled with the accent; hovering darkens it (light) or lightens it (dark). */
+  button.primary {
+    color: var(--_bg);
+    background: var(--_accent);
+    border-color: var(--_accent);
+    font-weight: 600;
+  }
+  button.primary:hover {
+    background: color-mix(in oklab, var(--_accent) 85%, var(--_text));
   }
   input,
   textarea {

@@ -7,7 +7,8 @@
  * A page switches every element at once with the inheritable `--pi-color-scheme: light | dark` on any ancestor.
  *
  * Colours are pi's dark.json / light.json values; where one of them fails WCAG AA as text on our background
- * (light warning #9a7326, dark muted #808080, dark error #cc6666 at 4.47:1) the nearest passing shade is used.
+ * (light warning #9a7326, dark muted #808080, dark error #cc6666 at 4.47:1) the nearest passing shade is used. The dark
+ * warning is Tomorrow Night's yellow #f0c674 (pi's ANSI yellow) rather than pi's pure #ffff00, which glares on a page.
  * pi's success and dim roles have no token: nothing here is drawn in them.
  */
 import { css } from "lit";
@@ -21,7 +22,7 @@ export const tokens = css`
     --_border: var(--pi-color-border, light-dark(#b0b0b0, #505050));
     --_accent: var(--pi-color-accent, light-dark(#4f7373, #8abeb7));
     --_error: var(--pi-color-error, light-dark(#a34f4f, #d47474));
-    --_warning: var(--pi-color-warning, light-dark(#85631f, #ff0));
+    --_warning: var(--pi-color-warning, light-dark(#85631f, #f0c674));
     --_muted: var(--pi-color-muted, light-dark(#616161, #949494));
     --_selected-bg: var(--pi-color-selected-bg, light-dark(#d0d0e0, #3a3a4a));
     --_focus: var(--pi-color-focus, light-dark(#4f7373, #8abeb7));

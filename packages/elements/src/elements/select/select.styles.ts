@@ -11,6 +11,8 @@ export const selectStyles = css`
     border-radius: var(--_radius);
   }
   [part~="option"] {
+    /* A set line height: with "normal", a fallback font (CJK, emoji) makes its row taller than a Latin one. */
+    line-height: 1.5;
     display: flex;
     gap: 0.5ch;
     padding: calc(var(--_space) * 0.5) var(--_space);
