@@ -141,6 +141,41 @@ describe("pi-status-bar", () => {
     expect(texts(el)).to.deep.equal(["own 2"]);
   });
 
+  it("keeps an entry's element, and the focus in it, while its text changes and other keys come and go", async () => {
+    const el = await fixture<PiStatusBar>(html`<pi-status-bar
+      .statuses=${[{ key: "b", text: "B" }, { key: "c", text: "C" }]}
+    ></pi-status-bar>`);
+    const entryB = entries(el)[0]!;
+    entryB.tabIndex = 0;
+    entryB.focus();
+    const blurs: string[] = [];
+    entryB.addEventListener("blur", () => blurs.push("blur"));
+    // Only arrivals; arrivals and departures around it; one arrives before it while the one after it leaves.
+    for (const statuses of [
+      [
+        { key: "a", text: "A" },
+        { key: "b", text: "B" },
+        { key: "c", text: "C" },
+      ],
+      [
+        { key: "b", text: "B2" },
+        { key: "d", text: "D" },
+      ],
+      [
+        { key: "0", text: "zero" },
+        { key: "b", text: "B3" },
+      ],
+    ]) {
+      el.statuses = statuses;
+      await el.updateComplete;
+    }
+    expect(keys(el)).to.deep.equal(["0", "b"]);
+    expect(entries(el)[1] === entryB, "the same element").to.equal(true);
+    expect(entryB.textContent).to.equal("B3");
+    expect(el.shadowRoot!.activeElement === entryB, "focus stays on the entry").to.equal(true);
+    expect(blurs).to.deep.equal([]);
+  });
+
   it("renders at most twice for a burst of 2,000 setStatus", async () => {
     const agent = new FakeAgent();
     const el = await fixture<CountingStatusBar>(
