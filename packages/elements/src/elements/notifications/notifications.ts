@@ -25,7 +25,8 @@ const TYPES: readonly NotifyType[] = ["info", "warning", "error"];
 
 /**
  * A toast stack for `notify`, styled as pi shows them: an error in red ("Error: …"), a warning in yellow
- * ("Warning: …"), info dimmed. Info and warnings dismiss themselves after `duration` ms, counted from when the
+ * ("Warning: …"), info dimmed; ANSI styling in a message is rendered (at most 1,000 styled runs per message; the rest
+ * of it shows unstyled). Info and warnings dismiss themselves after `duration` ms, counted from when the
  * element first saw them and paused while the pointer is over the stack or focus is in it; errors stay until
  * dismissed. At most `max` toasts are in the DOM (the newest), with "+N more" for the other waiting ones, so a
  * burst of thousands stays cheap. Dismissing is this element's own view state; the session is not told.

@@ -18,10 +18,10 @@ export interface StatusInput {
 const byKey = new Intl.Collator();
 
 /**
- * pi's status line: every status set with `setStatus`, sorted by key, ANSI styling rendered. One line by default,
- * cut with an ellipsis where it no longer fits; each entry shows its full text as a tooltip on hover, and the
- * entries cut short become focusable: while one has keyboard focus the line unfolds to show everything. With
- * `wrap`, the entries always wrap instead.
+ * pi's status line: every status set with `setStatus`, sorted by key, ANSI styling rendered (at most 1,000 styled
+ * runs per status; the rest of its text shows unstyled). One line by default, cut with an ellipsis where it no
+ * longer fits; each entry shows its full text as a tooltip on hover, and the entries cut short become focusable:
+ * while one has keyboard focus the line unfolds to show everything. With `wrap`, the entries always wrap instead.
  *
  * The statuses come from the `session` property, else from an ancestor `<pi-session>`, else from `statuses`.
  * Not a live region: statuses change often (a burst can be thousands), and announcing each would drown a screen

@@ -23,9 +23,10 @@ export interface WidgetToggleDetail {
 
 /**
  * The widgets extensions place above or below the editor with `setWidget`, in the order pi shows them, each line
- * with its ANSI styling. As in pi, a widget shows at most `max-lines` lines (10) and then a "… (widget truncated)"
- * row; here that row is a button that unfolds the rest (and folds it again). Blank lines keep their height and long
- * lines wrap. The widget key is `data-key` on the widget, not a visible heading.
+ * with its ANSI styling (at most 1,000 styled runs per line; the rest of the line shows unstyled). As in pi, a
+ * widget shows at most `max-lines` lines (10) and then a "… (widget truncated)" row; here that row is a button that
+ * unfolds the rest (and folds it again). Blank lines keep their height and long lines wrap. The widget key is
+ * `data-key` on the widget, not a visible heading.
  *
  * The widgets come from the `session` property, else from an ancestor `<pi-session>`, else from `widgets`. The
  * slot is one labelled group and not a live region: widgets often redraw (progress, spinners), and announcing each
