@@ -6,7 +6,7 @@
  *
  * So while focus is inside `list`, an element whose update both drops and adds keys renders twice in that update:
  * first only the items that stay (for `repeat`, removals only), then all of them (insertions only). This returns the
- * items for that first render, or undefined when one render is safe.
+ * items for that first render, or undefined when one render is enough.
  *
  * @param list The element whose children `repeat` renders, each with `data-<dataKey>` set to its key.
  * @param next The items the update will show, in order (called only while focus is inside `list`).
@@ -21,5 +21,6 @@ export function removalsFirst<T>(
   const shown = new Set([...list.children].map((child) => (child as HTMLElement).dataset[dataKey]));
   const items = next();
   const kept = items.filter((item) => shown.has(key(item)));
-  return kept.length < items.length && kept.length < shown.size ? kept : undefined;
+  // Nothing kept: the focused item is leaving anyway.
+  return kept.length > 0 && kept.length < items.length && kept.length < shown.size ? kept : undefined;
 }
