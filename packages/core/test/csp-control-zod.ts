@@ -1,8 +1,8 @@
 /**
- * Control for the CSP test (loaded by test/fixtures/csp/zod-default.html): classic zod in its default (JIT)
- * configuration, whose object schemas probe `new Function`. That probe must be reported on the strict page, which
- * proves the strict-page test would notice if the core ever let zod generate code. (zod/mini's objects do not
- * compile in zod 4.6; the core still sets `jitless` so a future zod cannot start.)
+ * Control for the CSP test (loaded by test/fixtures/csp/zod-default.html): classic zod, whose object schemas probe
+ * `new Function` for their compiled parsers. In its default configuration that probe must be reported on the strict
+ * page, which proves the strict-page test would notice code generation. With `?jitless` the page first opts out as
+ * the README advises (`z.config({ jitless: true })`, the page's own choice), and nothing may be reported.
  */
 import * as z from "zod";
 
@@ -11,5 +11,7 @@ declare global {
     runControl?: () => unknown;
   }
 }
+
+if (new URLSearchParams(location.search).has("jitless")) z.config({ jitless: true });
 
 window.runControl = () => z.object({ a: z.string() }).safeParse({ a: "x" }).success;

@@ -2,7 +2,7 @@ import { expect } from "@open-wc/testing";
 import fc from "fast-check";
 import { render } from "lit";
 import { stripAnsi } from "../src/ansi/parse-ansi.js";
-import { renderAnsi } from "../src/ansi/render-ansi.js";
+import { MAX_STYLED_RUNS, renderAnsi } from "../src/ansi/render-ansi.js";
 
 const E = "\u001b";
 
@@ -78,6 +78,24 @@ describe("renderAnsi", () => {
     expect(a?.style.backgroundColor).to.equal("var(--_ansi-2)");
     expect(b?.style.color).to.equal("var(--_ansi-3)");
     expect(b?.style.backgroundColor).to.equal("var(--_ansi-2)");
+  });
+
+  it("renders at most MAX_STYLED_RUNS styled runs per text; the rest of the text follows as plain text, in order", () => {
+    // 100,000 colour changes, each with one character: without a cap, 100,000 spans.
+    const count = 100_000;
+    const text = Array.from({ length: count }, (_, i) => `${E}[3${(i % 2) + 1}m${i % 10}`).join("");
+    const host = mount(`${text}${E}]8;;https://pi.dev/${E}\\link${E}]8;;${E}\\`);
+    const spans = host.querySelectorAll("span");
+    expect(spans).to.have.length(MAX_STYLED_RUNS);
+    expect(spans[0]?.style.color).to.equal("var(--_ansi-1)");
+    expect(spans[1]?.style.color).to.equal("var(--_ansi-2)");
+    expect(host.querySelector("a"), "a link past the cap is plain text").to.equal(null);
+    const visible = Array.from({ length: count }, (_, i) => i % 10).join("");
+    expect(host.textContent).to.equal(`${visible}link`);
+    // Under the cap nothing changes: each run keeps its element.
+    const under = mount(text.slice(0, text.indexOf(`${E}[`, 6 * MAX_STYLED_RUNS)));
+    expect(under.querySelectorAll("span")).to.have.length(MAX_STYLED_RUNS);
+    expect(under.textContent).to.equal(visible.slice(0, MAX_STYLED_RUNS));
   });
 
   it("renders markup as text", () => {

@@ -1,6 +1,7 @@
 import { ContextProvider } from "@lit/context";
 import { expect, fixture, html, nextFrame } from "@open-wc/testing";
 import { emulateMedia, executeServerCommand } from "@web/test-runner-commands";
+import { MAX_STYLED_RUNS } from "../src/ansi/render-ansi.js";
 import { sessionContext } from "../src/context.js";
 import "../src/elements/status-bar/define.js";
 import { PiStatusBar } from "../src/elements/status-bar/status-bar.js";
@@ -139,6 +140,56 @@ describe("pi-status-bar", () => {
     setStatus(b, "k", "own 2");
     await settle();
     expect(texts(el)).to.deep.equal(["own 2"]);
+  });
+
+  it("keeps an entry's element, and the focus in it, while its text changes and other keys come and go", async () => {
+    const el = await fixture<PiStatusBar>(html`<pi-status-bar
+      .statuses=${[{ key: "b", text: "B" }, { key: "c", text: "C" }]}
+    ></pi-status-bar>`);
+    const entryB = entries(el)[0]!;
+    entryB.tabIndex = 0;
+    entryB.focus();
+    const blurs: string[] = [];
+    entryB.addEventListener("blur", () => blurs.push("blur"));
+    // Only arrivals; arrivals and departures around it; one arrives before it while the one after it leaves.
+    for (const statuses of [
+      [
+        { key: "a", text: "A" },
+        { key: "b", text: "B" },
+        { key: "c", text: "C" },
+      ],
+      [
+        { key: "b", text: "B2" },
+        { key: "d", text: "D" },
+      ],
+      [
+        { key: "0", text: "zero" },
+        { key: "b", text: "B3" },
+      ],
+    ]) {
+      el.statuses = statuses;
+      await el.updateComplete;
+    }
+    expect(keys(el)).to.deep.equal(["0", "b"]);
+    expect(entries(el)[1] === entryB, "the same element").to.equal(true);
+    expect(entryB.textContent).to.equal("B3");
+    expect(el.shadowRoot!.activeElement === entryB, "focus stays on the entry").to.equal(true);
+    expect(blurs).to.deep.equal([]);
+  });
+
+  it("shows a status of 100,000 SGR sequences in full, with a bounded number of styled spans", async () => {
+    const text = Array.from(
+      { length: 100_000 },
+      (_, i) => `${E}[3${(i % 7) + 1}m${String.fromCharCode(97 + (i % 26))}`,
+    );
+    const el = await fixture<PiStatusBar>(
+      html`<pi-status-bar .statuses=${[{ key: "rainbow", text: text.join("") }]}></pi-status-bar>`,
+    );
+    const entry = entries(el)[0]!;
+    expect(entry.querySelectorAll("span").length).to.equal(MAX_STYLED_RUNS);
+    const visible = Array.from({ length: 100_000 }, (_, i) => String.fromCharCode(97 + (i % 26))).join("");
+    expect(entry.textContent).to.equal(visible);
+    expect(entry.title).to.equal(visible);
   });
 
   it("renders at most twice for a burst of 2,000 setStatus", async () => {

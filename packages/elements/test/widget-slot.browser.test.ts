@@ -94,6 +94,38 @@ describe("pi-widget-slot", () => {
     expect(lineTexts(widget!)).to.have.length(25);
   });
 
+  it("keeps a widget's element, and the focus on its toggle, while it redraws and other widgets come and go", async () => {
+    const el = await fixture<PiWidgetSlot>(html`<pi-widget-slot
+      .widgets=${[{ key: "log", lines: lines(12) }, { key: "b", lines: ["b"] }]}
+    ></pi-widget-slot>`);
+    const log = widgets(el)[0]!;
+    const button = toggle(log)!;
+    button.focus();
+    const blurs: string[] = [];
+    button.addEventListener("blur", () => blurs.push("blur"));
+    // One widget arrives before it while the one after it leaves, in one update; then only leaves, only arrive.
+    for (const next of [
+      [
+        { key: "a", lines: ["a"] },
+        { key: "log", lines: lines(13) },
+      ],
+      [{ key: "log", lines: lines(14) }],
+      [
+        { key: "log", lines: lines(15) },
+        { key: "c", lines: ["c"] },
+      ],
+    ]) {
+      el.widgets = next;
+      await el.updateComplete;
+    }
+    expect(widgets(el).map((w) => w.dataset.key)).to.deep.equal(["log", "c"]);
+    expect(widgets(el)[0] === log, "the same widget element").to.equal(true);
+    expect(toggle(log) === button, "the same toggle").to.equal(true);
+    expect(button.title).to.equal("Show all 15 lines");
+    expect(root(el).activeElement === button, "focus stays on the toggle").to.equal(true);
+    expect(blurs).to.deep.equal([]);
+  });
+
   it("keeps exactly 10 lines without a toggle, and honours max-lines", async () => {
     const el = await fixture<PiWidgetSlot>(html`<pi-widget-slot
       .widgets=${[{ key: "ten", lines: lines(10) }, { key: "eleven", lines: lines(11) }]}

@@ -2,30 +2,27 @@
  * Messages the pi-elements bridge adds to the stream. Their `type` starts with `pi-elements/`, a namespace pi
  * never uses (pi's types are snake_case words), so they cannot collide with a current or future pi message.
  */
-import "./zod.js";
 import * as z from "zod/mini";
-import { arrayOf, literal, number, orNull, string } from "./checked.js";
-import { taggedUnion } from "./tagged-union.js";
 
 export const BRIDGE_PREFIX = "pi-elements/";
 
 /** A pending dialog left the queue without this client answering it (another client did, or the agent exited). */
 export const BridgeDialogClosed = z.looseObject({
-  type: literal("pi-elements/dialog_closed"),
-  id: string(),
-  reason: literal(["answered", "expired", "agent_exit"]),
+  type: z.literal("pi-elements/dialog_closed"),
+  id: z.string(),
+  reason: z.enum(["answered", "expired", "agent_exit"]),
 });
 /** The agent process ended. */
 export const BridgeAgentExit = z.looseObject({
-  type: literal("pi-elements/agent_exit"),
-  code: orNull(number()),
-  signal: z.optional(orNull(string())),
-  stderrTail: z.optional(arrayOf(string())),
+  type: z.literal("pi-elements/agent_exit"),
+  code: z.nullable(z.number()),
+  signal: z.optional(z.nullable(z.string())),
+  stderrTail: z.optional(z.array(z.string())),
 });
 /** The agent process (re)started. */
 export const BridgeAgentStart = z.looseObject({
-  type: literal("pi-elements/agent_start"),
-  pid: z.optional(number()),
+  type: z.literal("pi-elements/agent_start"),
+  pid: z.optional(z.number()),
 });
 /**
  * Sent first on every connection. The client drops its extension-UI state (statuses, widgets, pending dialogs);
@@ -33,11 +30,16 @@ export const BridgeAgentStart = z.looseObject({
  * that remains.
  */
 export const BridgeHello = z.looseObject({
-  type: literal("pi-elements/hello"),
-  protocol: literal(1),
+  type: z.literal("pi-elements/hello"),
+  protocol: z.literal(1),
 });
-export const BridgeMessage = taggedUnion("type", [BridgeDialogClosed, BridgeAgentExit, BridgeAgentStart, BridgeHello]);
-export type BridgeMessage = z.infer<(typeof BridgeMessage.options)[number]>;
+export const BridgeMessage = z.discriminatedUnion("type", [
+  BridgeDialogClosed,
+  BridgeAgentExit,
+  BridgeAgentStart,
+  BridgeHello,
+]);
+export type BridgeMessage = z.infer<typeof BridgeMessage>;
 /**
  * Client -> bridge: restart the agent (stopping it first if it still runs). Honoured under the bridge's
  * `on-request` and `always` restart policies, ignored under `never`. Never forwarded to the agent.

@@ -4,57 +4,52 @@
  * that `PiSession.send` returns. Deep agent-side shapes (models, messages, stats) are typed loosely: the client
  * passes them through rather than interpreting them.
  */
-import "./zod.js";
 import * as z from "zod/mini";
-import { arrayOf, literal, string } from "./checked.js";
-import { taggedUnion } from "./tagged-union.js";
 
-const ImageContent = z.looseObject({ type: literal("image"), data: string(), mimeType: string() });
-const images = z.optional(arrayOf(ImageContent));
-/** `z.boolean()` as a literal set: the same check, and one zod class fewer in a bundle. */
-const boolean = literal([true, false]);
-const QueueMode = literal(["all", "one-at-a-time"]);
-export const ThinkingLevel = literal(["off", "minimal", "low", "medium", "high", "xhigh"]);
+const ImageContent = z.looseObject({ type: z.literal("image"), data: z.string(), mimeType: z.string() });
+const images = z.optional(z.array(ImageContent));
+const QueueMode = z.enum(["all", "one-at-a-time"]);
+export const ThinkingLevel = z.enum(["off", "minimal", "low", "medium", "high", "xhigh"]);
 
 const cmd = <T extends string, S extends z.core.$ZodLooseShape>(type: T, shape: S) =>
-  z.object({ id: z.optional(string()), type: literal(type), ...shape });
+  z.object({ id: z.optional(z.string()), type: z.literal(type), ...shape });
 
-export const RpcCommand = taggedUnion("type", [
+export const RpcCommand = z.discriminatedUnion("type", [
   cmd("prompt", {
-    message: string(),
+    message: z.string(),
     images,
-    streamingBehavior: z.optional(literal(["steer", "followUp"])),
+    streamingBehavior: z.optional(z.enum(["steer", "followUp"])),
   }),
-  cmd("steer", { message: string(), images }),
-  cmd("follow_up", { message: string(), images }),
+  cmd("steer", { message: z.string(), images }),
+  cmd("follow_up", { message: z.string(), images }),
   cmd("abort", {}),
-  cmd("new_session", { parentSession: z.optional(string()) }),
+  cmd("new_session", { parentSession: z.optional(z.string()) }),
   cmd("get_state", {}),
-  cmd("set_model", { provider: string(), modelId: string() }),
+  cmd("set_model", { provider: z.string(), modelId: z.string() }),
   cmd("cycle_model", {}),
   cmd("get_available_models", {}),
   cmd("set_thinking_level", { level: ThinkingLevel }),
   cmd("cycle_thinking_level", {}),
   cmd("set_steering_mode", { mode: QueueMode }),
   cmd("set_follow_up_mode", { mode: QueueMode }),
-  cmd("compact", { customInstructions: z.optional(string()) }),
-  cmd("set_auto_compaction", { enabled: boolean }),
-  cmd("set_auto_retry", { enabled: boolean }),
+  cmd("compact", { customInstructions: z.optional(z.string()) }),
+  cmd("set_auto_compaction", { enabled: z.boolean() }),
+  cmd("set_auto_retry", { enabled: z.boolean() }),
   cmd("abort_retry", {}),
-  cmd("bash", { command: string() }),
+  cmd("bash", { command: z.string() }),
   cmd("abort_bash", {}),
   cmd("get_session_stats", {}),
-  cmd("export_html", { outputPath: z.optional(string()) }),
-  cmd("switch_session", { sessionPath: string() }),
-  cmd("fork", { entryId: string() }),
+  cmd("export_html", { outputPath: z.optional(z.string()) }),
+  cmd("switch_session", { sessionPath: z.string() }),
+  cmd("fork", { entryId: z.string() }),
   cmd("clone", {}),
   cmd("get_fork_messages", {}),
   cmd("get_last_assistant_text", {}),
-  cmd("set_session_name", { name: string() }),
+  cmd("set_session_name", { name: z.string() }),
   cmd("get_messages", {}),
   cmd("get_commands", {}),
 ]);
-export type RpcCommand = z.infer<(typeof RpcCommand.options)[number]>;
+export type RpcCommand = z.infer<typeof RpcCommand>;
 export type CommandType = RpcCommand["type"];
 /** The fields of a command other than `type` and `id`. */
 export type CommandParams<T extends CommandType> = Omit<Extract<RpcCommand, { type: T }>, "type" | "id">;

@@ -3,98 +3,74 @@
  * `extension_ui_response` shapes (client -> agent), as pi 0.73.1's `rpc-types.d.ts` defines them.
  * Unknown extra fields are tolerated (a newer pi may add some) and kept.
  */
-import "./zod.js";
 import * as z from "zod/mini";
-import { arrayOf, literal, number, string } from "./checked.js";
-import { taggedUnion } from "./tagged-union.js";
 
-/**
- * At least `minimum`: a string's length or a number, reported as zod's own `too_small` issue. A custom check rather
- * than zod's minLength / nonnegative, whose check classes add to the element bundle for just these two rules. It is
- * a plain function handed to `.check()`, which wraps it as a custom check itself; `z.check(fn)` would build the same
- * check through zod's check class.
- */
-const atLeast =
-  <T extends string | number>(minimum: number): z.core.CheckFn<T> =>
-  (ctx) => {
-    const isString = typeof ctx.value === "string";
-    if ((isString ? (ctx.value as string).length : (ctx.value as number)) >= minimum) return;
-    ctx.issues.push({
-      code: "too_small",
-      origin: isString ? "string" : "number",
-      minimum,
-      inclusive: true,
-      input: ctx.value,
-      message: `Too small: expected ${isString ? "a string of length" : "a number"} >= ${minimum}`,
-    });
-  };
-
-const base = { type: literal("extension_ui_request"), id: string().check(atLeast(1)) };
-const timeout = z.optional(number().check(atLeast(0)));
+const base = { type: z.literal("extension_ui_request"), id: z.string().check(z.minLength(1)) };
+const timeout = z.optional(z.number().check(z.nonnegative()));
 
 export const SelectRequest = z.looseObject({
   ...base,
-  method: literal("select"),
-  title: string(),
-  options: arrayOf(string()),
+  method: z.literal("select"),
+  title: z.string(),
+  options: z.array(z.string()),
   timeout,
 });
 export const ConfirmRequest = z.looseObject({
   ...base,
-  method: literal("confirm"),
-  title: string(),
-  message: string(),
+  method: z.literal("confirm"),
+  title: z.string(),
+  message: z.string(),
   timeout,
 });
 export const InputRequest = z.looseObject({
   ...base,
-  method: literal("input"),
-  title: string(),
-  placeholder: z.optional(string()),
+  method: z.literal("input"),
+  title: z.string(),
+  placeholder: z.optional(z.string()),
   timeout,
 });
 export const EditorRequest = z.looseObject({
   ...base,
-  method: literal("editor"),
-  title: string(),
-  prefill: z.optional(string()),
+  method: z.literal("editor"),
+  title: z.string(),
+  prefill: z.optional(z.string()),
 });
 
-export const NotifyType = literal(["info", "warning", "error"]);
+export const NotifyType = z.enum(["info", "warning", "error"]);
 export const NotifyRequest = z.looseObject({
   ...base,
-  method: literal("notify"),
-  message: string(),
+  method: z.literal("notify"),
+  message: z.string(),
   notifyType: z.optional(NotifyType),
 });
 export const SetStatusRequest = z.looseObject({
   ...base,
-  method: literal("setStatus"),
-  statusKey: string(),
+  method: z.literal("setStatus"),
+  statusKey: z.string(),
   /** Absent (or undefined) clears the key; `""` is kept as an entry. */
-  statusText: z.optional(string()),
+  statusText: z.optional(z.string()),
 });
-export const WidgetPlacement = literal(["aboveEditor", "belowEditor"]);
+export const WidgetPlacement = z.enum(["aboveEditor", "belowEditor"]);
 export const SetWidgetRequest = z.looseObject({
   ...base,
-  method: literal("setWidget"),
-  widgetKey: string(),
+  method: z.literal("setWidget"),
+  widgetKey: z.string(),
   /** Absent (or undefined) clears the widget. */
-  widgetLines: z.optional(arrayOf(string())),
+  widgetLines: z.optional(z.array(z.string())),
   widgetPlacement: z.optional(WidgetPlacement),
 });
 export const SetTitleRequest = z.looseObject({
   ...base,
-  method: literal("setTitle"),
-  title: string(),
+  method: z.literal("setTitle"),
+  title: z.string(),
 });
 export const SetEditorTextRequest = z.looseObject({
   ...base,
-  method: literal("set_editor_text"),
-  text: string(),
+  method: z.literal("set_editor_text"),
+  text: z.string(),
 });
 
-export const ExtensionUiRequest = taggedUnion("method", [
+export const ExtensionUiRequest = z.discriminatedUnion("method", [
   SelectRequest,
   ConfirmRequest,
   InputRequest,

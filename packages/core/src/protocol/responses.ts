@@ -1,23 +1,20 @@
 /** `{"type":"response"}`: pi's answer to a command, correlated by the echoed `id`. */
-import "./zod.js";
 import * as z from "zod/mini";
-import { literal, string } from "./checked.js";
-import { taggedUnion } from "./tagged-union.js";
 
-export const RpcResponse = taggedUnion("success", [
+export const RpcResponse = z.discriminatedUnion("success", [
   z.looseObject({
-    type: literal("response"),
-    id: z.optional(string()),
-    command: string(),
-    success: literal(true),
+    type: z.literal("response"),
+    id: z.optional(z.string()),
+    command: z.string(),
+    success: z.literal(true),
     data: z.optional(z.unknown()),
   }),
   z.looseObject({
-    type: literal("response"),
-    id: z.optional(string()),
-    command: string(),
-    success: literal(false),
-    error: string(),
+    type: z.literal("response"),
+    id: z.optional(z.string()),
+    command: z.string(),
+    success: z.literal(false),
+    error: z.string(),
   }),
 ]);
-export type RpcResponse = z.infer<(typeof RpcResponse.options)[number]>;
+export type RpcResponse = z.infer<typeof RpcResponse>;

@@ -4,21 +4,41 @@
  *
  * Colours are set through the `style` *property* (`.style=${…}` assigns `element.style`, which forwards to
  * `style.cssText`): that is CSSOM, allowed under a strict `style-src` policy, where a `style` attribute is blocked.
- * The declarations are built here from the parser's colour values (theme variables, `rgb()` numbers), never from the
- * input text. Lit's styleMap directive would do the same.
+ * Lit's styleMap does not fit here: its first render writes the `style` attribute, which such a policy blocks. The
+ * declarations are built here from the parser's colour values (theme variables, hex numbers), never from the input
+ * text.
  */
 import { html, type TemplateResult } from "lit";
+import { classMap } from "lit/directives/class-map.js";
 import { type AnsiRun, type AnsiStyle, parseAnsi } from "./parse-ansi.js";
 
+/**
+ * The most styled runs (each a `<span>` or a link) one text renders. Past it, the rest of that text is shown as plain
+ * text, in order: a status made of 100,000 colour changes would otherwise be 100,000 elements and seconds of work.
+ */
+export const MAX_STYLED_RUNS = 1000;
+
 export function renderAnsi(text: string): TemplateResult {
-  return html`${parseAnsi(text).map(renderRun)}`;
+  const runs = parseAnsi(text);
+  let styled = 0;
+  const cut = runs.findIndex((run) => isStyled(run) && ++styled > MAX_STYLED_RUNS);
+  if (cut === -1) return html`${runs.map(renderRun)}`;
+  const rest = runs
+    .slice(cut)
+    .map((run) => run.text)
+    .join("");
+  return html`${runs.slice(0, cut).map(renderRun)}${rest}`;
+}
+
+function isStyled(run: AnsiRun): boolean {
+  return run.href !== undefined || Object.keys(run.style).length > 0;
 }
 
 function renderRun(run: AnsiRun): TemplateResult | string {
   if (run.href !== undefined) {
     return html`<a
       part="link"
-      class=${`${classes(run.style)} ansi-link`}
+      class="ansi-link ${classMap(classes(run.style))}"
       .style=${colors(run.style, true)}
       href=${run.href}
       target="_blank"
@@ -26,23 +46,19 @@ function renderRun(run: AnsiRun): TemplateResult | string {
       >${run.text}</a
     >`;
   }
-  const style = run.style;
-  if (Object.keys(style).length === 0) return run.text;
-  return html`<span class=${classes(style)} .style=${colors(style, false)}>${run.text}</span>`;
+  if (!isStyled(run)) return run.text;
+  return html`<span class=${classMap(classes(run.style))} .style=${colors(run.style, false)}>${run.text}</span>`;
 }
 
-/** The class list as an attribute value: a span is only ever styled by this renderer, so no classMap is needed. */
-function classes(style: AnsiStyle): string {
-  return [
-    needsContrast(style) && "ansi-fg",
-    style.bold && "ansi-bold",
-    style.dim && "ansi-dim",
-    style.italic && "ansi-italic",
-    style.underline && "ansi-underline",
-    style.strikethrough && "ansi-strike",
-  ]
-    .filter(Boolean)
-    .join(" ");
+function classes(style: AnsiStyle) {
+  return {
+    "ansi-fg": needsContrast(style),
+    "ansi-bold": !!style.bold,
+    "ansi-dim": !!style.dim,
+    "ansi-italic": !!style.italic,
+    "ansi-underline": !!style.underline,
+    "ansi-strike": !!style.strikethrough,
+  };
 }
 
 /**

@@ -1,10 +1,11 @@
 import type { Clock, NotificationEntry, NotifyType, PiSession } from "@pi-elements/core";
-import { html, LitElement, nothing, render } from "lit";
+import { html, LitElement, nothing, type PropertyValues } from "lit";
+import { repeat } from "lit/directives/repeat.js";
 import { stripAnsi } from "../../ansi/parse-ansi.js";
 import { renderAnsi } from "../../ansi/render-ansi.js";
 import { realClock } from "../../controllers/countdown-controller.js";
 import { emit } from "../../controllers/events.js";
-import { KeyedChildren } from "../../controllers/keyed-children.js";
+import { removalsFirst } from "../../controllers/removals-first.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
 import type { StringTable } from "../../i18n/strings.js";
@@ -24,7 +25,8 @@ const TYPES: readonly NotifyType[] = ["info", "warning", "error"];
 
 /**
  * A toast stack for `notify`, styled as pi shows them: an error in red ("Error: …"), a warning in yellow
- * ("Warning: …"), info dimmed. Info and warnings dismiss themselves after `duration` ms, counted from when the
+ * ("Warning: …"), info dimmed; ANSI styling in a message is rendered (at most 1,000 styled runs per message; the rest
+ * of it shows unstyled). Info and warnings dismiss themselves after `duration` ms, counted from when the
  * element first saw them and paused while the pointer is over the stack or focus is in it; errors stay until
  * dismissed. At most `max` toasts are in the DOM (the newest), with "+N more" for the other waiting ones, so a
  * burst of thousands stays cheap. Dismissing is this element's own view state; the session is not told.
@@ -107,6 +109,8 @@ export class PiNotifications extends LitElement {
   #pausedAt: number | undefined;
   /** What holds the countdown: the pointer over the stack, focus inside it, or both. */
   readonly #holds = new Set<"pointer" | "focus">();
+  /** The toasts of an update's first render, when it has two (see removalsFirst). */
+  #kept: readonly NotificationEntry[] | undefined;
   #polite = "";
   #assertive = "";
   #announcements = 0;
@@ -186,13 +190,22 @@ export class PiNotifications extends LitElement {
     this.#takeNew();
   }
 
-  protected override updated(): void {
-    // The newest `max` active notifications are the ones in the DOM.
-    const shown = this.active.slice(-this.#limit);
+  protected override update(changed: PropertyValues<this>): void {
     const list = this.renderRoot.querySelector('[part~="list"]');
-    if (list) this.#toasts.place(list, shown);
+    this.#kept = removalsFirst(
+      list,
+      "id",
+      () => this.active.slice(-this.#limit),
+      (entry) => String(entry.id),
+    );
+    if (this.#kept) super.update(changed);
+    this.#kept = undefined;
+    super.update(changed);
+  }
+
+  protected override updated(): void {
     // With no toast left, the stack is gone and no pointerleave or focusout will come: nothing holds the pause.
-    if (shown.length === 0) {
+    if (this.active.length === 0) {
       this.#holds.clear();
       this.#setPaused();
     }
@@ -300,6 +313,8 @@ export class PiNotifications extends LitElement {
 
   protected override render() {
     const active = this.active;
+    // The newest `max` active notifications are the ones in the DOM.
+    const shown = this.#kept ?? active.slice(-this.#limit);
     const more = Math.max(0, active.length - this.#limit);
     return html`<div class="visually-hidden" aria-live="polite" aria-atomic="true">${this.#polite}</div>
       <div class="visually-hidden" role="alert" aria-atomic="true">${this.#assertive}</div>
@@ -315,42 +330,42 @@ export class PiNotifications extends LitElement {
             @focusout=${(e: FocusEvent) => this.#hold("focus", this.renderRoot.contains(e.relatedTarget as Node | null))}
           >
             ${more > 0 ? html`<p part="more">${localizeOwn(this, "moreNotifications", { count: more })}</p>` : nothing}
-            <ol part="list"></ol>
+            <ol part="list">
+              ${repeat(
+                shown,
+                (entry) => entry.id,
+                (entry, index) => this.#renderToast(entry, index),
+              )}
+            </ol>
           </section>`
       }`;
   }
 
-  /** The toasts keep their `<li>` while they show (see KeyedChildren), so focus stays with its toast. */
-  readonly #toasts = new KeyedChildren<NotificationEntry>(
-    "li",
-    (entry) => String(entry.id),
-    (li, entry, index) => {
-      li.setAttribute("part", `toast toast-${entry.type}`);
-      li.dataset.id = String(entry.id);
-      li.dataset.type = entry.type;
-      // Escape anywhere in a toast dismisses it; `index` is the toast's place in the list, as for its button.
-      li.onkeydown = (event) => {
-        if (event.key !== "Escape" || event.isComposing) return;
-        event.preventDefault();
-        void this.#dismissFromUser(entry.id, "keyboard", index);
-      };
-      const label =
-        entry.type === "info" ? nothing : html`<span part="label">${localizeOwn(this, entry.type)}:</span> `;
-      render(
-        html`<p part="body">${label}<span part="message">${renderAnsi(entry.message)}</span></p>
-          <button
-            type="button"
-            part="dismiss"
-            aria-label=${localizeOwn(this, "dismiss")}
-            title=${localizeOwn(this, "dismiss")}
-            @click=${() => this.#dismissFromUser(entry.id, "button", index)}
-          >
-            <svg viewBox="0 0 16 16" aria-hidden="true" focusable="false"><path d="M4 4l8 8M12 4l-8 8" /></svg>
-          </button>`,
-        li,
-      );
-    },
-  );
+  /**
+   * One toast. `repeat` keeps a toast's `<li>` while it shows, so focus stays with its toast; `index` is its place in
+   * the list, where focus goes when it is dismissed.
+   */
+  #renderToast(entry: NotificationEntry, index: number) {
+    const label = entry.type === "info" ? nothing : html`<span part="label">${localizeOwn(this, entry.type)}:</span> `;
+    // Escape anywhere in a toast dismisses it.
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || event.isComposing) return;
+      event.preventDefault();
+      void this.#dismissFromUser(entry.id, "keyboard", index);
+    };
+    return html`<li part=${`toast toast-${entry.type}`} data-id=${entry.id} data-type=${entry.type} @keydown=${onKeyDown}>
+      <p part="body">${label}<span part="message">${renderAnsi(entry.message)}</span></p>
+      <button
+        type="button"
+        part="dismiss"
+        aria-label=${localizeOwn(this, "dismiss")}
+        title=${localizeOwn(this, "dismiss")}
+        @click=${() => this.#dismissFromUser(entry.id, "button", index)}
+      >
+        <svg viewBox="0 0 16 16" aria-hidden="true" focusable="false"><path d="M4 4l8 8M12 4l-8 8" /></svg>
+      </button>
+    </li>`;
+  }
 
   #hold(reason: "pointer" | "focus", on: boolean): void {
     if (on) this.#holds.add(reason);

@@ -1,8 +1,9 @@
 import { type PiSession, type StatusEntry, sanitizeStatusText } from "@pi-elements/core";
-import { html, LitElement, type PropertyValues, render } from "lit";
+import { html, LitElement, type PropertyValues } from "lit";
+import { repeat } from "lit/directives/repeat.js";
 import { stripAnsi } from "../../ansi/parse-ansi.js";
 import { renderAnsi } from "../../ansi/render-ansi.js";
-import { KeyedChildren } from "../../controllers/keyed-children.js";
+import { removalsFirst } from "../../controllers/removals-first.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
 import type { StringTable } from "../../i18n/strings.js";
@@ -17,10 +18,10 @@ export interface StatusInput {
 const byKey = new Intl.Collator();
 
 /**
- * pi's status line: every status set with `setStatus`, sorted by key, ANSI styling rendered. One line by default,
- * cut with an ellipsis where it no longer fits; each entry shows its full text as a tooltip on hover, and the
- * entries cut short become focusable: while one has keyboard focus the line unfolds to show everything. With
- * `wrap`, the entries always wrap instead.
+ * pi's status line: every status set with `setStatus`, sorted by key, ANSI styling rendered (at most 1,000 styled
+ * runs per status; the rest of its text shows unstyled). One line by default, cut with an ellipsis where it no
+ * longer fits; each entry shows its full text as a tooltip on hover, and the entries cut short become focusable:
+ * while one has keyboard focus the line unfolds to show everything. With `wrap`, the entries always wrap instead.
  *
  * The statuses come from the `session` property, else from an ancestor `<pi-session>`, else from `statuses`.
  * Not a live region: statuses change often (a burst can be thousands), and announcing each would drown a screen
@@ -68,17 +69,8 @@ export class PiStatusBar extends LitElement {
 
   readonly #store = new SessionStoreController<readonly StatusEntry[]>(this, (s) => s.statuses);
   #resizeObserver: ResizeObserver | undefined;
-  /** An entry keeps its `<li>` while its key stays (see KeyedChildren): a focused, unfolded entry stays put. */
-  readonly #items = new KeyedChildren<StatusInput>(
-    "li",
-    (entry) => entry.key,
-    (li, entry) => {
-      li.setAttribute("part", "entry");
-      li.dataset.key = entry.key;
-      li.title = stripAnsi(entry.text);
-      render(renderAnsi(entry.text), li);
-    },
-  );
+  /** The entries of an update's first render, when it has two (see removalsFirst). */
+  #kept: readonly StatusInput[] | undefined;
 
   constructor() {
     super();
@@ -111,14 +103,33 @@ export class PiStatusBar extends LitElement {
     this.#resizeObserver?.disconnect();
   }
 
+  protected override update(changed: PropertyValues<this>): void {
+    const list = this.renderRoot.querySelector('[part~="list"]');
+    this.#kept = removalsFirst(
+      list,
+      "key",
+      () => this.entries,
+      (entry) => entry.key,
+    );
+    if (this.#kept) super.update(changed);
+    this.#kept = undefined;
+    super.update(changed);
+  }
+
+  /** An entry keeps its `<li>` while its key stays (`repeat`), so a focused, unfolded entry stays put. */
   protected override render() {
-    return html`<ul part="list" @focusout=${this.#onFocusOut} aria-label=${localizeOwn(this, "status")}></ul>`;
+    return html`<ul part="list" @focusout=${this.#onFocusOut} aria-label=${localizeOwn(this, "status")}>
+      ${repeat(
+        this.#kept ?? this.entries,
+        (entry) => entry.key,
+        (entry) =>
+          html`<li part="entry" data-key=${entry.key} title=${stripAnsi(entry.text)}>${renderAnsi(entry.text)}</li>`,
+      )}
+    </ul>`;
   }
 
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
-    const list = this.renderRoot.querySelector('[part~="list"]');
-    if (list) this.#items.place(list, this.entries);
     this.#markTruncated();
   }
 

@@ -1,8 +1,9 @@
 import type { PiSession, UiSnapshot, WidgetPlacement } from "@pi-elements/core";
-import { html, LitElement, nothing, render } from "lit";
+import { html, LitElement, nothing, type PropertyValues } from "lit";
+import { repeat } from "lit/directives/repeat.js";
 import { renderAnsi } from "../../ansi/render-ansi.js";
 import { emit } from "../../controllers/events.js";
-import { KeyedChildren } from "../../controllers/keyed-children.js";
+import { removalsFirst } from "../../controllers/removals-first.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
 import type { StringTable } from "../../i18n/strings.js";
@@ -22,9 +23,10 @@ export interface WidgetToggleDetail {
 
 /**
  * The widgets extensions place above or below the editor with `setWidget`, in the order pi shows them, each line
- * with its ANSI styling. As in pi, a widget shows at most `max-lines` lines (10) and then a "… (widget truncated)"
- * row; here that row is a button that unfolds the rest (and folds it again). Blank lines keep their height and long
- * lines wrap. The widget key is `data-key` on the widget, not a visible heading.
+ * with its ANSI styling (at most 1,000 styled runs per line; the rest of the line shows unstyled). As in pi, a
+ * widget shows at most `max-lines` lines (10) and then a "… (widget truncated)" row; here that row is a button that
+ * unfolds the rest (and folds it again). Blank lines keep their height and long lines wrap. The widget key is
+ * `data-key` on the widget, not a visible heading.
  *
  * The widgets come from the `session` property, else from an ancestor `<pi-session>`, else from `widgets`. The
  * slot is one labelled group and not a live region: widgets often redraw (progress, spinners), and announcing each
@@ -81,16 +83,8 @@ export class PiWidgetSlot extends LitElement {
   readonly #store = new SessionStoreController<UiSnapshot["widgets"]>(this, (s) => s.widgets);
   /** Keys of the widgets the user unfolded: view state, kept while the widget is redrawn. */
   readonly #expanded = new Set<string>();
-  /** A widget keeps its element while its key stays (see KeyedChildren): a focused toggle stays put. */
-  readonly #items = new KeyedChildren<WidgetInput>(
-    "div",
-    (widget) => widget.key,
-    (element, widget, index) => {
-      element.setAttribute("part", "widget");
-      element.dataset.key = widget.key;
-      render(this.#renderWidget(widget, index), element);
-    },
-  );
+  /** The widgets of an update's first render, when it has two (see removalsFirst). */
+  #kept: readonly WidgetInput[] | undefined;
 
   constructor() {
     super();
@@ -114,15 +108,30 @@ export class PiWidgetSlot extends LitElement {
     return [...byKey.values()];
   }
 
-  protected override render() {
-    const widgets = this.entries;
-    if (widgets.length === 0) return nothing;
-    return html`<div part="base" role="group" aria-label=${localizeOwn(this, "widgets")}></div>`;
+  protected override update(changed: PropertyValues<this>): void {
+    const base = this.renderRoot.querySelector('[part~="base"]');
+    this.#kept = removalsFirst(
+      base,
+      "key",
+      () => this.entries,
+      (widget) => widget.key,
+    );
+    if (this.#kept) super.update(changed);
+    this.#kept = undefined;
+    super.update(changed);
   }
 
-  protected override updated(): void {
-    const base = this.renderRoot.querySelector('[part~="base"]');
-    if (base) this.#items.place(base, this.entries);
+  /** A widget keeps its element while its key stays (`repeat`), so a focused toggle stays put. */
+  protected override render() {
+    const widgets = this.#kept ?? this.entries;
+    if (widgets.length === 0) return nothing;
+    return html`<div part="base" role="group" aria-label=${localizeOwn(this, "widgets")}>
+      ${repeat(
+        widgets,
+        (widget) => widget.key,
+        (widget, index) => html`<div part="widget" data-key=${widget.key}>${this.#renderWidget(widget, index)}</div>`,
+      )}
+    </div>`;
   }
 
   #renderWidget(widget: WidgetInput, index: number) {
