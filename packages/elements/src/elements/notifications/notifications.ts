@@ -354,7 +354,7 @@ export class PiNotifications extends LitElement {
       void this.#dismissFromUser(entry.id, "keyboard", index);
     };
     return html`<li part=${`toast toast-${entry.type}`} data-id=${entry.id} data-type=${entry.type} @keydown=${onKeyDown}>
-      <p part="body">${label}<span part="message">${renderAnsi(entry.message)}</span></p>
+      <p part="body">${label}<span part="message" dir="auto">${renderAnsi(entry.message)}</span></p>
       <button
         type="button"
         part="dismiss"

@@ -123,7 +123,7 @@ export class PiStatusBar extends LitElement {
         this.#kept ?? this.entries,
         (entry) => entry.key,
         (entry) =>
-          html`<li part="entry" data-key=${entry.key} title=${stripAnsi(entry.text)}>${renderAnsi(entry.text)}</li>`,
+          html`<li part="entry" dir="auto" data-key=${entry.key} title=${stripAnsi(entry.text)}>${renderAnsi(entry.text)}</li>`,
       )}
     </ul>`;
   }

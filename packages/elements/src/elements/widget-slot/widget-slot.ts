@@ -143,7 +143,7 @@ export class PiWidgetSlot extends LitElement {
     const shown = expanded ? lines : lines.slice(0, limit);
     const id = `lines-${index}`;
     return html`<div part="lines" id=${id}>
-        ${shown.map((line) => html`<div part="line">${renderAnsi(String(line))}</div>`)}
+        ${shown.map((line) => html`<div part="line" dir="auto">${renderAnsi(String(line))}</div>`)}
       </div>
       ${
         truncatable
