@@ -37,7 +37,7 @@ for (const module of storyModules) {
           const args = defaultArgs(story.knobs);
           render(story.render({ session: agent.session, agent }, args), host);
           await settle();
-          story.play?.(agent, args);
+          await story.play?.(agent, args);
           await settle();
           await aTimeout(50);
 

@@ -36,7 +36,7 @@ export class DemoStoryView extends LitElement {
   protected override updated(changed: PropertyValues<this>): void {
     if ((changed.has("story") || changed.has("args")) && this.story && this.#agent) {
       // Elements are in the DOM now: let the agent speak.
-      this.story.play?.(this.#agent, this.args);
+      void this.story.play?.(this.#agent, this.args);
     }
   }
 

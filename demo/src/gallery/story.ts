@@ -36,7 +36,8 @@ export interface Story<K extends Knobs = Knobs> {
   knobs: K;
   render(context: StoryContext, args: Args<K>): TemplateResult;
   /** What the agent sends once the elements are in the page. */
-  play?(agent: StoryAgent, args: Args<K>): void;
+  /** Sends the story's requests; a story that spaces them out in time returns a promise for when it is done. */
+  play?(agent: StoryAgent, args: Args<K>): unknown;
 }
 
 export interface StoryModule {

@@ -240,17 +240,15 @@ export const queueStories: StoryModule = {
       knobs: { timeoutSeconds: { type: "number", value: 30, min: 1 } },
       render: ({ session }) =>
         html`<pi-extension-ui .session=${session}><pi-prompt .session=${session}></pi-prompt></pi-extension-ui>`,
-      play: (agent, args) => {
+      play: async (agent, args) => {
         agent.request("confirm", { title: "Proceed with the deploy?", message: "pi stopped waiting for this one." });
-        setTimeout(
-          () =>
-            agent.request("select", {
-              title: "Quick! Which region?",
-              options: ["eu-west", "us-east"],
-              timeout: args.timeoutSeconds * 1000,
-            }),
-          100,
-        );
+        // The confirm is on screen before the timed select arrives.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        agent.request("select", {
+          title: "Quick! Which region?",
+          options: ["eu-west", "us-east"],
+          timeout: args.timeoutSeconds * 1000,
+        });
       },
     }),
     story({
