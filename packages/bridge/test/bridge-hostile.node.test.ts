@@ -4,48 +4,24 @@
  * and is served.
  */
 import assert from "node:assert/strict";
-import { connect } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { MAX_TIMER_DELAY } from "@pi-elements/core";
-import { type Rec, startFakeBridge, TestClient, uiRequest } from "./support/harness.js";
+import {
+  assertStillServing,
+  type Rec,
+  rawExchange,
+  startFakeBridge,
+  TestClient,
+  uiRequest,
+} from "./support/harness.js";
 
 type Bridge = Awaited<ReturnType<typeof startFakeBridge>>;
-
-/** Sends raw bytes to the bridge's port; resolves with everything it answered once it closed the connection. */
-export function rawExchange(port: number, bytes: string | Buffer, { end = true } = {}): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    let answer = "";
-    socket.on("data", (chunk) => {
-      answer += chunk.toString("latin1");
-    });
-    socket.on("error", () => {});
-    socket.on("close", () => resolve(answer));
-    // A bridge that neither answers nor closes fails the test instead of hanging it.
-    socket.setTimeout(10_000, () => {
-      answer += "(no answer: timed out)";
-      socket.destroy();
-    });
-    socket.write(bytes);
-    if (end) socket.end();
-  });
-}
 
 function upgradeRequest(target: string, host: string, extra = ""): string {
   return (
     `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
     `Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n${extra}\r\n`
   );
-}
-
-/** The bridge still serves: its first agent runs, and a new client gets hello and a working round trip. */
-export async function assertStillServing(bridge: Bridge, pid: number): Promise<void> {
-  assert.equal(bridge.agentPid, pid, "the agent was not restarted or lost");
-  const client = await TestClient.connect(bridge.url);
-  await client.next((r) => r.type === "pi-elements/hello");
-  client.send({ type: "get_state", id: "alive" });
-  await client.received((line) => line.id === "alive");
-  await client.close();
 }
 
 describe("a page without the token", () => {
