@@ -5,7 +5,7 @@
  * requests among them also update the bridge's `UiMirror`. Clients → agent: validated commands and the first
  * answer to each pending dialog. A new connection gets `pi-elements/hello` and the replay of the current state.
  */
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { type Clock, type PendingDialog, realClock } from "@pi-elements/core";
@@ -406,11 +406,17 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
           send(response, 421, "Misdirected request");
           return;
         }
-        if (requestUrl(request.url) === undefined) {
+        const url = requestUrl(request.url);
+        if (url === undefined) {
           send(response, 400, "Bad request");
           return;
         }
         if (staticHandler !== undefined) {
+          if (token !== undefined && !staticTokenAccepted(request, response, url, token)) {
+            refusalLog(`[pi-bridge] refused an HTTP request from ${request.socket.remoteAddress ?? "?"}: 401`);
+            send(response, 401, "Unauthorized: open the http:// URL the bridge printed, with its ?token=");
+            return;
+          }
           staticHandler(request, response);
           return;
         }
@@ -511,6 +517,34 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
       return closed;
     },
   };
+}
+
+/**
+ * Whether a static-file request carries the token: `?token=` (the printed URL), `Authorization: Bearer`, or the
+ * cookie that the first of those sets, so that the page's own scripts and styles (requested without the query)
+ * load too. The cookie is HttpOnly and SameSite=Strict, named after the port (cookies ignore ports).
+ */
+function staticTokenAccepted(request: IncomingMessage, response: ServerResponse, url: URL, token: string): boolean {
+  const name = `pi-bridge-${request.socket.localPort}`;
+  const explicit = presentedToken(url, request.headers.authorization);
+  if (explicit !== undefined) {
+    if (!tokenMatches(explicit, token)) return false;
+    response.setHeader("Set-Cookie", `${name}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`);
+    return true;
+  }
+  for (const pair of (request.headers.cookie ?? "").split(";")) {
+    const [key, value] = pair.trim().split("=", 2);
+    if (key === name && value !== undefined) return tokenMatches(safeDecode(value), token);
+  }
+  return false;
+}
+
+function safeDecode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** One buffer of the parts or the text: the message every client gets (ws frames it once per client). */
