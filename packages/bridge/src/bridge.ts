@@ -188,6 +188,9 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
   const backoff = new RestartBackoff(options.restartBackoff);
   let startWaiters: Array<(pid: number) => void> = [];
 
+  /** The ids of the last requests the bridge cancelled itself, whose cancel by a client is expected. */
+  const cancelledByBridge = new RecentIds(1000);
+
   /** Relays one frame of agent output, after the mirror has seen it. */
   const relayAgentFrame = (current: AgentProcess, frame: Buffer[]) => {
     const { parts, dropped } = withoutBridgeRecords(frame);
@@ -197,7 +200,10 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
     if (unanswerable.length === 0) return;
     // Requests that block the agent but that no client could ever answer (see UiMirror.observe): answered here,
     // after the clients got them, so that the dialog_closed each client receives follows the request it closes.
-    for (const id of unanswerable) current.write(record({ type: "extension_ui_response", id, cancelled: true }));
+    for (const id of unanswerable) {
+      current.write(record({ type: "extension_ui_response", id, cancelled: true }));
+      cancelledByBridge.add(id);
+    }
     broadcast(
       closedFrame(
         unanswerable.map((id) => ({ id })),
@@ -296,7 +302,13 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
         return;
       case "answer": {
         // Checked for every answer of the frame before; "wrong-shape" cannot happen here.
-        if (mirror.answer(message.response) !== "forward") return;
+        if (mirror.answer(message.response) !== "forward") {
+          // The sender believes it answered; tell it the answer went nowhere (the agent restarted, the bridge was
+          // restarted while it was offline, the dialog expired, or another client answered first). Not for the
+          // client's own cancel of a request the bridge already cancelled.
+          if (!cancelledByBridge.has(message.response.id)) client.send(`${unheardAnswerNotice()}\n`);
+          return;
+        }
         agent?.write(record(message.response));
         // Every client is told, the answering one too: if it answered while disconnected, the replay it got on
         // reconnecting (sent before its queued answer was read) showed the dialog again.
@@ -581,6 +593,41 @@ function rateLimitedLog(log: (line: string) => void, max: number, windowMs: numb
       skipped++;
     }
   };
+}
+
+/**
+ * A warning notify for a client whose answer reached no pending dialog, as an ordinary extension_ui_request (like
+ * the replay's, with a fresh id), so every client shows it with no code of its own.
+ */
+let noticeSeq = 0;
+function unheardAnswerNotice(): string {
+  noticeSeq += 1;
+  return record({
+    type: "extension_ui_request",
+    id: `pi-elements-notice-${noticeSeq}`,
+    method: "notify",
+    notifyType: "warning",
+    message:
+      "Your answer did not reach the agent: it was no longer waiting for it (the dialog was answered elsewhere or " +
+      "expired, or the agent or the bridge restarted).",
+  });
+}
+
+/** A set that keeps only the `size` most recently added ids. */
+class RecentIds {
+  readonly #ids = new Set<string>();
+  readonly #size: number;
+  constructor(size: number) {
+    this.#size = size;
+  }
+  add(id: string): void {
+    this.#ids.delete(id);
+    this.#ids.add(id);
+    if (this.#ids.size > this.#size) this.#ids.delete(this.#ids.values().next().value as string);
+  }
+  has(id: string): boolean {
+    return this.#ids.has(id);
+  }
 }
 
 function closedFrame(dialogs: ReadonlyArray<Pick<PendingDialog, "id">>, reason: string): string {

@@ -263,3 +263,47 @@ describe("a huge stderr", () => {
     }
   });
 });
+
+describe("an answer that reaches no pending dialog", () => {
+  it("after the bridge restarted, the page's queued answer is not forwarded, and the page is told so", async () => {
+    const first = await startFakeBridge();
+    const page = await TestClient.connect(first.url);
+    page.directive(`emit ${JSON.stringify([uiRequest("old", "confirm", { title: "T", message: "M" })])}`);
+    await page.next((r) => r.id === "old");
+    await first.close();
+
+    // The page's transport reconnects to the new bridge and sends the answer the user gave meanwhile.
+    const second = await startFakeBridge();
+    try {
+      const again = await TestClient.connect(second.url);
+      await again.next((r) => r.type === "pi-elements/hello");
+      again.send({ type: "extension_ui_response", id: "old", confirmed: true });
+      const notice = await again.next((r) => r.method === "notify");
+      assert.equal(notice.type, "extension_ui_request");
+      assert.equal(notice.notifyType, "warning");
+      assert.match(String(notice.message), /^Your answer did not reach the agent/);
+      again.send({ type: "get_state", id: "marker" });
+      await again.received((line) => line.id === "marker");
+      assert.ok(!again.agentLines().some((line) => line.id === "old"));
+      await again.close();
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("a client's cancel of a request the bridge cancelled itself gets no notice", async () => {
+    const bridge = await startFakeBridge();
+    try {
+      const client = await TestClient.connect(bridge.url);
+      client.directive(`emit ${JSON.stringify([uiRequest("bad", "confirm", { title: "no message" })])}`);
+      await client.received((line) => line.id === "bad");
+      client.send({ type: "extension_ui_response", id: "bad", cancelled: true });
+      client.send({ type: "get_state", id: "marker" });
+      await client.received((line) => line.id === "marker");
+      assert.ok(!client.records.some((r) => r.method === "notify"));
+      await client.close();
+    } finally {
+      await bridge.close();
+    }
+  });
+});

@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { request } from "node:http";
+import { hostname } from "node:os";
 import { after, before, describe, it } from "node:test";
 import { startBridge } from "../src/index.js";
 import { fakeAgent, type Rec, startFakeBridge, TestClient, withToken } from "./support/harness.js";
@@ -32,9 +33,22 @@ describe("binding", () => {
     const bridge = await startFakeBridge({ host: "0.0.0.0", allowRemote: true });
     try {
       assert.ok(bridge.logs.some((line) => /WARNING: listening on 0\.0\.0\.0/.test(line)));
-      // Remote clients are not loopback, so the Host check is off here; the token still guards the door.
       const client = await TestClient.connect(withToken(`ws://127.0.0.1:${bridge.port}/`, bridge.token));
       await client.close();
+    } finally {
+      await bridge.close();
+    }
+  });
+
+  it("with allowRemote, still checks Host: the machine's names and --allow-host pass, others get 421", async () => {
+    const bridge = await startFakeBridge({ host: "0.0.0.0", allowRemote: true, allowHosts: ["box.example"] });
+    try {
+      const url = withToken(`ws://127.0.0.1:${bridge.port}/`, bridge.token);
+      for (const name of [hostname(), "box.example", "BOX.example"]) {
+        const client = await TestClient.connect(url, { headers: { Host: `${name}:${bridge.port}` } });
+        await client.close();
+      }
+      assert.equal(await new TestClient(url, { headers: { Host: `evil.example:${bridge.port}` } }).refused, 421);
     } finally {
       await bridge.close();
     }
