@@ -36,6 +36,17 @@ export async function startFakeBridge(
   return Object.assign(bridge, { logs });
 }
 
+/** A relayed line as a record; one that is not JSON (the agent may write anything) becomes `not_json`. */
+function parseRecord(line: string): Rec {
+  try {
+    const value: unknown = JSON.parse(line);
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Rec;
+  } catch {
+    // Falls through.
+  }
+  return { type: "not_json", text: line };
+}
+
 export class TestClient {
   readonly socket: WebSocket;
   /** Every record received, in order. */
@@ -70,7 +81,7 @@ export class TestClient {
     this.socket.on("message", (data) => {
       const text = data.toString();
       this.frames.push(text);
-      for (const line of text.split("\n")) if (line !== "") this.records.push(JSON.parse(line) as Rec);
+      for (const line of text.split("\n")) if (line !== "") this.records.push(parseRecord(line));
       for (const wake of this.#waiters.splice(0)) wake();
     });
   }
