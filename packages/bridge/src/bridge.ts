@@ -351,6 +351,8 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
       guarded("pinging clients", () => {
         const now = Date.now();
         for (const client of clients) {
+          // ping() throws on a socket that is already closing.
+          if (client.readyState !== client.OPEN) continue;
           const since = awaitingPong.get(client);
           if (since === undefined) {
             awaitingPong.set(client, now);
