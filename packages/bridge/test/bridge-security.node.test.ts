@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { request } from "node:http";
+import { connect, type NetConnectOpts, type Socket } from "node:net";
 import { hostname } from "node:os";
 import { after, before, describe, it } from "node:test";
 import { startBridge } from "../src/index.js";
@@ -245,9 +246,16 @@ describe("slow clients", () => {
     const bridge = await startFakeBridge({ maxClientBacklog: 1 });
     try {
       const fast = await TestClient.connect(bridge.url);
-      const slow = await TestClient.connect(bridge.url);
+      // The slow client's TCP socket, made through ws's public createConnection option, so the test can stop reading.
+      let tcp: Socket | undefined;
+      const slow = await TestClient.connect(bridge.url, {
+        createConnection: (options) => {
+          tcp = connect(options as NetConnectOpts);
+          return tcp;
+        },
+      });
       // Stop reading on the slow client's side so the bridge's send buffer fills up.
-      (slow.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+      tcp?.pause();
       // Kernel buffers absorb some megabytes first: keep the output coming until the bridge gives up on it.
       for (let round = 1; !bridge.logs.some((line) => line.includes("disconnecting a slow client")); round++) {
         assert.ok(round <= 50, "the slow client was never disconnected");
@@ -255,7 +263,7 @@ describe("slow clients", () => {
         fast.directive("burst 20000");
         await fast.next((r) => r.id === "b20000", from);
       }
-      (slow.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+      tcp?.resume();
       assert.equal((await slow.closed).code, 1013);
       assert.equal(fast.socket.readyState, fast.socket.OPEN);
       await fast.close();
