@@ -145,11 +145,12 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
    * Runs a listener's body so that nothing it throws leaves it: an exception escaping an event listener would end
    * the process, and with it the agent's stdin.
    */
-  const guarded = (what: string, body: () => void): void => {
+  const guarded = (what: string, body: () => void, cleanUp?: () => void): void => {
     try {
       body();
     } catch (error) {
       log(`[pi-bridge] error while ${what} (ignored): ${error instanceof Error ? error.message : String(error)}`);
+      cleanUp?.();
     }
   };
 
@@ -447,23 +448,28 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
   /** Sockets between a passed check and the end of their handshake, counted against `maxClients`. */
   const upgrading = new Set<Duplex>();
   server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) =>
-    guarded("checking an upgrade", () => {
-      socket.on("error", () => {});
-      const refusal = checkUpgrade(request);
-      if (refusal !== undefined) {
-        const from = request.socket.remoteAddress ?? "?";
-        const origin = request.headers.origin === undefined ? "" : `, Origin ${JSON.stringify(request.headers.origin)}`;
-        refusalLog(`[pi-bridge] refused a connection from ${from}: ${refusal.status} ${refusal.text}${origin}`);
-        refuse(socket, refusal.status, refusal.text);
-        return;
-      }
-      upgrading.add(socket);
-      socket.once("close", () => upgrading.delete(socket));
-      wss.handleUpgrade(request, socket, head, (client) => {
-        upgrading.delete(socket);
-        wss.emit("connection", client, request);
-      });
-    }),
+    guarded(
+      "checking an upgrade",
+      () => {
+        socket.on("error", () => {});
+        const refusal = checkUpgrade(request);
+        if (refusal !== undefined) {
+          const from = request.socket.remoteAddress ?? "?";
+          const origin =
+            request.headers.origin === undefined ? "" : `, Origin ${JSON.stringify(request.headers.origin)}`;
+          refusalLog(`[pi-bridge] refused a connection from ${from}: ${refusal.status} ${refusal.text}${origin}`);
+          refuse(socket, refusal.status, refusal.text);
+          return;
+        }
+        upgrading.add(socket);
+        socket.once("close", () => upgrading.delete(socket));
+        wss.handleUpgrade(request, socket, head, (client) => {
+          upgrading.delete(socket);
+          wss.emit("connection", client, request);
+        });
+      },
+      () => socket.destroy(),
+    ),
   );
 
   const checkUpgrade = (request: IncomingMessage): { status: number; text: string } | undefined => {
