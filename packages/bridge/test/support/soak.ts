@@ -53,7 +53,10 @@ class BridgeProcess {
   readonly #waiting: Array<(line: string) => void> = [];
 
   constructor(maxClients: number) {
-    this.child = spawn(process.execPath, ["--expose-gc", "--import", "tsx", SOAK_BRIDGE, String(maxClients)], {
+    // SOAK_BRIDGE_NODE_ARGS: extra Node flags for the bridge's process, e.g. "--cpu-prof" to profile it.
+    const extra = (process.env.SOAK_BRIDGE_NODE_ARGS ?? "").split(" ").filter(Boolean);
+    const args = ["--expose-gc", ...extra, "--import", "tsx", SOAK_BRIDGE, String(maxClients)];
+    this.child = spawn(process.execPath, args, {
       stdio: ["pipe", "pipe", "inherit"],
     });
     this.#lines = createInterface({ input: this.child.stdout as NonNullable<ChildProcess["stdout"]> });
