@@ -19,6 +19,8 @@
  * - Latency: the agent writes timestamped records (CLOCK_MONOTONIC via process.hrtime, shared by all processes of
  *   the host) one every 2 ms; the client subtracts the stamp from its arrival time. The bridge's added latency is
  *   its percentile minus the relay's, from interleaved samples.
+ * - Soak: the bridge node tests' soak (packages/bridge/test/support/soak.ts; BRIDGE_SOAK_MS, default a minute):
+ *   its bridge's RSS and heap growth (after garbage collection, before and after) and its event-loop delay.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -28,6 +30,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import WebSocket from "ws";
+import { runSoak } from "../packages/bridge/test/support/soak.ts";
 import { generateStream } from "./core-stream.ts";
 
 export const goals = { relayRatio: { min: 0.8 }, addedLatencyMsP99: { max: 5 } };
@@ -263,8 +266,30 @@ export async function run(): Promise<object> {
       for (const path of order) (path === bridge ? bridgeLatency : relayLatency).push(...(await pingRound(path)));
     }
 
+    // The soak of the bridge's node tests (200 clients coming and going for a minute against a bursting agent),
+    // after the relays are stopped: its bridge's memory and event-loop delay.
+    for (const path of paths.splice(0)) {
+      path.socket.terminate();
+      path.process.kill("SIGTERM");
+    }
+    const soak = await runSoak({ durationMs: Number(process.env.BRIDGE_SOAK_MS ?? 60_000), clients: 200 });
+    const mib = (bytes: number) => Math.round((bytes / (1024 * 1024)) * 10) / 10;
+
     return {
       relayRatio: round3(median(ratios)),
+      soakRssGrowthMiB: mib(soak.after.rss - soak.before.rss),
+      soakHeapGrowthMiB: mib(soak.after.heapUsed - soak.before.heapUsed),
+      soakEventLoopDelayP99Ms: round3(soak.during.delayP99Ms),
+      soakEventLoopDelayMaxMs: round3(soak.during.delayMaxMs),
+      soak: {
+        durationMs: soak.durationMs,
+        clientSessions: soak.clientSessions,
+        commandsSent: soak.commandsSent,
+        commandsConfirmed: soak.commandsConfirmed,
+        dialogs: soak.dialogs,
+        dialogsAnsweredOnce: soak.answersPerDialog.filter((count) => count === 1).length,
+        rssMiB: { before: mib(soak.before.rss), after: mib(soak.after.rss), afterClientsLeft: mib(soak.during.rss) },
+      },
       addedLatencyMsP50: round3(Math.max(0, median(bridgeLatency) - median(relayLatency))),
       addedLatencyMsP99: round3(Math.max(0, percentile(bridgeLatency, 99) - percentile(relayLatency, 99))),
       messagesPerSecond: Math.round(median(bridgeRates)),

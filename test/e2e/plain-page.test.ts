@@ -46,7 +46,8 @@ describe("the no-build page with the single-file bundle, against a real pi", { t
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(error.message));
     const http = bridge.url.replace(/^ws:/, "http:").replace(/\/\?.*$/, "");
-    await page.goto(`${http}/index.html?bridge=${encodeURIComponent(bridge.url)}`);
+    // ?token= lets the bridge serve the page (and, by the cookie it sets, the page's script).
+    await page.goto(`${http}/index.html?token=${bridge.token}&bridge=${encodeURIComponent(bridge.url)}`);
 
     const prompt = page.locator("pi-prompt").getByRole("textbox");
     await prompt.fill("/ui-select");

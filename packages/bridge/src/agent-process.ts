@@ -7,8 +7,10 @@
  * Ctrl+C in the bridge's terminal reaches only the bridge, which then stops the agent in order.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { JsonlDecoder } from "@pi-elements/core";
 import { JsonlFramer } from "./jsonl-frames.js";
+
+/** The default longest stderr line kept (logged, and in the exit report); the rest of a longer line is cut. */
+export const DEFAULT_STDERR_LINE_CHARS = 2000;
 
 export interface AgentCommand {
   command: string;
@@ -29,6 +31,8 @@ export interface AgentProcessOptions extends AgentCommand {
   maxRecordBytes?: number;
   /** How many stderr lines to keep for the exit report. Default 20. */
   stderrTailLines?: number;
+  /** Longest stderr line kept, in characters; a longer one is cut, marked with how much was cut. Default 2000. */
+  stderrLineChars?: number;
   /**
    * The whole stdout records of one read (one call per read, so a burst written at once stays one frame):
    * LF-terminated UTF-8, given as parts whose concatenation is the frame (see `JsonlFramer`).
@@ -82,7 +86,9 @@ export class AgentProcess {
       if (parts.length > 0) options.onFrame(parts);
     });
 
-    const stderr = new JsonlDecoder({ onRecord: (line) => this.#stderrLine(line) });
+    const stderr = new StderrLines(options.stderrLineChars ?? DEFAULT_STDERR_LINE_CHARS, (line) =>
+      this.#stderrLine(line),
+    );
     this.#child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
     this.#child.stderr.on("end", () => stderr.end());
 
@@ -185,6 +191,58 @@ export class AgentProcess {
       clearTimeout(timer);
     }
     return this.exited;
+  }
+}
+
+/**
+ * Splits stderr into lines, keeping at most `maxChars` of each: a line without end holds at most that much memory,
+ * and the exit report (the tail) stays small however long the agent's lines are.
+ */
+export class StderrLines {
+  readonly #maxChars: number;
+  readonly #onLine: (line: string) => void;
+  readonly #utf8 = new TextDecoder();
+  #line = "";
+  #cut = 0;
+
+  constructor(maxChars: number, onLine: (line: string) => void) {
+    this.#maxChars = maxChars;
+    this.#onLine = onLine;
+  }
+
+  push(chunk: Uint8Array): void {
+    this.#take(this.#utf8.decode(chunk, { stream: true }));
+  }
+
+  end(): void {
+    this.#take(this.#utf8.decode());
+    if (this.#line !== "" || this.#cut > 0) this.#emit();
+  }
+
+  #take(text: string): void {
+    let start = 0;
+    for (;;) {
+      const lf = text.indexOf("\n", start);
+      this.#append(text, start, lf === -1 ? text.length : lf);
+      if (lf === -1) return;
+      this.#emit();
+      start = lf + 1;
+    }
+  }
+
+  #append(text: string, from: number, to: number): void {
+    const room = this.#maxChars - this.#line.length;
+    const take = Math.min(room, to - from);
+    if (take > 0) this.#line += text.slice(from, from + take);
+    this.#cut += to - from - take;
+  }
+
+  #emit(): void {
+    const line = this.#line.endsWith("\r") ? this.#line.slice(0, -1) : this.#line;
+    if (line === "" && this.#cut === 0) return;
+    this.#onLine(this.#cut > 0 ? `${line}… [${this.#cut} more characters cut]` : line);
+    this.#line = "";
+    this.#cut = 0;
   }
 }
 

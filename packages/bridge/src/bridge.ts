@@ -5,16 +5,19 @@
  * requests among them also update the bridge's `UiMirror`. Clients → agent: validated commands and the first
  * answer to each pending dialog. A new connection gets `pi-elements/hello` and the replay of the current state.
  */
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import type { Clock, PendingDialog } from "@pi-elements/core";
+import { type Clock, type PendingDialog, realClock } from "@pi-elements/core";
 import { type WebSocket, WebSocketServer } from "ws";
 import { type AgentCommand, type AgentExitInfo, AgentProcess } from "./agent-process.js";
 import { type ClientMessage, CloseCode, parseClientFrame } from "./client-frames.js";
+import { DEFAULT_MAX_JSON_DEPTH } from "./json-depth.js";
+import { withoutBridgeRecords } from "./jsonl-frames.js";
 import { defaultAgentCommand } from "./resolve-agent.js";
 import { type BackoffOptions, RestartBackoff } from "./restart-backoff.js";
 import {
+  boundHostNames,
   DEFAULT_ALLOWED_ORIGINS,
   generateToken,
   hostHeaderAllowed,
@@ -23,10 +26,11 @@ import {
   originAllowed,
   parseOriginRule,
   presentedToken,
+  requestUrl,
   tokenMatches,
 } from "./security.js";
 import { send, staticFileHandler } from "./static-files.js";
-import { UiMirror } from "./ui-mirror.js";
+import { type MirrorLimits, UiMirror } from "./ui-mirror.js";
 
 export type RestartPolicy = "never" | "on-request" | "always";
 
@@ -37,6 +41,11 @@ export interface BridgeOptions {
   host?: string;
   /** Required to bind a non-loopback address; a warning is logged. */
   allowRemote?: boolean;
+  /**
+   * Extra names the `Host` header may give (besides the loopback names and the bound address, or every interface
+   * address and the host name for 0.0.0.0 / ::), e.g. the machine's DNS name under `allowRemote`.
+   */
+  allowHosts?: readonly string[];
   /** The token clients must present. Default: a fresh random one. `false` disables it (not recommended). */
   token?: string | false;
   /** Extra allowed origins (`https://app.example`, `http://host:*`, `null`), added to the loopback ones. */
@@ -57,8 +66,24 @@ export interface BridgeOptions {
   restart?: RestartPolicy;
   /** Delays between automatic restarts under "always". */
   restartBackoff?: BackoffOptions;
-  /** Largest client frame in bytes; a bigger one disconnects the client with 1009. Default 16 MiB. */
+  /** Largest client message in bytes; a bigger one disconnects the client with 1009. Default 16 MiB. */
   maxPayload?: number;
+  /** Most WebSocket clients at once; one more is refused with HTTP 503 at the upgrade. Default 16. */
+  maxClients?: number;
+  /** Most open TCP connections of any kind (clients, handshakes, static files); more are dropped. Default 256. */
+  maxConnections?: number;
+  /** Milliseconds an HTTP request (a WebSocket handshake too) may take to arrive whole. Default 10000. */
+  handshakeTimeoutMs?: number;
+  /**
+   * Milliseconds a client has to answer the bridge's ping. A client in the middle of sending a frame cannot, so
+   * this is also the longest a frame may take to arrive, and it drops a silent (dead) peer. The bridge pings every
+   * half of it; closed with 1008. Default 30000.
+   */
+  frameTimeoutMs?: number;
+  /** Deepest nesting of objects and arrays in a client record (checked before parsing): deeper is 1008. Default 64. */
+  maxJsonDepth?: number;
+  /** Limits of the UI state the bridge keeps for the replay (see `MirrorLimits`). */
+  mirror?: MirrorLimits;
   /** Output waiting for one slow client beyond which it is disconnected with 1013. Default 64 MiB. */
   maxClientBacklog?: number;
   /** Milliseconds between SIGTERM and SIGKILL when stopping the agent. Default 3000. */
@@ -90,12 +115,6 @@ export interface RunningBridge {
   close(): Promise<void>;
 }
 
-const realClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
-
 /** Bridge messages go out as ordinary JSONL records; a frame is always whole records. */
 const record = (value: unknown) => JSON.stringify(value);
 const HELLO = record({ type: "pi-elements/hello", protocol: 1 });
@@ -115,18 +134,38 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
   const token = options.token === false ? undefined : (options.token ?? generateToken());
   if (options.token === false) log("[pi-bridge] WARNING: token check disabled; any local program can drive the agent.");
   const originRules: OriginRule[] = [...DEFAULT_ALLOWED_ORIGINS, ...(options.allowOrigins ?? [])].map(parseOriginRule);
+  const hostNames = boundHostNames(host, options.allowHosts);
   const clock = options.clock ?? realClock;
   const policy = options.restart ?? "on-request";
   const agentCommand = options.agent ?? chooseAgent(options, log);
   const maxClientBacklog = options.maxClientBacklog ?? 64 * 1024 * 1024;
+  const maxClients = options.maxClients ?? 16;
+  const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
+  const frameTimeoutMs = options.frameTimeoutMs ?? 30_000;
+  const handshakeTimeoutMs = options.handshakeTimeoutMs ?? 10_000;
   const staticHandler = options.staticDir === undefined ? undefined : await staticFileHandler(options.staticDir);
+
+  /**
+   * Runs a listener's body so that nothing it throws leaves it: an exception escaping an event listener would end
+   * the process, and with it the agent's stdin.
+   */
+  const guarded = (what: string, body: () => void, cleanUp?: () => void): void => {
+    try {
+      body();
+    } catch (error) {
+      log(`[pi-bridge] error while ${what} (ignored): ${error instanceof Error ? error.message : String(error)}`);
+      cleanUp?.();
+    }
+  };
 
   const clients = new Set<WebSocket>();
   /**
    * Sends one text message to every open client but `except`: a string, or whole records given as parts, which go
-   * out as the fragments of one message (no copy; a client receives one message either way).
+   * out as one message.
    */
   const broadcast = (message: string | readonly Buffer[], except?: WebSocket) => {
+    if (message.length === 0) return;
+    const data = typeof message === "string" || message.length !== 1 ? joined(message) : (message[0] as Buffer);
     for (const client of clients) {
       if (client === except || client.readyState !== client.OPEN) continue;
       if (client.bufferedAmount > maxClientBacklog) {
@@ -134,14 +173,15 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
         client.close(CloseCode.tryAgainLater, "too much output waiting: reconnect");
         continue;
       }
-      if (typeof message === "string") client.send(message);
-      else sendParts(client, message);
+      client.send(data, { binary: false });
     }
   };
 
   const mirror = new UiMirror({
     clock,
-    onExpired: (dialogs) => broadcast(closedFrame(dialogs, "expired")),
+    onExpired: (dialogs) => guarded("expiring dialogs", () => broadcast(closedFrame(dialogs, "expired"))),
+    ...(options.mirror === undefined ? {} : { limits: options.mirror }),
+    onLimit: (message) => log(`[pi-bridge] ${message}`),
   });
 
   // --- the agent ------------------------------------------------------------------------------------------------
@@ -153,6 +193,31 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
   const backoff = new RestartBackoff(options.restartBackoff);
   let startWaiters: Array<(pid: number) => void> = [];
 
+  /** The ids of the last requests the bridge cancelled itself, whose cancel by a client is expected. */
+  const cancelledByBridge = new RecentIds(1000);
+
+  /** Relays one frame of agent output, after the mirror has seen it. */
+  const relayAgentFrame = (current: AgentProcess, frame: Buffer[]) => {
+    const { parts, dropped } = withoutBridgeRecords(frame);
+    if (dropped > 0) log(`[pi-bridge] dropped ${dropped} agent record(s) in the bridge's own pi-elements/ namespace`);
+    const unanswerable = mirror.observeFrame(parts);
+    broadcast(parts);
+    if (unanswerable.length === 0) return;
+    // Requests that block the agent but that no client could ever answer (see UiMirror.observe): answered here,
+    // after the clients got them, so that the dialog_closed each client receives follows the request it closes.
+    for (const id of unanswerable) {
+      current.write(record({ type: "extension_ui_response", id, cancelled: true }));
+      cancelledByBridge.add(id);
+    }
+    broadcast(
+      closedFrame(
+        unanswerable.map((id) => ({ id })),
+        "answered",
+      ),
+    );
+    log(`[pi-bridge] answered ${unanswerable.length} UI request(s) no client can present: cancelled`);
+  };
+
   const startAgent = () => {
     lastExit = undefined;
     mirror.clear();
@@ -162,8 +227,7 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
       ...(options.env === undefined ? {} : { env: options.env }),
       onFrame: (parts) => {
         if (current !== agent) return;
-        mirror.observeFrame(parts);
-        broadcast(parts);
+        guarded("relaying agent output", () => relayAgentFrame(current, parts));
       },
       onStderrLine: (line) => log(`[agent] ${line}`),
       onBackpressure: (blocked) => {
@@ -176,7 +240,7 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
       },
       onExit: (info) => {
         if (current !== agent) return;
-        agentExited(info);
+        guarded("reporting the agent's exit", () => agentExited(info));
       },
     });
     agent = current;
@@ -194,8 +258,9 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
     lastExit = info;
     const closed = mirror.closeAll();
     log(`[pi-bridge] agent exited (code ${info.code}, signal ${info.signal})`);
-    const lines = closed.length > 0 ? closedFrame(closed, "agent_exit") : "";
-    broadcast(`${lines}${exitRecord(info)}\n`);
+    // Two messages: however large the exit report, the dialogs' closing is never refused along with it.
+    if (closed.length > 0) broadcast(closedFrame(closed, "agent_exit"));
+    broadcast(`${exitRecord(info)}\n`);
     if (closing || !autoRestart) return;
     if (policy === "always") {
       const delay = backoff.nextDelay(clock.now());
@@ -242,7 +307,13 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
         return;
       case "answer": {
         // Checked for every answer of the frame before; "wrong-shape" cannot happen here.
-        if (mirror.answer(message.response) !== "forward") return;
+        if (mirror.answer(message.response) !== "forward") {
+          // The sender believes it answered; tell it the answer went nowhere (the agent restarted, the bridge was
+          // restarted while it was offline, the dialog expired, or another client answered first). Not for the
+          // client's own cancel of a request the bridge already cancelled.
+          if (!cancelledByBridge.has(message.response.id)) client.send(`${unheardAnswerNotice()}\n`);
+          return;
+        }
         agent?.write(record(message.response));
         // Every client is told, the answering one too: if it answered while disconnected, the replay it got on
         // reconnecting (sent before its queued answer was read) showed the dialog again.
@@ -255,36 +326,69 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
     }
   };
 
+  const handleFrame = (client: WebSocket, data: unknown, isBinary: boolean) => {
+    if (isBinary) {
+      client.close(CloseCode.unsupportedData, "text frames only");
+      return;
+    }
+    const text = rawToString(data);
+    if (text === undefined) {
+      client.close(CloseCode.invalidPayload, "not UTF-8");
+      return;
+    }
+    const result = parseClientFrame(text, maxJsonDepth);
+    if (!result.ok) {
+      client.close(result.code, result.reason);
+      return;
+    }
+    // All or nothing: an answer that does not fit its dialog refuses the whole frame before anything is done.
+    if (result.messages.some((message) => message.kind === "answer" && mirror.misfits(message.response))) {
+      client.close(CloseCode.policyViolation, "answer does not fit the dialog");
+      return;
+    }
+    for (const message of result.messages) handleMessage(client, message);
+  };
+
+  /** When each client was last pinged and has not answered yet. */
+  const awaitingPong = new Map<WebSocket, number>();
+  const heartbeat = setInterval(
+    () =>
+      guarded("pinging clients", () => {
+        const now = Date.now();
+        for (const client of clients) {
+          // ping() throws on a socket that is already closing.
+          if (client.readyState !== client.OPEN) continue;
+          const since = awaitingPong.get(client);
+          if (since === undefined) {
+            awaitingPong.set(client, now);
+            client.ping();
+          } else if (now - since >= frameTimeoutMs) {
+            log(`[pi-bridge] closing a client that did not answer a ping in ${frameTimeoutMs} ms`);
+            closeHard(client, CloseCode.policyViolation, "no pong in time: frame incomplete or peer gone");
+          }
+        }
+      }),
+    Math.max(1, Math.floor(frameTimeoutMs / 2)),
+  );
+  heartbeat.unref();
+
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? 16 * 1024 * 1024 });
   wss.on("connection", (client: WebSocket) => {
     clients.add(client);
-    client.on("close", () => clients.delete(client));
+    client.on("close", () => {
+      clients.delete(client);
+      awaitingPong.delete(client);
+    });
     client.on("error", () => {
       // Oversized frames and protocol errors: ws closes with the right code (1009, 1002); nothing to add.
     });
-    client.on("message", (data, isBinary) => {
-      if (isBinary) {
-        client.close(CloseCode.unsupportedData, "text frames only");
-        return;
-      }
-      const text = rawToString(data);
-      if (text === undefined) {
-        client.close(CloseCode.invalidPayload, "not UTF-8");
-        return;
-      }
-      const result = parseClientFrame(text);
-      if (!result.ok) {
-        client.close(result.code, result.reason);
-        return;
-      }
-      // All or nothing: an answer that does not fit its dialog refuses the whole frame before anything is done.
-      if (result.messages.some((message) => message.kind === "answer" && mirror.misfits(message.response))) {
-        client.close(CloseCode.policyViolation, "answer does not fit the dialog's method");
-        return;
-      }
-      for (const message of result.messages) handleMessage(client, message);
+    client.on("pong", () => awaitingPong.delete(client));
+    client.on("message", (data, isBinary) =>
+      guarded("handling a client frame", () => handleFrame(client, data, isBinary)),
+    );
+    guarded("replaying the state", () => {
+      for (const frame of replayFrames()) client.send(frame);
     });
-    for (const frame of replayFrames()) client.send(frame);
     if (agentBlocked) client.pause();
   });
 
@@ -305,35 +409,83 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
   };
 
   // --- HTTP -----------------------------------------------------------------------------------------------------
-  const server: Server = createServer((request, response) => {
-    if (loopback && !hostHeaderAllowed(request.headers.host)) {
-      send(response, 421, "Misdirected request");
-      return;
-    }
-    if (staticHandler !== undefined) {
-      staticHandler(request, response);
-      return;
-    }
-    response.setHeader("Upgrade", "websocket");
-    send(response, 426, "This is the pi-bridge WebSocket endpoint.");
+  /** Refusals are logged, at most this many per minute (a hostile page can cause any number of them). */
+  const refusalLog = rateLimitedLog(log, 20, 60_000);
+  const server: Server = createServer(
+    {
+      requestTimeout: handshakeTimeoutMs,
+      headersTimeout: handshakeTimeoutMs,
+      // How often those deadlines are checked (Node's default, 30 s, would let a short deadline run long).
+      connectionsCheckingInterval: Math.min(30_000, Math.max(10, Math.floor(handshakeTimeoutMs / 4))),
+    },
+    (request, response) =>
+      guarded("answering an HTTP request", () => {
+        if (!hostHeaderAllowed(request.headers.host, hostNames)) {
+          refusalLog(`[pi-bridge] refused an HTTP request: 421 (Host ${JSON.stringify(request.headers.host)})`);
+          send(response, 421, "Misdirected request");
+          return;
+        }
+        const url = requestUrl(request.url);
+        if (url === undefined) {
+          send(response, 400, "Bad request");
+          return;
+        }
+        if (staticHandler !== undefined) {
+          if (token !== undefined && !staticTokenAccepted(request, response, url, token)) {
+            refusalLog(`[pi-bridge] refused an HTTP request from ${request.socket.remoteAddress ?? "?"}: 401`);
+            send(response, 401, "Unauthorized: open the http:// URL the bridge printed, with its ?token=");
+            return;
+          }
+          staticHandler(request, response);
+          return;
+        }
+        response.setHeader("Upgrade", "websocket");
+        send(response, 426, "This is the pi-bridge WebSocket endpoint.");
+      }),
+  );
+  server.maxConnections = options.maxConnections ?? 256;
+  server.on("clientError", (_error, socket: Duplex) => {
+    // Malformed or timed-out requests: answered 400 and closed, never left open.
+    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+    else socket.destroy();
   });
-  server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const refusal = checkUpgrade(request);
-    if (refusal !== undefined) {
-      refuse(socket, refusal.status, refusal.text);
-      return;
-    }
-    wss.handleUpgrade(request, socket, head, (client) => wss.emit("connection", client, request));
-  });
+  /** Sockets between a passed check and the end of their handshake, counted against `maxClients`. */
+  const upgrading = new Set<Duplex>();
+  server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) =>
+    guarded(
+      "checking an upgrade",
+      () => {
+        socket.on("error", () => {});
+        const refusal = checkUpgrade(request);
+        if (refusal !== undefined) {
+          const from = request.socket.remoteAddress ?? "?";
+          const origin =
+            request.headers.origin === undefined ? "" : `, Origin ${JSON.stringify(request.headers.origin)}`;
+          refusalLog(`[pi-bridge] refused a connection from ${from}: ${refusal.status} ${refusal.text}${origin}`);
+          refuse(socket, refusal.status, refusal.text);
+          return;
+        }
+        upgrading.add(socket);
+        socket.once("close", () => upgrading.delete(socket));
+        wss.handleUpgrade(request, socket, head, (client) => {
+          upgrading.delete(socket);
+          wss.emit("connection", client, request);
+        });
+      },
+      () => socket.destroy(),
+    ),
+  );
 
   const checkUpgrade = (request: IncomingMessage): { status: number; text: string } | undefined => {
-    if (loopback && !hostHeaderAllowed(request.headers.host)) return { status: 421, text: "Misdirected Request" };
-    const url = new URL(request.url ?? "/", "http://bridge.invalid");
+    if (!hostHeaderAllowed(request.headers.host, hostNames)) return { status: 421, text: "Misdirected Request" };
+    const url = requestUrl(request.url);
+    if (url === undefined) return { status: 400, text: "Bad Request" };
     if (url.pathname !== "/") return { status: 404, text: "Not Found" };
     if (!originAllowed(request.headers.origin, originRules)) return { status: 403, text: "Forbidden" };
     if (token !== undefined && !tokenMatches(presentedToken(url, request.headers.authorization), token)) {
       return { status: 401, text: "Unauthorized" };
     }
+    if (clients.size + upgrading.size >= maxClients) return { status: 503, text: "Too Many Clients" };
     return undefined;
   };
 
@@ -344,6 +496,7 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
       resolve();
     });
   });
+  server.on("error", (error) => log(`[pi-bridge] server error (ignored): ${error.message}`));
   const port = (server.address() as AddressInfo).port;
   const urlHost = host.includes(":") ? `[${host}]` : host;
   const url = `ws://${urlHost}:${port}/${token === undefined ? "" : `?token=${encodeURIComponent(token)}`}`;
@@ -374,6 +527,7 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
     close() {
       closed ??= (async () => {
         closing = true;
+        clearInterval(heartbeat);
         if (restartTimer !== undefined) clearTimeout(restartTimer);
         startWaiters = [];
         for (const client of clients) client.close(CloseCode.goingAway, "bridge shutting down");
@@ -401,52 +555,103 @@ function chooseAgent(options: BridgeOptions, log: (line: string) => void): Agent
   return { command: choice.command, args: choice.args };
 }
 
-/** The parts of ws's WebSocket that `sendParts` relies on (ws 8; checked before use, with a public fallback). */
-interface WsInternals {
-  _socket?: { cork(): void; uncork(): void; write(chunk: Buffer): boolean };
-  _sender?: { _state?: unknown; _queue?: unknown[]; _firstFragment?: unknown };
+/**
+ * Whether a static-file request carries the token: `?token=` (the printed URL), `Authorization: Bearer`, or the
+ * cookie that the first of those sets, so that the page's own scripts and styles (requested without the query)
+ * load too. The cookie is HttpOnly and SameSite=Strict, named after the port (cookies ignore ports).
+ */
+function staticTokenAccepted(request: IncomingMessage, response: ServerResponse, url: URL, token: string): boolean {
+  const name = `pi-bridge-${request.socket.localPort}`;
+  const explicit = presentedToken(url, request.headers.authorization);
+  if (explicit !== undefined) {
+    if (!tokenMatches(explicit, token)) return false;
+    response.setHeader("Set-Cookie", `${name}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`);
+    return true;
+  }
+  for (const pair of (request.headers.cookie ?? "").split(";")) {
+    const [key, value] = pair.trim().split("=", 2);
+    if (key === name && value !== undefined) return tokenMatches(safeDecode(value), token);
+  }
+  return false;
+}
+
+function safeDecode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** One buffer of the parts or the text: the message every client gets (ws frames it once per client). */
+function joined(message: string | readonly Buffer[]): Buffer {
+  return typeof message === "string" ? Buffer.from(message) : Buffer.concat(message);
 }
 
 /**
- * Sends whole records given as parts as one text message without joining them: one frame header for their total
- * length, then the parts, written with one system call. A copy of every read to join it (or a fragment per part,
- * which the receiving ws joins) measured as much CPU again as the whole relaying. ws would write the same bytes
- * (a server's frames are not masked); this is only done while its sender is idle (nothing queued, not in the
- * middle of a fragmented message), so nothing it sends can interleave. Otherwise the parts go out as the fragments
- * of one message, through ws.
+ * Closes with a code and reason, and drops the connection at once rather than waiting for the peer's closing
+ * handshake (a peer in the middle of a frame would never complete it).
  */
-function sendParts(client: WebSocket, parts: readonly Buffer[]): void {
-  if (parts.length === 1) {
-    client.send(parts[0] as Buffer, { binary: false });
-    return;
-  }
-  const { _socket: socket, _sender: sender } = client as unknown as WsInternals;
-  if (socket && sender?._state === 0 && sender._queue?.length === 0 && sender._firstFragment === true) {
-    let length = 0;
-    for (const part of parts) length += part.length;
-    socket.cork();
-    socket.write(textFrameHeader(length));
-    for (const part of parts) socket.write(part);
-    socket.uncork();
-    return;
-  }
-  socket?.cork();
-  const lastPart = parts.length - 1;
-  for (const [i, part] of parts.entries()) client.send(part, { binary: false, fin: i === lastPart });
-  socket?.uncork();
+function closeHard(client: WebSocket, code: number, reason: string): void {
+  client.close(code, reason);
+  setImmediate(() => client.terminate());
 }
 
-/** RFC 6455 header of an unmasked, final text frame (opcode 1) with a payload of `length` bytes. */
-export function textFrameHeader(length: number): Buffer {
-  if (length < 126) return Buffer.from([0x81, length]);
-  if (length < 0x10000) return Buffer.from([0x81, 126, length >> 8, length & 0xff]);
-  const header = Buffer.allocUnsafe(10);
-  header[0] = 0x81;
-  header[1] = 127;
-  // A 64-bit length as two 32-bit halves (no BigInt per frame).
-  header.writeUInt32BE(Math.floor(length / 0x100000000), 2);
-  header.writeUInt32BE(length >>> 0, 6);
-  return header;
+/** A log that writes at most `max` lines per `windowMs`, then says how many it left out. */
+function rateLimitedLog(log: (line: string) => void, max: number, windowMs: number): (line: string) => void {
+  let windowStart = 0;
+  let written = 0;
+  let skipped = 0;
+  return (line) => {
+    const now = Date.now();
+    if (now - windowStart >= windowMs) {
+      if (skipped > 0) log(`[pi-bridge] (${skipped} more refusals not logged)`);
+      windowStart = now;
+      written = 0;
+      skipped = 0;
+    }
+    if (written < max) {
+      written++;
+      log(line);
+    } else {
+      skipped++;
+    }
+  };
+}
+
+/**
+ * A warning notify for a client whose answer reached no pending dialog, as an ordinary extension_ui_request (like
+ * the replay's, with a fresh id), so every client shows it with no code of its own.
+ */
+let noticeSeq = 0;
+function unheardAnswerNotice(): string {
+  noticeSeq += 1;
+  return record({
+    type: "extension_ui_request",
+    id: `pi-elements-notice-${noticeSeq}`,
+    method: "notify",
+    notifyType: "warning",
+    message:
+      "Your answer did not reach the agent: it was no longer waiting for it (the dialog was answered elsewhere or " +
+      "expired, or the agent or the bridge restarted).",
+  });
+}
+
+/** A set that keeps only the `size` most recently added ids. */
+class RecentIds {
+  readonly #ids = new Set<string>();
+  readonly #size: number;
+  constructor(size: number) {
+    this.#size = size;
+  }
+  add(id: string): void {
+    this.#ids.delete(id);
+    this.#ids.add(id);
+    if (this.#ids.size > this.#size) this.#ids.delete(this.#ids.values().next().value as string);
+  }
+  has(id: string): boolean {
+    return this.#ids.has(id);
+  }
 }
 
 function closedFrame(dialogs: ReadonlyArray<Pick<PendingDialog, "id">>, reason: string): string {

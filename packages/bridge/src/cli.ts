@@ -8,8 +8,9 @@ import { type CommandLine, parseCommandLine, USAGE } from "./command-line.js";
 
 async function main(): Promise<void> {
   let options: CommandLine;
+  const warnings: string[] = [];
   try {
-    options = parseCommandLine(process.argv.slice(2));
+    options = parseCommandLine(process.argv.slice(2), process.env, warnings);
   } catch (error) {
     process.stderr.write(`pi-bridge: ${(error as Error).message}\n\n${USAGE}\n`);
     process.exit(2);
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  for (const warning of warnings) process.stderr.write(`[pi-bridge] WARNING: ${warning}\n`);
   const bridge = await startBridge(options);
   process.stdout.write(`${bridge.url}\n`);
   if (options.staticDir !== undefined) {

@@ -4,6 +4,7 @@
  * the agent, and the client is disconnected.
  */
 import { BridgeRestart, ExtensionUiResponse, RpcCommand } from "@pi-elements/core";
+import { DEFAULT_MAX_JSON_DEPTH, nestsDeeperThan } from "./json-depth.js";
 
 /** WebSocket close codes the bridge uses (RFC 6455 §7.4.1). */
 export const CloseCode = {
@@ -29,9 +30,15 @@ export type ClientMessage =
 
 export type FrameResult = { ok: true; messages: ClientMessage[] } | { ok: false; code: number; reason: string };
 
-/** Parses one text frame. `reason` is short: a WebSocket close reason is at most 123 bytes. */
-export function parseClientFrame(text: string): FrameResult {
+/**
+ * Parses one text frame. `reason` is short: a WebSocket close reason is at most 123 bytes. A record nested deeper
+ * than `maxDepth` is refused before it is parsed (see `nestsDeeperThan`).
+ */
+export function parseClientFrame(text: string, maxDepth = DEFAULT_MAX_JSON_DEPTH): FrameResult {
   const messages: ClientMessage[] = [];
+  if (nestsDeeperThan(text, maxDepth)) {
+    return { ok: false, code: CloseCode.policyViolation, reason: `JSON nested deeper than ${maxDepth} levels` };
+  }
   for (const rawLine of text.split("\n")) {
     const line = rawLine.endsWith("\r") ? rawLine.slice(0, -1) : rawLine;
     if (line.trim() === "") continue;
@@ -49,12 +56,17 @@ export function parseClientFrame(text: string): FrameResult {
   return { ok: true, messages };
 }
 
+const ANSWER_FIELDS = ["value", "confirmed", "cancelled"] as const;
+
 /** A message, or the reason it is refused. */
 function classify(value: unknown): ClientMessage | string {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "not a JSON object";
   const type = (value as { type?: unknown }).type;
   if (typeof type !== "string") return "no type";
   if (type === "extension_ui_response") {
+    // The schema would keep one of several answer fields; an answer that gives more than one is refused instead.
+    const given = ANSWER_FIELDS.filter((field) => field in value).length;
+    if (given !== 1) return "an answer has exactly one of value, confirmed, cancelled";
     const parsed = ExtensionUiResponse.safeParse(value);
     return parsed.success ? { kind: "answer", response: parsed.data } : "invalid extension_ui_response";
   }

@@ -1,6 +1,7 @@
 /**
  * The `pi-bridge` command line: options before `--`, the agent command after it.
  */
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { BridgeOptions, RestartPolicy } from "./bridge.js";
 
@@ -15,7 +16,10 @@ Options:
   --port N              Port to listen on (default 8787; 0 picks a free one)
   --host ADDR           Address to bind (default 127.0.0.1)
   --allow-remote        Required to bind an address other than loopback
-  --token T             The token clients must present (default: a random 256-bit one)
+  --allow-host NAME     Also accept requests addressed to this host name (repeatable)
+  --token-file FILE     Read the token clients must present from FILE (default: $PI_BRIDGE_TOKEN if set,
+                        else a random 256-bit one)
+  --token T             The token, on the command line (other local users can read it in the process list)
   --no-token            Accept clients without a token (any local program can drive the agent)
   --allow-origin URL    Also accept pages from this origin (repeatable; http://host:* for any port; null)
   --cwd DIR             The agent's working directory
@@ -34,8 +38,16 @@ const POLICIES: readonly RestartPolicy[] = ["never", "on-request", "always"];
 
 export type CommandLine = BridgeOptions | "help";
 
-/** Parses the command line; throws an Error with a message for the user on bad input. */
-export function parseCommandLine(argv: readonly string[]): CommandLine {
+/**
+ * Parses the command line; throws an Error with a message for the user on bad input. The token comes from
+ * `--token-file`, `--token`, or `PI_BRIDGE_TOKEN` in `env`, in that order of precedence (at most one of the two
+ * options); `warnings` gets what the user should know.
+ */
+export function parseCommandLine(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+  warnings: string[] = [],
+): CommandLine {
   const separator = argv.indexOf("--");
   const own = separator === -1 ? argv : argv.slice(0, separator);
   const agentArgv = separator === -1 ? [] : argv.slice(separator + 1);
@@ -47,7 +59,9 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       port: { type: "string" },
       host: { type: "string" },
       "allow-remote": { type: "boolean" },
+      "allow-host": { type: "string", multiple: true },
       token: { type: "string" },
+      "token-file": { type: "string" },
       "no-token": { type: "boolean" },
       "allow-origin": { type: "string", multiple: true },
       cwd: { type: "string" },
@@ -61,14 +75,24 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   });
   if (values.help) return "help";
   if (positionals.length > 0) throw new Error(`Unexpected argument ${positionals[0]}: the agent command goes after --`);
-  if (values.token !== undefined && values["no-token"]) throw new Error("--token and --no-token exclude each other");
+  const tokenOptions = [values.token, values["token-file"], values["no-token"]].filter((v) => v !== undefined);
+  if (tokenOptions.length > 1) throw new Error("--token, --token-file and --no-token exclude each other");
   if (values.token === "") throw new Error("--token must not be empty");
+  if (values.token !== undefined) {
+    warnings.push("--token is visible to every local user in the process list; prefer --token-file or PI_BRIDGE_TOKEN");
+  }
   const options: BridgeOptions = {};
   if (values.port !== undefined) options.port = integer("--port", values.port, 0, 65535);
   if (values.host !== undefined) options.host = values.host;
   if (values["allow-remote"]) options.allowRemote = true;
   if (values["no-token"]) options.token = false;
   else if (values.token !== undefined) options.token = values.token;
+  else if (values["token-file"] !== undefined) options.token = readToken(values["token-file"]);
+  else if (env.PI_BRIDGE_TOKEN !== undefined) {
+    if (env.PI_BRIDGE_TOKEN === "") throw new Error("PI_BRIDGE_TOKEN must not be empty");
+    options.token = env.PI_BRIDGE_TOKEN;
+  }
+  if (values["allow-host"] !== undefined) options.allowHosts = values["allow-host"];
   if (values["allow-origin"] !== undefined) options.allowOrigins = values["allow-origin"];
   if (values.cwd !== undefined) options.cwd = values.cwd;
   if (values.static !== undefined) options.staticDir = values.static;
@@ -91,6 +115,19 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     options.agent = { command, args };
   }
   return options;
+}
+
+/** The token in a file: its first line, without surrounding white space. */
+function readToken(file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new Error(`--token-file: cannot read ${file}: ${(error as Error).message}`);
+  }
+  const token = (text.split("\n")[0] ?? "").trim();
+  if (token === "") throw new Error(`--token-file: ${file} holds no token`);
+  return token;
 }
 
 function integer(flag: string, text: string, min: number, max: number): number {

@@ -11,6 +11,7 @@
  * understand (`recordFinder`).
  */
 import { isUtf8 } from "node:buffer";
+import { BRIDGE_PREFIX, isBridgeType } from "@pi-elements/core";
 
 export const DEFAULT_MAX_RECORD_BYTES = 8 * 1024 * 1024;
 
@@ -139,14 +140,17 @@ const TYPE_PREFIX = Buffer.from('{"type":');
 const QUOTE = 0x22;
 
 /**
- * Makes a finder for the records of a frame (given as its parts) whose `type` is `type`, returning them decoded.
+ * Makes a finder for the records of a frame (given as its parts) whose `type` is `type` (or, with `prefix`, starts
+ * with it), returning them decoded.
  * A record that starts with a `"type"` key (all of pi's do) is judged by the bytes that follow it; any other record
  * is decoded if it contains the JSON string `"<type>"` anywhere (inside another string its quotes would be
  * escaped), and the caller's validation drops false positives. So long message_update lines are never decoded,
  * and scanning a frame costs one LF search per record.
  */
-export function recordFinder(type: string): (parts: readonly Buffer[]) => string[] {
-  const needle = Buffer.from(JSON.stringify(type));
+export function recordFinder(type: string, { prefix = false } = {}): (parts: readonly Buffer[]) => string[] {
+  // With `prefix`, the needle lacks its closing quote: it matches every type that starts with `type`.
+  const quoted = JSON.stringify(type);
+  const needle = Buffer.from(prefix ? quoted.slice(0, -1) : quoted);
   return (parts) => {
     const records: string[] = [];
     const last = parts.at(-1);
@@ -198,4 +202,41 @@ function startsWith(buffer: Buffer, from: number, end: number, prefix: Buffer): 
   if (end - from < prefix.length) return false;
   for (let i = 0; i < prefix.length; i++) if (buffer[from + i] !== prefix[i]) return false;
   return true;
+}
+
+const findBridgeTypes = recordFinder(BRIDGE_PREFIX, { prefix: true });
+
+/**
+ * The frame without the records whose `type` is in the bridge's own `pi-elements/` namespace, which only the bridge
+ * may write: an agent that wrote them could make a client drop or close what the bridge still holds. The same parts
+ * when there are none (the usual case: one search per record, as `recordFinder`); otherwise the frame is joined and
+ * rebuilt from its other records. `dropped` counts what was taken out.
+ */
+export function withoutBridgeRecords(parts: Buffer[]): { parts: Buffer[]; dropped: number } {
+  const candidates = findBridgeTypes(parts);
+  if (candidates.length === 0 || !candidates.some(isBridgeRecord)) return { parts, dropped: 0 };
+  const frame = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
+  const kept: Buffer[] = [];
+  let dropped = 0;
+  let start = 0;
+  while (start < frame.length) {
+    let end = frame.indexOf(LF, start) + 1;
+    if (end === 0) end = frame.length;
+    const line = frame.subarray(start, end);
+    if (line.includes(BRIDGE_NEEDLE) && isBridgeRecord(line.toString("utf8"))) dropped++;
+    else kept.push(line);
+    start = end;
+  }
+  return { parts: kept.length === 0 ? [] : [Buffer.concat(kept)], dropped };
+}
+
+const BRIDGE_NEEDLE = Buffer.from(JSON.stringify(BRIDGE_PREFIX).slice(0, -1));
+
+function isBridgeRecord(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && isBridgeType((value as { type?: unknown }).type);
+  } catch {
+    return false;
+  }
 }

@@ -4,6 +4,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { isIP } from "node:net";
+import { hostname, networkInterfaces } from "node:os";
 
 /** 32 random bytes (256 bits) as base64url: well over the 128 bits a guess must beat. */
 export function generateToken(): string {
@@ -105,10 +106,11 @@ export function originAllowed(origin: string | undefined, rules: readonly Origin
 }
 
 /**
- * Whether a Host header names this machine. A bridge bound to loopback answers only requests addressed to a
- * loopback name: a DNS-rebinding page (evil.example resolving to 127.0.0.1) sends `Host: evil.example`.
+ * Whether a Host header names this machine: a loopback name, or one of `names` (lower case; IPv6 addresses in
+ * brackets, as URL hostnames are). A bridge answers only requests addressed to a name it is bound to: a
+ * DNS-rebinding page (evil.example resolving to 127.0.0.1) sends `Host: evil.example`.
  */
-export function hostHeaderAllowed(hostHeader: string | undefined): boolean {
+export function hostHeaderAllowed(hostHeader: string | undefined, names: ReadonlySet<string> = NO_NAMES): boolean {
   if (hostHeader === undefined) return false;
   let hostname: string;
   try {
@@ -116,5 +118,52 @@ export function hostHeaderAllowed(hostHeader: string | undefined): boolean {
   } catch {
     return false;
   }
-  return isLoopbackHost(hostname);
+  return isLoopbackHost(hostname) || names.has(hostname);
+}
+
+const NO_NAMES: ReadonlySet<string> = new Set();
+
+/**
+ * The names a Host header may give for a bridge bound to `host` (besides the loopback ones): `host` itself, or for
+ * a wildcard address (0.0.0.0, ::) every address of the machine's interfaces and its host name; plus `extra`
+ * (`--allow-host`). In the form a URL's hostname has, so that `hostHeaderAllowed` compares like with like.
+ */
+export function boundHostNames(host: string, extra: readonly string[] = []): Set<string> {
+  const names = new Set<string>();
+  const add = (name: string) => {
+    const hostname = urlHostname(name);
+    if (hostname !== undefined) names.add(hostname);
+  };
+  if (host === "0.0.0.0" || host === "::" || host === "[::]") {
+    for (const addresses of Object.values(networkInterfaces())) {
+      for (const address of addresses ?? []) add(address.address);
+    }
+    add(hostname());
+  } else {
+    add(host);
+  }
+  for (const name of extra) add(name);
+  return names;
+}
+
+function urlHostname(name: string): string | undefined {
+  const bracketed = isIP(name) === 6 ? `[${name}]` : name;
+  try {
+    return new URL(`http://${bracketed}`).hostname;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The URL of a request, parsed against a placeholder origin, or undefined when it cannot be parsed: a browser
+ * sends what a page asks for (`GET //?x`, `//[/`, `//%zz/`), so this must never throw.
+ */
+export function requestUrl(target: string | undefined): URL | undefined {
+  if (target === undefined || !target.startsWith("/") || target.startsWith("//")) return undefined;
+  try {
+    return new URL(target, "http://bridge.invalid");
+  } catch {
+    return undefined;
+  }
 }

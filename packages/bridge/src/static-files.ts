@@ -1,6 +1,7 @@
 /**
  * Serves one folder over plain HTTP on the bridge's port, so one command serves a page and its agent. Read-only:
- * GET and HEAD; nothing outside the folder is reachable (no `..`, no encoded separators, no symlink leading out).
+ * GET and HEAD; nothing outside the folder is reachable (no `..`, no encoded separators, no symlink leading out),
+ * and nothing hidden inside it: no segment may start with a dot (`/.env`, `/.git/config`).
  */
 import { createReadStream } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
@@ -47,10 +48,11 @@ export function resolveInside(root: string, urlPath: string): string | undefined
   } catch {
     return undefined;
   }
-  // Backslashes and NUL have no business in a URL path; `..` segments are refused rather than normalized away.
+  // Backslashes and NUL have no business in a URL path; `..` segments are refused rather than normalized away, and
+  // so are dotfiles and dot-folders, which hold secrets far more often than pages.
   if (decoded.includes("\0") || decoded.includes("\\")) return undefined;
   const segments = decoded.split("/").filter((segment) => segment !== "" && segment !== ".");
-  if (segments.some((segment) => segment === "..")) return undefined;
+  if (segments.some((segment) => segment.startsWith("."))) return undefined;
   return join(root, ...segments);
 }
 

@@ -10,9 +10,13 @@ import {
   type DialogRequest,
   ExtensionUiRequest,
   type ExtensionUiResponse,
+  FIRE_AND_FORGET_METHODS,
+  type FireAndForgetRequest,
+  isDialogMethod,
   type PendingDialog,
   UiState,
 } from "@pi-elements/core";
+import { DEFAULT_MAX_JSON_DEPTH, nestsDeeperThan } from "./json-depth.js";
 import { recordFinder } from "./jsonl-frames.js";
 
 export type AnswerVerdict =
@@ -23,10 +27,38 @@ export type AnswerVerdict =
   /** A pending dialog, but the answer has the wrong shape for its method: drop it, the dialog stays pending. */
   | "wrong-shape";
 
+/** How much of the agent's UI state the mirror keeps for the replay. Past a limit, the update is not kept. */
+export interface MirrorLimits {
+  /** Status keys. Default 500. */
+  maxStatuses?: number;
+  /** Widgets. Default 100. */
+  maxWidgets?: number;
+  /** Lines per widget; further lines are cut from the replayed widget. Default 1000. */
+  maxWidgetLines?: number;
+  /** Pending dialogs; one more is answered `cancelled` by the bridge. Default 100. */
+  maxDialogs?: number;
+  /** Characters of JSON kept for title, statuses, widgets and editor text together. Default 4 Mi (4,194,304). */
+  maxStateChars?: number;
+  /** Nesting of a UI request; a deeper one is not kept (a dialog is answered `cancelled`). Default 64. */
+  maxJsonDepth?: number;
+}
+
+export const DEFAULT_MIRROR_LIMITS: Required<MirrorLimits> = {
+  maxStatuses: 500,
+  maxWidgets: 100,
+  maxWidgetLines: 1000,
+  maxDialogs: 100,
+  maxStateChars: 4 * 1024 * 1024,
+  maxJsonDepth: DEFAULT_MAX_JSON_DEPTH,
+};
+
 export interface UiMirrorOptions {
   clock: Clock;
   /** Dialogs whose deadline passed; they are already removed from the state. */
   onExpired: (dialogs: PendingDialog[]) => void;
+  limits?: MirrorLimits;
+  /** Told once per kind of limit reached, until the state is cleared. */
+  onLimit?: (message: string) => void;
 }
 
 const findUiRequests = recordFinder("extension_ui_request");
@@ -34,7 +66,17 @@ const findUiRequests = recordFinder("extension_ui_request");
 export class UiMirror {
   readonly #clock: Clock;
   readonly #onExpired: (dialogs: PendingDialog[]) => void;
+  readonly #limits: Required<MirrorLimits>;
+  readonly #onLimit: (message: string) => void;
   #state = new UiState({ schedule: () => {} });
+  /** The JSON size of each kept status, widget, title and editor text, by "kind:key", and their total. */
+  #sizes = new Map<string, number>();
+  #stateChars = 0;
+  #statusCount = 0;
+  #widgetCount = 0;
+  #limitsReported = new Set<string>();
+  /** The fire-and-forget part of the replay, kept until the state changes. */
+  #replayCache: string[] | undefined;
   #timer: unknown;
   #timerDeadline: number | undefined;
   #replaySeq = 0;
@@ -42,20 +84,31 @@ export class UiMirror {
   constructor(options: UiMirrorOptions) {
     this.#clock = options.clock;
     this.#onExpired = options.onExpired;
+    this.#limits = { ...DEFAULT_MIRROR_LIMITS, ...options.limits };
+    this.#onLimit = options.onLimit ?? (() => {});
   }
 
   get state(): UiState {
     return this.#state;
   }
 
-  /** Applies the UI requests in a frame of agent output (see `JsonlFramer`). Other records are not even decoded. */
-  observeFrame(parts: readonly Buffer[]): void {
-    this.observe(findUiRequests(parts));
+  /**
+   * Applies the UI requests in a frame of agent output (see `JsonlFramer`). Other records are not even decoded.
+   * Returns the ids of the requests that would leave the agent waiting with nobody able to answer (see `observe`).
+   */
+  observeFrame(parts: readonly Buffer[]): string[] {
+    return this.observe(findUiRequests(parts));
   }
 
   /**
    * Applies the UI requests among a batch of agent records, in order. Other records are left alone, and so are
    * invalid requests: they are still relayed (the client reports them) but are not part of the state.
+   *
+   * Returns the ids of the requests that block the agent but that no client can present: an invalid dialog or a
+   * method nobody knows (as the core judges them), a dialog nested deeper than `maxJsonDepth` (it could not be
+   * replayed), or one over `maxDialogs`. None of them is in the replay, so a client that connects later could
+   * never answer them: the bridge answers each `cancelled` itself, once (the core's own cancel for it then finds
+   * no pending dialog and is dropped).
    *
    * A burst sets one status key thousands of times in one read; only the last valid setStatus per key can matter
    * (statuses are independent of each other and of everything else). So the batch is read from its end: a
@@ -63,32 +116,161 @@ export class UiMirror {
    * and never kept. Keeping all of a burst's parsed records alive until the end of the batch made the garbage
    * collector promote them, which cost more than the parsing itself.
    */
-  observe(records: readonly string[]): void {
-    if (records.length === 0) return;
+  observe(records: readonly string[]): string[] {
+    const unanswerable: string[] = [];
+    if (records.length === 0) return unanswerable;
     const now = this.#clock.now();
     const settledStatusKeys = new Set<string>();
     /** The valid requests to apply, last first. */
     const requests: ExtensionUiRequest[] = [];
+    /** Blocking requests nobody can present, last first. */
+    const blocking: string[] = [];
     for (let i = records.length - 1; i >= 0; i--) {
+      const text = records[i] as string;
       let value: unknown;
       try {
-        value = JSON.parse(records[i] as string);
+        // JSON.parse copes with any depth; only what walks the value afterwards (validation, replay) does not.
+        value = JSON.parse(text);
       } catch {
         continue;
       }
       const statusKey = setStatusKey(value);
       if (statusKey !== undefined && settledStatusKeys.has(statusKey)) continue;
+      if (nestsDeeperThan(text, this.#limits.maxJsonDepth)) {
+        this.#limitReached("depth", `a UI request nested deeper than ${this.#limits.maxJsonDepth} levels`);
+        const id = blockingId(value, true);
+        if (id !== undefined) blocking.push(id);
+        continue;
+      }
       const parsed = ExtensionUiRequest.safeParse(value);
-      if (!parsed.success) continue;
+      if (!parsed.success) {
+        const id = blockingId(value, false);
+        if (id !== undefined) blocking.push(id);
+        continue;
+      }
       if (statusKey !== undefined) settledStatusKeys.add(statusKey);
       requests.push(parsed.data);
     }
     let dialogsAdded = false;
+    const seen = new Set<string>();
+    for (let i = blocking.length - 1; i >= 0; i--) {
+      const id = blocking[i] as string;
+      // An id that belongs to a pending dialog is not ours to answer (the core leaves it alone too).
+      if (!this.#state.hasDialog(id) && !seen.has(id)) {
+        seen.add(id);
+        unanswerable.push(id);
+      }
+    }
     for (let i = requests.length - 1; i >= 0; i--) {
       const request = requests[i] as ExtensionUiRequest;
-      if (this.#state.apply(request, now) && isDialog(request)) dialogsAdded = true;
+      if (isDialog(request)) {
+        if (this.#state.hasDialog(request.id)) continue;
+        if (this.#state.getSnapshot().dialogs.length >= this.#limits.maxDialogs) {
+          this.#limitReached("dialogs", `${this.#limits.maxDialogs} pending dialogs`);
+          unanswerable.push(request.id);
+          continue;
+        }
+        if (this.#state.apply(request, now)) dialogsAdded = true;
+      } else if (this.#keep(request) && this.#state.apply(request, now)) {
+        this.#replayCache = undefined;
+      }
     }
     if (dialogsAdded) this.#arm();
+    return unanswerable;
+  }
+
+  /**
+   * Whether a fire-and-forget request may change the kept state, within the limits (notify always may: the state
+   * keeps a bounded list of them, and they are not replayed). An update that does not fit removes what the key held,
+   * so the replay never shows a stale value; a widget's lines past the limit are cut in place.
+   */
+  #keep(request: FireAndForgetRequest): boolean {
+    const limits = this.#limits;
+    switch (request.method) {
+      case "notify":
+        return true;
+      case "setStatus":
+        if (request.statusText === undefined) return this.#resize(`s:${request.statusKey}`, undefined);
+        return this.#resize(`s:${request.statusKey}`, request.statusKey.length + request.statusText.length, () => {
+          if (this.#statusCount < limits.maxStatuses) return true;
+          this.#limitReached("statuses", `${limits.maxStatuses} status keys`);
+          return false;
+        });
+      case "setWidget": {
+        const lines = request.widgetLines;
+        if (lines === undefined) return this.#resize(`w:${request.widgetKey}`, undefined);
+        if (lines.length > limits.maxWidgetLines) {
+          this.#limitReached("lines", `${limits.maxWidgetLines} lines in a widget`);
+          (request as { widgetLines: string[] }).widgetLines = lines.slice(0, limits.maxWidgetLines);
+        }
+        let chars = request.widgetKey.length;
+        for (const line of request.widgetLines ?? []) chars += line.length + 3;
+        return this.#resize(`w:${request.widgetKey}`, chars, () => {
+          if (this.#widgetCount < limits.maxWidgets) return true;
+          this.#limitReached("widgets", `${limits.maxWidgets} widgets`);
+          return false;
+        });
+      }
+      case "setTitle":
+        return this.#resize("t:", request.title.length);
+      case "set_editor_text":
+        return this.#resize("e:", request.text.length);
+    }
+    return true;
+  }
+
+  /**
+   * Accounts for `key` now holding `chars` (undefined: removed). A new key is admitted only if `admitNew` agrees;
+   * past `maxStateChars` the key is removed from the state instead. Returns whether the request may be applied.
+   */
+  #resize(key: string, chars: number | undefined, admitNew: () => boolean = () => true): boolean {
+    const old = this.#sizes.get(key);
+    if (chars === undefined) {
+      if (old !== undefined) this.#forget(key, old);
+      return true;
+    }
+    if (old === undefined && !admitNew()) return false;
+    if (this.#stateChars - (old ?? 0) + chars > this.#limits.maxStateChars) {
+      this.#limitReached("chars", `${this.#limits.maxStateChars} characters of UI state`);
+      if (old !== undefined) {
+        this.#forget(key, old);
+        this.#removeFromState(key);
+      }
+      return false;
+    }
+    if (old === undefined) this.#count(key, 1);
+    this.#sizes.set(key, chars);
+    this.#stateChars += chars - (old ?? 0);
+    return true;
+  }
+
+  #forget(key: string, chars: number): void {
+    this.#sizes.delete(key);
+    this.#stateChars -= chars;
+    this.#count(key, -1);
+  }
+
+  #count(key: string, delta: number): void {
+    if (key.startsWith("s:")) this.#statusCount += delta;
+    else if (key.startsWith("w:")) this.#widgetCount += delta;
+  }
+
+  /** Drops what a key holds from the state, as the agent itself would clear it. */
+  #removeFromState(key: string): void {
+    const now = this.#clock.now();
+    const name = key.slice(2);
+    const base = { type: "extension_ui_request", id: "pi-elements-limit" } as const;
+    if (key.startsWith("s:")) this.#state.apply({ ...base, method: "setStatus", statusKey: name }, now);
+    else if (key.startsWith("w:")) this.#state.apply({ ...base, method: "setWidget", widgetKey: name }, now);
+    else if (key === "t:") this.#state.apply({ ...base, method: "setTitle", title: "" }, now);
+    else this.#state.apply({ ...base, method: "set_editor_text", text: "" }, now);
+    this.#replayCache = undefined;
+  }
+
+  #limitReached(kind: string, what: string): void {
+    if (this.#limitsReported.has(kind)) return;
+    this.#limitsReported.add(kind);
+    this.#onLimit(`UI state limit reached (${what}): what goes past it is relayed but not kept for the replay`);
   }
 
   /** Judges a client's answer; on "forward" the dialog is removed, so any later answer is "not-pending". */
@@ -118,6 +300,12 @@ export class UiMirror {
   clear(): void {
     this.#disarm();
     this.#state = new UiState({ schedule: () => {} });
+    this.#sizes = new Map();
+    this.#stateChars = 0;
+    this.#statusCount = 0;
+    this.#widgetCount = 0;
+    this.#limitsReported = new Set();
+    this.#replayCache = undefined;
   }
 
   /**
@@ -128,6 +316,20 @@ export class UiMirror {
   replay(): string[] {
     const snapshot = this.#state.getSnapshot();
     const now = this.#clock.now();
+    // Built once per change of the state, not once per connection.
+    this.#replayCache ??= this.#replayState();
+    const records = [...this.#replayCache];
+    for (const dialog of snapshot.dialogs) {
+      const remaining = dialog.deadline === undefined ? undefined : Math.max(1, Math.ceil(dialog.deadline - now));
+      records.push(
+        JSON.stringify(remaining === undefined ? dialog.request : { ...dialog.request, timeout: remaining }),
+      );
+    }
+    return records;
+  }
+
+  #replayState(): string[] {
+    const snapshot = this.#state.getSnapshot();
     const records: string[] = [];
     const request = (fields: Record<string, unknown>) => {
       this.#replaySeq += 1;
@@ -148,12 +350,6 @@ export class UiMirror {
       });
     }
     if (snapshot.editorText !== undefined) request({ method: "set_editor_text", text: snapshot.editorText.text });
-    for (const dialog of snapshot.dialogs) {
-      const remaining = dialog.deadline === undefined ? undefined : Math.max(1, Math.ceil(dialog.deadline - now));
-      records.push(
-        JSON.stringify(remaining === undefined ? dialog.request : { ...dialog.request, timeout: remaining }),
-      );
-    }
     return records;
   }
 
@@ -194,6 +390,19 @@ function setStatusKey(value: unknown): string | undefined {
   return method === "setStatus" && typeof statusKey === "string" ? statusKey : undefined;
 }
 
+/**
+ * The id of a request that leaves the agent waiting for an answer, if it is one: a dialog method (even when the
+ * request is invalid, or valid but `tooDeep` to keep), or a method that is no known one (as the core judges it:
+ * see PiSession). Undefined for fire-and-forget methods and for requests without a usable id.
+ */
+function blockingId(value: unknown, tooDeep: boolean): string | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { id, method } = value as { id?: unknown; method?: unknown };
+  if (typeof id !== "string" || id.length === 0) return undefined;
+  const fireAndForget = (FIRE_AND_FORGET_METHODS as readonly unknown[]).includes(method);
+  return fireAndForget && !(tooDeep && isDialogMethod(method)) ? undefined : id;
+}
+
 function isDialog(request: ExtensionUiRequest): request is DialogRequest {
   return (
     request.method === "select" ||
@@ -203,9 +412,13 @@ function isDialog(request: ExtensionUiRequest): request is DialogRequest {
   );
 }
 
-/** confirm takes {confirmed} or {cancelled}; select, input and editor take {value} or {cancelled}. */
+/**
+ * confirm takes {confirmed} or {cancelled}; select takes {cancelled} or a {value} that is one of its options; input
+ * and editor take {value} or {cancelled}.
+ */
 export function answerFits(request: DialogRequest, answer: DialogAnswer | ExtensionUiResponse): boolean {
   if ("cancelled" in answer) return answer.cancelled === true;
   if (request.method === "confirm") return "confirmed" in answer;
-  return "value" in answer;
+  if (!("value" in answer)) return false;
+  return request.method !== "select" || request.options.includes(answer.value as string);
 }

@@ -4,6 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { request } from "node:http";
+import { connect, type NetConnectOpts, type Socket } from "node:net";
+import { hostname } from "node:os";
 import { after, before, describe, it } from "node:test";
 import { startBridge } from "../src/index.js";
 import { fakeAgent, type Rec, startFakeBridge, TestClient, withToken } from "./support/harness.js";
@@ -32,9 +34,22 @@ describe("binding", () => {
     const bridge = await startFakeBridge({ host: "0.0.0.0", allowRemote: true });
     try {
       assert.ok(bridge.logs.some((line) => /WARNING: listening on 0\.0\.0\.0/.test(line)));
-      // Remote clients are not loopback, so the Host check is off here; the token still guards the door.
       const client = await TestClient.connect(withToken(`ws://127.0.0.1:${bridge.port}/`, bridge.token));
       await client.close();
+    } finally {
+      await bridge.close();
+    }
+  });
+
+  it("with allowRemote, still checks Host: the machine's names and --allow-host pass, others get 421", async () => {
+    const bridge = await startFakeBridge({ host: "0.0.0.0", allowRemote: true, allowHosts: ["box.example"] });
+    try {
+      const url = withToken(`ws://127.0.0.1:${bridge.port}/`, bridge.token);
+      for (const name of [hostname(), "box.example", "BOX.example"]) {
+        const client = await TestClient.connect(url, { headers: { Host: `${name}:${bridge.port}` } });
+        await client.close();
+      }
+      assert.equal(await new TestClient(url, { headers: { Host: `evil.example:${bridge.port}` } }).refused, 421);
     } finally {
       await bridge.close();
     }
@@ -231,9 +246,16 @@ describe("slow clients", () => {
     const bridge = await startFakeBridge({ maxClientBacklog: 1 });
     try {
       const fast = await TestClient.connect(bridge.url);
-      const slow = await TestClient.connect(bridge.url);
+      // The slow client's TCP socket, made through ws's public createConnection option, so the test can stop reading.
+      let tcp: Socket | undefined;
+      const slow = await TestClient.connect(bridge.url, {
+        createConnection: (options) => {
+          tcp = connect(options as NetConnectOpts);
+          return tcp;
+        },
+      });
       // Stop reading on the slow client's side so the bridge's send buffer fills up.
-      (slow.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+      tcp?.pause();
       // Kernel buffers absorb some megabytes first: keep the output coming until the bridge gives up on it.
       for (let round = 1; !bridge.logs.some((line) => line.includes("disconnecting a slow client")); round++) {
         assert.ok(round <= 50, "the slow client was never disconnected");
@@ -241,7 +263,7 @@ describe("slow clients", () => {
         fast.directive("burst 20000");
         await fast.next((r) => r.id === "b20000", from);
       }
-      (slow.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+      tcp?.resume();
       assert.equal((await slow.closed).code, 1013);
       assert.equal(fast.socket.readyState, fast.socket.OPEN);
       await fast.close();

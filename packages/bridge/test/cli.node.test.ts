@@ -4,6 +4,9 @@
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { parseCommandLine } from "../src/command-line.js";
@@ -62,6 +65,35 @@ describe("parseCommandLine", () => {
 
   it("disables the token only with --no-token", () => {
     assert.deepEqual(parseCommandLine(["--no-token"]), { token: false });
+  });
+
+  it("reads the token from --token-file or PI_BRIDGE_TOKEN, and warns that --token is visible to local users", () => {
+    const dir = mkdtempSync(join(tmpdir(), "pi-bridge-token-"));
+    try {
+      const file = join(dir, "token");
+      writeFileSync(file, "  from-file \nsecond line\n", { mode: 0o600 });
+      assert.deepEqual(parseCommandLine(["--token-file", file]), { token: "from-file" });
+      assert.deepEqual(parseCommandLine([], { PI_BRIDGE_TOKEN: "from-env" }), { token: "from-env" });
+      assert.deepEqual(parseCommandLine(["--token-file", file], { PI_BRIDGE_TOKEN: "from-env" }), {
+        token: "from-file",
+      });
+      const warnings: string[] = [];
+      assert.deepEqual(parseCommandLine(["--token", "T"], {}, warnings), { token: "T" });
+      assert.match(warnings.join("\n"), /process list; prefer --token-file or PI_BRIDGE_TOKEN/);
+      writeFileSync(file, "\n");
+      assert.throws(() => parseCommandLine(["--token-file", file]), /holds no token/);
+      assert.throws(() => parseCommandLine(["--token-file", join(dir, "missing")]), /cannot read/);
+      assert.throws(() => parseCommandLine(["--token-file", file, "--token", "T"]), /exclude each other/);
+      assert.throws(() => parseCommandLine([], { PI_BRIDGE_TOKEN: "" }), /must not be empty/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("reads --allow-host, repeatable", () => {
+    assert.deepEqual(parseCommandLine(["--allow-host", "box.lan", "--allow-host", "10.0.0.5"]), {
+      allowHosts: ["box.lan", "10.0.0.5"],
+    });
   });
 
   it("returns 'help' for --help and -h", () => {

@@ -214,3 +214,46 @@ describe("the real pi killed", { timeout: 60_000 }, () => {
     }
   });
 });
+
+describe("the real pi with dialogs nobody can present", { timeout: 120_000 }, () => {
+  const UNPRESENTABLE = fileURLToPath(
+    new URL("../../../test/fixtures/pi/extensions/unpresentable.ts", import.meta.url),
+  );
+  let bridge: RunningBridge;
+  let pi: IsolatedPi;
+  before(async () => {
+    pi = isolatedPi(UNPRESENTABLE);
+    bridge = await startBridge({ port: 0, ...pi.options, restart: "never", log: () => {} });
+  });
+  after(async () => {
+    await bridge.close();
+    pi.cleanup();
+  });
+
+  for (const [name, method, result] of [
+    ["confirm-no-message", "confirm", "false"],
+    ["select-numbers", "select", "undefined"],
+  ] as const) {
+    it(`${name}: pi gets one cancel and the command completes, whether or not a client also cancels`, async () => {
+      const quiet = await TestClient.connect(bridge.url);
+      const from = command(quiet, name);
+      const request = await quiet.next(dialog(method), from);
+      // The client left it alone (it could not show it): the bridge's own cancel completed the command.
+      const notify = await quiet.next(notifyWith(`${name} ->`), from);
+      assert.equal(notify.message, `${name} -> ${result}`);
+
+      // A client that cancels, as the core does for such a request, changes nothing: still one answer.
+      const eager = await TestClient.connect(bridge.url);
+      const again = command(eager, name);
+      const second = await eager.next(dialog(method), again);
+      assert.notEqual(second.id, request.id);
+      eager.send({ type: "extension_ui_response", id: second.id, cancelled: true });
+      const done = await eager.next(notifyWith(`${name} ->`), again);
+      assert.equal(done.message, `${name} -> ${result}`);
+      eager.send({ type: "get_state", id: `state-${name}` });
+      await eager.next((r) => r.type === "response" && r.id === `state-${name}`);
+      assert.equal(eager.records.slice(again).filter(notifyWith(`${name} ->`)).length, 1);
+      await Promise.all([quiet.close(), eager.close()]);
+    });
+  }
+});

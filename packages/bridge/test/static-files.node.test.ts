@@ -10,11 +10,14 @@ import { after, before, describe, it } from "node:test";
 import { resolveInside } from "../src/static-files.js";
 import { startFakeBridge, TestClient } from "./support/harness.js";
 
-/** Sends a raw HTTP request (so no client normalizes the path) and returns status, headers and body. */
-function rawRequest(port: number, path: string, method = "GET", host = `127.0.0.1:${port}`) {
+/**
+ * Sends a raw HTTP request (so no client normalizes the path) and returns status, headers and body. `auth` is a
+ * header line that presents the token (the bridge's, as a bearer token, unless given).
+ */
+function rawRequest(port: number, path: string, method = "GET", host = `127.0.0.1:${port}`, auth = authLine) {
   return new Promise<{ status: number; headers: string; body: string }>((resolve, reject) => {
     const socket = connect(port, "127.0.0.1", () => {
-      socket.write(`${method} ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      socket.write(`${method} ${path} HTTP/1.1\r\nHost: ${host}\r\n${auth}Connection: close\r\n\r\n`);
     });
     let data = "";
     socket.setEncoding("utf8");
@@ -28,6 +31,8 @@ function rawRequest(port: number, path: string, method = "GET", host = `127.0.0.
     });
   });
 }
+
+let authLine = "";
 
 describe("static files", () => {
   let root: string;
@@ -45,7 +50,13 @@ describe("static files", () => {
     writeFileSync(outside, "TOP SECRET");
     symlinkSync(outside, join(root, "link-out.txt"));
     symlinkSync(join(root, "app.js"), join(root, "link-in.js"));
+    writeFileSync(join(root, ".env"), "API_KEY=TOP SECRET");
+    mkdirSync(join(root, ".git"));
+    writeFileSync(join(root, ".git", "config"), "TOP SECRET");
+    mkdirSync(join(root, "sub", ".hidden"));
+    writeFileSync(join(root, "sub", ".hidden", "x.txt"), "TOP SECRET");
     bridge = await startFakeBridge({ staticDir: root });
+    authLine = `Authorization: Bearer ${bridge.token}\r\n`;
   });
   after(async () => {
     await bridge.close();
@@ -100,6 +111,30 @@ describe("static files", () => {
       assert.ok(!response.body.includes("TOP SECRET"), path);
       assert.ok(!response.body.includes("root:"), path);
     }
+  });
+
+  it("serves no dotfile or dot-folder", async () => {
+    for (const path of ["/.env", "/.git/config", "/sub/.hidden/x.txt", "/%2eenv", "/.git/"]) {
+      const response = await rawRequest(bridge.port, path);
+      assert.ok([400, 404].includes(response.status), `${path} → ${response.status}`);
+      assert.ok(!response.body.includes("TOP SECRET"), path);
+    }
+  });
+
+  it("needs the token: 401 without it; ?token= sets an HttpOnly cookie that the page's other files then carry", async () => {
+    const none = await rawRequest(bridge.port, "/app.js", "GET", undefined, "");
+    assert.equal(none.status, 401);
+    assert.ok(!none.body.includes("export"));
+    assert.equal((await rawRequest(bridge.port, "/?token=wrong", "GET", undefined, "")).status, 401);
+    const page = await rawRequest(bridge.port, `/?token=${bridge.token}`, "GET", undefined, "");
+    assert.equal(page.status, 200);
+    const cookie = /^set-cookie: ([^;]+);.*HttpOnly; SameSite=Strict/im.exec(page.headers)?.[1];
+    assert.ok(cookie, page.headers);
+    const script = await rawRequest(bridge.port, "/app.js", "GET", undefined, `Cookie: other=1; ${cookie}\r\n`);
+    assert.equal(script.status, 200);
+    assert.equal(script.body, "export {};");
+    const forged = await rawRequest(bridge.port, "/app.js", "GET", undefined, `Cookie: ${cookie}x\r\n`);
+    assert.equal(forged.status, 401);
   });
 
   it("refuses requests addressed to another host name (DNS rebinding)", async () => {

@@ -78,14 +78,23 @@ describe("UiMirror replay", () => {
     );
   });
 
-  it("gives replayed fire-and-forget requests fresh, unique ids", () => {
+  it("gives replayed fire-and-forget requests fresh, unique ids, built once per change of the state", () => {
     const m = mirror();
     m.feed(
       uiRequest("1", "setTitle", { title: "T" }),
       uiRequest("2", "setStatus", { statusKey: "k", statusText: "v" }),
     );
-    const ids = [...m.replay(), ...m.replay()].map((r) => r.id);
-    assert.equal(new Set(ids).size, 4);
+    const first = m.replay().map((r) => r.id);
+    assert.equal(new Set(first).size, 2);
+    assert.ok(first.every((id) => String(id).startsWith("pi-elements-replay-")));
+    // No change, no rebuild: every connection gets the same records.
+    assert.deepEqual(
+      m.replay().map((r) => r.id),
+      first,
+    );
+    m.feed(uiRequest("3", "setStatus", { statusKey: "k", statusText: "w" }));
+    const next = m.replay().map((r) => r.id);
+    assert.ok(next.every((id) => !first.includes(id)));
   });
 
   it("follows clears, moves and the last write", () => {

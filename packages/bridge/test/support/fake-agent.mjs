@@ -8,6 +8,7 @@
  *   !raw <JSON string>   write this text to stdout as is
  *   !split <JSON array>  write these strings to stdout one by one, 20 ms apart (a record cut across reads)
  *   !stderr <text>       write the text (and a line feed) to stderr
+ *   !stderr-flood <n> <c> write n stderr lines of c characters each
  *   !exit <code>         exit with that code
  *   !burst <n>           n setStatus requests in one write
  *   !hold                stop reading stdin until SIGUSR2 arrives
@@ -84,8 +85,14 @@ function handle(line) {
     case "stderr":
       process.stderr.write(`${argument}\n`);
       break;
+    case "stderr-flood": {
+      const [lines, chars] = argument.split(" ").map(Number);
+      for (let i = 0; i < lines; i++) process.stderr.write(`${String(i % 10).repeat(chars)}\n`);
+      break;
+    }
     case "exit":
-      process.exit(Number(argument));
+      // After what was written so far has been flushed (a large write to a pipe completes asynchronously).
+      process.stderr.write("", () => process.stdout.write("", () => process.exit(Number(argument))));
       break;
     case "burst": {
       let text = "";

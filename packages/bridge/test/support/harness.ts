@@ -2,6 +2,8 @@
  * Shared pieces of the bridge's node tests: a bridge around the fake agent, a WebSocket client that collects
  * records and lets a test wait for the one it expects, and a controlled clock.
  */
+import assert from "node:assert/strict";
+import { connect } from "node:net";
 import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
 import { type BridgeOptions, type RunningBridge, startBridge } from "../../src/index.js";
@@ -32,6 +34,17 @@ export async function startFakeBridge(
   });
   await bridge.agentStarted();
   return Object.assign(bridge, { logs });
+}
+
+/** A relayed line as a record; one that is not JSON (the agent may write anything) becomes `not_json`. */
+function parseRecord(line: string): Rec {
+  try {
+    const value: unknown = JSON.parse(line);
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Rec;
+  } catch {
+    // Falls through.
+  }
+  return { type: "not_json", text: line };
 }
 
 export class TestClient {
@@ -68,7 +81,7 @@ export class TestClient {
     this.socket.on("message", (data) => {
       const text = data.toString();
       this.frames.push(text);
-      for (const line of text.split("\n")) if (line !== "") this.records.push(JSON.parse(line) as Rec);
+      for (const line of text.split("\n")) if (line !== "") this.records.push(parseRecord(line));
       for (const wake of this.#waiters.splice(0)) wake();
     });
   }
@@ -139,4 +152,34 @@ export function withToken(url: string, token: string | undefined): string {
 
 export function uiRequest(id: string, method: string, fields: Record<string, unknown> = {}): Rec {
   return { type: "extension_ui_request", id, method, ...fields };
+}
+
+/** Sends raw bytes to the bridge's port; resolves with everything it answered once it closed the connection. */
+export function rawExchange(port: number, bytes: string | Buffer, { end = true } = {}): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    let answer = "";
+    socket.on("data", (chunk) => {
+      answer += chunk.toString("latin1");
+    });
+    socket.on("error", () => {});
+    socket.on("close", () => resolve(answer));
+    // A bridge that neither answers nor closes fails the test instead of hanging it.
+    socket.setTimeout(10_000, () => {
+      answer += "(no answer: timed out)";
+      socket.destroy();
+    });
+    socket.write(bytes);
+    if (end) socket.end();
+  });
+}
+
+/** The bridge still serves: its first agent runs, and a new client gets hello and a working round trip. */
+export async function assertStillServing(bridge: RunningBridge, pid: number): Promise<void> {
+  assert.equal(bridge.agentPid, pid, "the agent was not restarted or lost");
+  const client = await TestClient.connect(bridge.url);
+  await client.next((r) => r.type === "pi-elements/hello");
+  client.send({ type: "get_state", id: "alive" });
+  await client.received((line) => line.id === "alive");
+  await client.close();
 }
