@@ -3,7 +3,7 @@
  * LF-terminated records (JSONL). A frame is all-or-nothing: one bad record and nothing from that frame reaches
  * the agent, and the client is disconnected.
  */
-import { BridgeRestart, ExtensionUiResponse, RpcCommand } from "@pi-elements/core";
+import { AnyCommand, BridgeRestart, ExtensionUiResponse } from "@pi-elements/core";
 import { DEFAULT_MAX_JSON_DEPTH, nestsDeeperThan } from "./json-depth.js";
 
 /** WebSocket close codes the bridge uses (RFC 6455 §7.4.1). */
@@ -23,7 +23,11 @@ export const CloseCode = {
 } as const;
 
 export type ClientMessage =
-  /** A pi command, re-serialized from its validated form; `command` and `id` are its type and id. */
+  /**
+   * A pi command, any well-formed one: a string `type` that is not one of the non-command types, an optional string
+   * `id`, any other JSON fields, forwarded whole (a newer pi's commands and fields work through an older bridge).
+   * `command` and `id` are its type and id.
+   */
   | { kind: "command"; record: string; command: string; id: string | undefined }
   | { kind: "answer"; response: ExtensionUiResponse }
   | { kind: "restart" };
@@ -57,6 +61,8 @@ export function parseClientFrame(text: string, maxDepth = DEFAULT_MAX_JSON_DEPTH
 }
 
 const ANSWER_FIELDS = ["value", "confirmed", "cancelled"] as const;
+/** What a client may not send as a command: pi's own messages (the bridge's are refused by their prefix). */
+const NOT_COMMANDS = new Set(["response", "extension_ui_request"]);
 
 /** A message, or the reason it is refused. */
 function classify(value: unknown): ClientMessage | string {
@@ -73,7 +79,8 @@ function classify(value: unknown): ClientMessage | string {
   if (type === "pi-elements/restart") {
     return BridgeRestart.safeParse(value).success ? { kind: "restart" } : "invalid pi-elements/restart";
   }
-  const parsed = RpcCommand.safeParse(value);
-  if (!parsed.success) return "type not allowed, or an invalid command";
-  return { kind: "command", record: JSON.stringify(parsed.data), command: parsed.data.type, id: parsed.data.id };
+  if (NOT_COMMANDS.has(type) || type.startsWith("pi-elements/")) return "type not allowed";
+  const parsed = AnyCommand.safeParse(value);
+  if (!parsed.success) return "a command's id must be a string";
+  return { kind: "command", record: JSON.stringify(value), command: type, id: parsed.data.id };
 }

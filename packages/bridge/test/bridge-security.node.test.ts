@@ -184,12 +184,35 @@ describe("client frames", () => {
     await probe.close();
   }
 
-  it("forwards a valid command, re-serialized from its validated form", async () => {
+  it("forwards a command whole, with the fields it does not name (a newer pi's)", async () => {
     const client = await TestClient.connect(bridge.url);
     const from = observer.records.length;
-    client.send({ type: "prompt", message: "hi\u2028there 漢字", id: "p1", extra: "<dropped>" });
+    client.send({ type: "prompt", message: "hi\u2028there 漢字", id: "p1", extra: "<kept>" });
     const line = await observer.received((l) => l.id === "p1", from);
-    assert.deepEqual(JSON.parse(line.line as string), { type: "prompt", message: "hi\u2028there 漢字", id: "p1" });
+    assert.deepEqual(JSON.parse(line.line as string), {
+      type: "prompt",
+      message: "hi\u2028there 漢字",
+      id: "p1",
+      extra: "<kept>",
+    });
+    await client.close();
+  });
+
+  it("forwards the commands pi 1.6 added, and any well-formed command it may add later, with all their fields", async () => {
+    const client = await TestClient.connect(bridge.url);
+    const from = observer.records.length;
+    const commands = [
+      { type: "clear_queue", id: "n1" },
+      { type: "get_available_thinking_levels", id: "n2" },
+      { type: "get_entries", id: "n3", since: "entry-7" },
+      { type: "get_tree", id: "n4" },
+      { type: "bash", id: "n5", command: "ls", excludeFromContext: true },
+      { type: "some_future_command", id: "n6", options: { deep: [1, "two", null] } },
+    ];
+    for (const command of commands) client.send(command);
+    await observer.received((l) => l.id === "n6", from);
+    const forwarded = observer.agentLines().filter((l) => typeof l.id === "string" && l.id.startsWith("n"));
+    assert.deepEqual(forwarded.slice(-commands.length), commands);
     await client.close();
   });
 
@@ -217,10 +240,11 @@ describe("client frames", () => {
       1008,
     );
     await expectDisconnect(JSON.stringify({ type: "pi-elements/hello", protocol: 1 }), 1008);
-    await expectDisconnect(JSON.stringify({ type: "shutdown_everything" }), 1008);
+    await expectDisconnect(JSON.stringify({ type: "pi-elements/anything_else" }), 1008);
+    await expectDisconnect(JSON.stringify({ type: "response", command: "prompt", success: true }), 1008);
   });
-  it("closes 1008 on a known command with invalid fields", () =>
-    expectDisconnect(JSON.stringify({ type: "prompt", message: 42 }), 1008));
+  it("closes 1008 on a command whose id is not a string", () =>
+    expectDisconnect(JSON.stringify({ type: "prompt", message: "x", id: 42 }), 1008));
   it("closes 1008 on an invalid extension_ui_response", () =>
     expectDisconnect(JSON.stringify({ type: "extension_ui_response", id: "x", value: 5 }), 1008));
   it("forwards nothing from a frame with one bad record among good ones", () =>

@@ -114,7 +114,7 @@ describe("the messages built from them", () => {
     // @ts-expect-error not a command
     const command: CommandType = "nope";
     // @ts-expect-error not a thinking level
-    const level: ThinkingLevel = "max";
+    const level: ThinkingLevel = "extreme";
     // @ts-expect-error not a notify type
     const notifyType: NotifyType = "debug";
     assert.notDeepEqual(typed, [command, level, notifyType]);

@@ -1,18 +1,29 @@
 /**
- * Commands the client sends to pi (`RpcCommand` of pi 0.73.1) and the data each successful response carries.
- * Schemas validate what a caller builds before it goes on the wire; the `CommandResults` map types the promise
- * that `PiSession.send` returns. Deep agent-side shapes (models, messages, stats) are typed loosely: the client
- * passes them through rather than interpreting them.
+ * Commands the client sends to pi and the data each successful response carries: every command of pi 0.73.1 and of
+ * 1.6.0 (`clear_queue`, `get_available_thinking_levels`, `get_entries`, `get_tree`, bash's `excludeFromContext`,
+ * thinking level "max"). Schemas validate what a caller builds before it goes on the wire (fields they do not name
+ * go through untouched); the `CommandResults` map types the promise that `PiSession.send` returns. A command this
+ * list does not know is still sent as long as it is a well-formed command object (`AnyCommand`), so a newer pi's
+ * commands work before they are typed here. Deep agent-side shapes (models, messages, stats) are typed loosely: the
+ * client passes them through rather than interpreting them.
  */
 import * as z from "zod/mini";
 
 const ImageContent = z.looseObject({ type: z.literal("image"), data: z.string(), mimeType: z.string() });
 const images = z.optional(z.array(ImageContent));
 const QueueMode = z.enum(["all", "one-at-a-time"]);
-export const ThinkingLevel = z.enum(["off", "minimal", "low", "medium", "high", "xhigh"]);
+export const ThinkingLevel = z.enum(["off", "minimal", "low", "medium", "high", "xhigh", "max"]);
 
+/**
+ * A known command: the fields it names are checked. A field it does not name is not refused, and the session sends
+ * the caller's object as it is, so a newer pi's field still reaches pi.
+ */
 const cmd = <T extends string, S extends z.core.$ZodLooseShape>(type: T, shape: S) =>
   z.object({ id: z.optional(z.string()), type: z.literal(type), ...shape });
+
+/** Any command object: a string `type`, an optional string `id`, whatever else it carries. */
+export const AnyCommand = z.looseObject({ type: z.string(), id: z.optional(z.string()) });
+export type AnyCommand = z.infer<typeof AnyCommand>;
 
 export const RpcCommand = z.discriminatedUnion("type", [
   cmd("prompt", {
@@ -23,6 +34,7 @@ export const RpcCommand = z.discriminatedUnion("type", [
   cmd("steer", { message: z.string(), images }),
   cmd("follow_up", { message: z.string(), images }),
   cmd("abort", {}),
+  cmd("clear_queue", {}),
   cmd("new_session", { parentSession: z.optional(z.string()) }),
   cmd("get_state", {}),
   cmd("set_model", { provider: z.string(), modelId: z.string() }),
@@ -30,13 +42,14 @@ export const RpcCommand = z.discriminatedUnion("type", [
   cmd("get_available_models", {}),
   cmd("set_thinking_level", { level: ThinkingLevel }),
   cmd("cycle_thinking_level", {}),
+  cmd("get_available_thinking_levels", {}),
   cmd("set_steering_mode", { mode: QueueMode }),
   cmd("set_follow_up_mode", { mode: QueueMode }),
   cmd("compact", { customInstructions: z.optional(z.string()) }),
   cmd("set_auto_compaction", { enabled: z.boolean() }),
   cmd("set_auto_retry", { enabled: z.boolean() }),
   cmd("abort_retry", {}),
-  cmd("bash", { command: z.string() }),
+  cmd("bash", { command: z.string(), excludeFromContext: z.optional(z.boolean()) }),
   cmd("abort_bash", {}),
   cmd("get_session_stats", {}),
   cmd("export_html", { outputPath: z.optional(z.string()) }),
@@ -44,12 +57,18 @@ export const RpcCommand = z.discriminatedUnion("type", [
   cmd("fork", { entryId: z.string() }),
   cmd("clone", {}),
   cmd("get_fork_messages", {}),
+  cmd("get_entries", { since: z.optional(z.string()) }),
+  cmd("get_tree", {}),
   cmd("get_last_assistant_text", {}),
   cmd("set_session_name", { name: z.string() }),
   cmd("get_messages", {}),
   cmd("get_commands", {}),
 ]);
 export type RpcCommand = z.infer<typeof RpcCommand>;
+/** The command types the schemas above know, read from their `type` literals. */
+export const COMMAND_TYPES: ReadonlySet<string> = new Set(
+  RpcCommand.def.options.flatMap((option) => option.def.shape.type.def.values),
+);
 export type CommandType = RpcCommand["type"];
 /** The fields of a command other than `type` and `id`. */
 export type CommandParams<T extends CommandType> = Omit<Extract<RpcCommand, { type: T }>, "type" | "id">;
@@ -84,11 +103,16 @@ export interface SlashCommand {
 }
 
 /** What `data` a successful response to each command carries (`undefined` where pi sends none). */
+/** pi 1.x says what became of a message: a run `started`, it was `queued`, or it was `handled` (no run). */
+export type MessageDisposition = "started" | "queued" | "handled";
+
 export interface CommandResults {
-  prompt: undefined;
-  steer: undefined;
-  follow_up: undefined;
+  /** pi 0.73 sends no data; 1.x sends the disposition. */
+  prompt: { disposition: MessageDisposition } | undefined;
+  steer: { disposition: MessageDisposition } | undefined;
+  follow_up: { disposition: MessageDisposition } | undefined;
   abort: undefined;
+  clear_queue: { steering: string[]; followUp: string[] };
   new_session: { cancelled: boolean };
   get_state: SessionState;
   set_model: ModelInfo;
@@ -96,6 +120,7 @@ export interface CommandResults {
   get_available_models: { models: ModelInfo[] };
   set_thinking_level: undefined;
   cycle_thinking_level: { level: ThinkingLevel } | null;
+  get_available_thinking_levels: { levels: ThinkingLevel[] };
   set_steering_mode: undefined;
   set_follow_up_mode: undefined;
   compact: Record<string, unknown>;
@@ -110,6 +135,8 @@ export interface CommandResults {
   fork: { text: string; cancelled: boolean };
   clone: { cancelled: boolean };
   get_fork_messages: { messages: Array<{ entryId: string; text: string }> };
+  get_entries: { entries: unknown[]; leafId: string | null };
+  get_tree: { tree: unknown[]; leafId: string | null };
   get_last_assistant_text: { text: string | null };
   set_session_name: undefined;
   get_messages: { messages: unknown[] };

@@ -20,14 +20,19 @@ export interface AssistantMessageEvent {
 
 export interface KnownAgentEvents {
   agent_start: AgentEventBase & { type: "agent_start" };
-  agent_end: AgentEventBase & { type: "agent_end"; messages?: unknown[] };
+  /** `willRetry` (pi 1.x): pi will retry the run on its own (overflow recovery). */
+  agent_end: AgentEventBase & { type: "agent_end"; messages?: unknown[]; willRetry?: boolean };
+  /** pi 1.x: no automatic work remains (retries, compaction recovery, queued messages). */
+  agent_settled: AgentEventBase & { type: "agent_settled"; aborted?: boolean };
   turn_start: AgentEventBase & { type: "turn_start" };
   turn_end: AgentEventBase & { type: "turn_end"; message?: unknown; toolResults?: unknown[] };
   message_start: AgentEventBase & { type: "message_start"; message: unknown };
+  /** pi 1.x sends the delta (`assistantMessageEvent`) and `usage`, no longer the whole `message`. */
   message_update: AgentEventBase & {
     type: "message_update";
-    message: unknown;
+    message?: unknown;
     assistantMessageEvent: AssistantMessageEvent;
+    usage?: unknown;
   };
   message_end: AgentEventBase & { type: "message_end"; message: unknown };
   tool_execution_start: AgentEventBase & {
@@ -48,13 +53,52 @@ export interface KnownAgentEvents {
     toolName: string;
     result?: unknown;
     isError?: boolean;
+    /** pi 1.x: how long the tool ran, in ms; absent when it did not run. */
+    durationMs?: number;
   };
   queue_update: AgentEventBase & { type: "queue_update"; steering?: string[]; followUp?: string[] };
   compaction_start: AgentEventBase & { type: "compaction_start"; reason?: string };
-  compaction_end: AgentEventBase & { type: "compaction_end"; reason?: string; aborted?: boolean };
-  auto_retry_start: AgentEventBase & { type: "auto_retry_start"; attempt?: number; maxAttempts?: number };
+  compaction_end: AgentEventBase & {
+    type: "compaction_end";
+    reason?: string;
+    aborted?: boolean;
+    result?: unknown;
+    /** pi 1.x: why the compaction failed (`result` is then absent and `aborted` false). */
+    errorMessage?: string;
+    willRetry?: boolean;
+  };
+  auto_retry_start: AgentEventBase & {
+    type: "auto_retry_start";
+    attempt?: number;
+    maxAttempts?: number;
+    delayMs?: number;
+    errorMessage?: string;
+  };
   auto_retry_end: AgentEventBase & { type: "auto_retry_end"; success?: boolean };
-  extension_error: AgentEventBase & { type: "extension_error"; extensionPath?: string; error?: string };
+  extension_error: AgentEventBase & {
+    type: "extension_error";
+    extensionPath?: string;
+    event?: string;
+    error?: string;
+  };
+  /** pi 1.x: an extension appended a custom session entry (`pi.appendEntry()`). */
+  entry_appended: AgentEventBase & { type: "entry_appended"; entry: unknown };
+  /** pi 1.x: one output chunk of a `bash` command; `id` is the command's. */
+  bash_execution_update: AgentEventBase & { type: "bash_execution_update"; id?: string; delta: string };
+  /** pi 1.x: a failed summarization (compaction, branch summary) will be retried. */
+  summarization_retry_scheduled: AgentEventBase & {
+    type: "summarization_retry_scheduled";
+    attempt?: number;
+    maxAttempts?: number;
+    delayMs?: number;
+    errorMessage?: string;
+  };
+  summarization_retry_attempt_start: AgentEventBase & {
+    type: "summarization_retry_attempt_start";
+    source?: string;
+    reason?: string;
+  };
+  summarization_retry_finished: AgentEventBase & { type: "summarization_retry_finished" };
 }
 
 export type KnownAgentEventType = keyof KnownAgentEvents;

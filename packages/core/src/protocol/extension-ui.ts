@@ -41,7 +41,8 @@ export const NotifyRequest = z.looseObject({
   ...base,
   method: z.literal("notify"),
   message: z.string(),
-  notifyType: z.optional(NotifyType),
+  /** A type this client does not know (a newer pi's "success") is shown as "info", not dropped. */
+  notifyType: z.optional(z.catch(NotifyType, "info")),
 });
 export const SetStatusRequest = z.looseObject({
   ...base,
@@ -67,7 +68,8 @@ export const SetTitleRequest = z.looseObject({
 export const SetEditorTextRequest = z.looseObject({
   ...base,
   method: z.literal("set_editor_text"),
-  text: z.string(),
+  /** pi 0.73.1's qna example sends none: an empty editor. */
+  text: z._default(z.string(), ""),
 });
 
 export const ExtensionUiRequest = z.discriminatedUnion("method", [

@@ -10,7 +10,14 @@ import { parseRecord } from "../codec/jsonl.js";
 import { type Diagnostic, errorMessage, excerpt } from "../diagnostics.js";
 import { TypedEventTarget, ValueEvent } from "../events.js";
 import { BridgeMessage, isBridgeType } from "../protocol/bridge.js";
-import { type CommandParams, type CommandResults, type CommandType, RpcCommand } from "../protocol/commands.js";
+import {
+  AnyCommand,
+  COMMAND_TYPES,
+  type CommandParams,
+  type CommandResults,
+  type CommandType,
+  RpcCommand,
+} from "../protocol/commands.js";
 import {
   type AgentEvent,
   type AgentEventBase,
@@ -88,6 +95,12 @@ const KNOWN_AGENT_EVENTS = new Set<string>(
     auto_retry_start: true,
     auto_retry_end: true,
     extension_error: true,
+    agent_settled: true,
+    entry_appended: true,
+    bash_execution_update: true,
+    summarization_retry_scheduled: true,
+    summarization_retry_attempt_start: true,
+    summarization_retry_finished: true,
   } satisfies Record<KnownAgentEventType, true>),
 );
 
@@ -144,23 +157,28 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
    * Sends a command with a generated id; resolves with the response's data, rejects with PiCommandError on
    * success:false, with PiSessionClosedError on close, with a TimeoutError only if options.timeout was given, with
    * `signal.reason` on abort, and with a TypeError (nothing sent) when the params do not match the command.
+   *
+   * A command of pi 0.73 or 1.6 is checked against its schema and typed; any field the schema does not name is sent
+   * too. A command type this core does not know (a newer pi's) is sent as given, as long as its params are JSON; its
+   * result is `unknown`. Answers to dialogs go through `respond`, not here.
    */
-  send<T extends CommandType>(
-    type: T,
-    params: CommandParams<T>,
-    options: SendOptions = {},
-  ): Promise<CommandResults[T]> {
+  send<T extends CommandType>(type: T, params: CommandParams<T>, options?: SendOptions): Promise<CommandResults[T]>;
+  send<const T extends string>(
+    type: T & (T extends CommandType ? never : unknown),
+    params?: Record<string, unknown>,
+    options?: SendOptions,
+  ): Promise<unknown>;
+  send(type: string, params: Record<string, unknown> = {}, options: SendOptions = {}): Promise<unknown> {
     if (this.#closed) return Promise.reject(new PiSessionClosedError());
     const { timeout, signal } = options;
     if (signal?.aborted) return Promise.reject(signal.reason);
     this.#nextCommand += 1;
     const id = `${this.#idPrefix}-${this.#nextCommand}`;
     const command = Object.assign({ type, id }, params, { type, id });
-    const checked = RpcCommand.safeParse(command);
-    if (!checked.success) {
-      return Promise.reject(new TypeError(`Invalid "${type}" command: ${describeIssues(checked.error.issues)}`));
-    }
-    return new Promise<CommandResults[T]>((resolve, reject) => {
+    const problem = commandProblem(command);
+    if (problem !== undefined) return Promise.reject(new TypeError(`Invalid "${type}" command: ${problem}`));
+    const line = JSON.stringify(command);
+    return new Promise<unknown>((resolve, reject) => {
       let timer: unknown;
       const onAbort = () => settle(() => reject(signal?.reason));
       const settle = (finish: () => void) => {
@@ -172,7 +190,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
       this.#commands.set(id, {
         type,
         report: options.report ?? true,
-        resolve: (data) => settle(() => resolve(data as CommandResults[T])),
+        resolve: (data) => settle(() => resolve(data)),
         reject: (error) => settle(() => reject(error)),
       });
       signal?.addEventListener("abort", onAbort, { once: true });
@@ -188,7 +206,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
         wait();
       }
       try {
-        this.transport.send(JSON.stringify(command));
+        this.transport.send(line);
       } catch (error) {
         settle(() => reject(error));
       }
@@ -383,7 +401,9 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
 
   #onAgentEvent(event: AgentEventBase): void {
     if (event.type === "agent_start") this.#state.setStreaming(true);
-    else if (event.type === "agent_end") this.#state.setStreaming(false);
+    // pi 1.x: an agent_end whose run pi will retry on its own is not the end; agent_settled is.
+    else if (event.type === "agent_end" && event.willRetry !== true) this.#state.setStreaming(false);
+    else if (event.type === "agent_settled") this.#state.setStreaming(false);
     else if (event.type === "extension_error") this.#reportExtensionError(event);
     this.#emit("agent-event", event);
     if (this.#listened.has(event.type) && KNOWN_AGENT_EVENTS.has(event.type)) {
@@ -489,4 +509,33 @@ function describeIssues(issues: readonly { path: readonly PropertyKey[]; message
 function randomPrefix(): string {
   // 32 random bits as 8 hex digits.
   return crypto.getRandomValues(new Uint32Array(1))[0]!.toString(16).padStart(8, "0");
+}
+
+/** Types that are not commands: answers, pi's own messages and the bridge's, each with its own path. */
+const NOT_COMMANDS = new Set(["extension_ui_response", "extension_ui_request", "response"]);
+
+/**
+ * Why a command object cannot be sent, or undefined: a known type must match its schema; any type must be a
+ * command type (not an answer, not one of pi's or the bridge's own messages) and its fields JSON values.
+ */
+function commandProblem(command: Record<string, unknown> & { type: string }): string | undefined {
+  if (NOT_COMMANDS.has(command.type) || isBridgeType(command.type)) {
+    return `"${command.type}" is not a command (dialogs are answered with respond()).`;
+  }
+  const checked = COMMAND_TYPES.has(command.type) ? RpcCommand.safeParse(command) : AnyCommand.safeParse(command);
+  if (!checked.success) return describeIssues(checked.error.issues);
+  if (!isJsonValue(command)) return "its params must be JSON values (no functions, undefined in arrays, NaN, cycles).";
+  return undefined;
+}
+
+/** Whether `value` survives JSON as it is: plain objects, arrays, strings, finite numbers, booleans, null. */
+function isJsonValue(value: unknown, seen = new Set<object>()): boolean {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return true;
+  if (typeof value === "number") return Number.isFinite(value);
+  if (typeof value !== "object" || seen.has(value)) return false;
+  seen.add(value);
+  const items = Array.isArray(value) ? value : Object.values(value).filter((item) => item !== undefined);
+  const ok = items.every((item) => isJsonValue(item, seen));
+  seen.delete(value);
+  return ok;
 }
