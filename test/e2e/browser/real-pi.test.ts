@@ -49,11 +49,36 @@ async function waitFor(selector: string, what = selector): Promise<HTMLElement> 
   return find(selector) as HTMLElement;
 }
 
+/** The element that has focus in the page, looked up through shadow roots. */
+function deepActive(): Element | null {
+  let active = frame.contentDocument!.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return active;
+}
+
+/** Waits until the control matching `path` has focus (as a user waits for the caret) and returns it. */
+async function focused(path: string): Promise<HTMLElement> {
+  await waitUntil(() => find(path) && deepActive() === find(path), `${path} to have focus`, WAIT);
+  return find(path) as HTMLElement;
+}
+
+/** Waits until focus is somewhere inside the element `tag` (its shadow root included). */
+async function focusInside(tag: string): Promise<void> {
+  const inside = () => {
+    for (let node: Node | null | undefined = deepActive(); node; ) {
+      if (node.nodeType === Node.ELEMENT_NODE && (node as Element).localName === tag) return true;
+      node = node.parentNode ?? (node as ShadowRoot).host;
+    }
+    return false;
+  };
+  await waitUntil(inside, `focus inside ${tag}`, WAIT);
+}
+
 async function waitGone(selector: string): Promise<void> {
   await waitUntil(() => !find(selector), `${selector} to go away`, WAIT);
 }
 
-/** A real click at the middle of `el` (coordinates of the top page: the iframe sits at 0,0). */
+/** A real click at the middle of `el` (coordinates of the top page: the iframe fills its viewport from 0,0). */
 async function click(el: Element): Promise<void> {
   el.scrollIntoView({ block: "center" });
   const r = el.getBoundingClientRect();
@@ -70,7 +95,10 @@ async function report(command: string): Promise<string> {
     findAll("pi-notifications >>> [part~=body]")
       .map((body) => deepText(body).trim())
       .filter((text) => text.startsWith(`${command} ->`));
-  await waitUntil(() => reports().length > 0, `pi to report "${command} -> …"`, WAIT);
+  await waitUntil(() => reports().length > 0, `pi to report "${command} -> …"`, WAIT).catch((error: Error) => {
+    const seen = findAll("pi-notifications >>> [part~=body]").map((body) => deepText(body).trim());
+    throw new Error(`${error.message}; toasts: ${JSON.stringify(seen)}`);
+  });
   return reports().at(-1)!;
 }
 
@@ -104,7 +132,7 @@ describe("pi → bridge → single-file bundle (no-build page)", function () {
   before(async function () {
     this.timeout(60_000);
     frame = document.createElement("iframe");
-    frame.style.cssText = "position: fixed; inset: 0 auto auto 0; inline-size: 1000px; block-size: 760px; border: 0";
+    frame.style.cssText = "position: fixed; inset: 0 auto auto 0; inline-size: 100vw; block-size: 100vh; border: 0";
     document.body.append(frame);
     const url = await executeServerCommand<string, undefined>("real-pi:start");
     await load(url);
@@ -118,6 +146,7 @@ describe("pi → bridge → single-file bundle (no-build page)", function () {
   it("a select answered with the keyboard (ArrowDown, Enter) reaches pi", async () => {
     await run("/ui-select");
     await waitFor("pi-select >>> [role=option]");
+    await focusInside("pi-select");
     await sendKeys({ press: "ArrowDown" });
     await sendKeys({ press: "Enter" });
     expect(await report("ui-select")).to.equal('ui-select -> "Beta"');
@@ -135,7 +164,7 @@ describe("pi → bridge → single-file bundle (no-build page)", function () {
 
   it("a confirm answered with the keyboard (Enter) and one with the mouse (No) reach pi", async () => {
     await run("/ui-confirm");
-    await waitFor("pi-confirm >>> [part~=yes-button]");
+    await focusInside("pi-confirm");
     await sendKeys({ press: "Enter" });
     expect(await report("ui-confirm")).to.equal("ui-confirm -> true");
     await waitGone("pi-confirm");
@@ -146,21 +175,22 @@ describe("pi → bridge → single-file bundle (no-build page)", function () {
 
   it("an input answered with the keyboard, and one typed then submitted with the mouse, reach pi", async () => {
     await run("/ui-input");
-    await waitFor("pi-input >>> input");
+    await focused("pi-input >>> input");
     await sendKeys({ type: "typed  by keys" });
     await sendKeys({ press: "Enter" });
     expect(await report("ui-input")).to.equal('ui-input -> "typed  by keys"');
     await waitGone("pi-input");
     await run("/ui-input");
-    await waitFor("pi-input >>> input");
+    await focused("pi-input >>> input");
     await sendKeys({ type: "then clicked" });
-    await click(await waitFor("pi-input >>> [part~=submit-button]"));
+    const button = await waitFor("pi-input >>> [part~=submit-button]");
+    await click(button);
     expect(await report("ui-input")).to.equal('ui-input -> "then clicked"');
   });
 
   it("an editor's prefill (markup, CJK, U+2028) submitted with Enter, and one edited then submitted with the mouse", async () => {
     await run("/ui-editor");
-    const area = (await waitFor("pi-editor >>> textarea")) as HTMLTextAreaElement;
+    const area = (await focused("pi-editor >>> textarea")) as HTMLTextAreaElement;
     expect(area.value).to.equal("first line\n<img src=x onerror=alert(1)>\n漢字かな\u2028same record");
     await sendKeys({ press: "Enter" });
     expect(await report("ui-editor")).to.equal(
@@ -168,7 +198,7 @@ describe("pi → bridge → single-file bundle (no-build page)", function () {
     );
     await waitGone("pi-editor");
     await run("/ui-editor");
-    const second = (await waitFor("pi-editor >>> textarea")) as HTMLTextAreaElement;
+    const second = (await focused("pi-editor >>> textarea")) as HTMLTextAreaElement;
     second.setSelectionRange(0, second.value.length);
     await sendKeys({ type: "replaced" });
     await click(await waitFor("pi-editor >>> [part~=submit-button]"));
@@ -188,9 +218,9 @@ describe("pi → bridge → single-file bundle (no-build page)", function () {
       () => deepText(find("pi-extension-ui >>> [part=queue]") ?? document.body).includes("1 of 2"),
       "1 of 2",
     );
-    await waitFor("pi-confirm >>> [part~=yes-button]");
+    await focusInside("pi-confirm");
     await sendKeys({ press: "Enter" });
-    await waitFor("pi-input >>> input");
+    await focused("pi-input >>> input");
     await sendKeys({ type: "second" });
     await sendKeys({ press: "Enter" });
     expect(await report("ui-two")).to.equal('ui-two -> {"confirmed":true,"value":"second"}');
