@@ -9,6 +9,7 @@ import { chromeLauncher } from "@web/test-runner-chrome";
 import { playwrightLauncher } from "@web/test-runner-playwright";
 import { WebdriverLauncher } from "@web/test-runner-webdriver";
 import puppeteer from "puppeteer-core";
+import { Key } from "webdriverio";
 import { engines, firefoxLaunchOptions, startWebKitDriver, webkitCapabilities } from "./scripts/browsers.mjs";
 import { launchOptions } from "./scripts/chromium.mjs";
 import { testServerPlugins } from "./test/support/wtr-plugins.mjs";
@@ -54,8 +55,10 @@ class WebKitLauncher extends WebdriverLauncher {
 
   /** A key pressed (and held) or released on its own, for the tests of keys held since before a dialog opened. */
   async keyAction(_sessionId, type, key) {
+    // A key action takes one character: named keys are WebDriver's code points (Key.Enter is "\uE007").
+    const value = Object.hasOwn(Key, key) ? Key[key] : key;
     const action = this.driver.action("key");
-    await (type === "down" ? action.down(key) : action.up(key)).perform(true);
+    await (type === "down" ? action.down(value) : action.up(value)).perform(true);
   }
 }
 

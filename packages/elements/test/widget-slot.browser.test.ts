@@ -90,7 +90,7 @@ describe("pi-widget-slot", () => {
     await sendKeys({ press: "Enter" });
     await el.updateComplete;
     expect(lineTexts(widget!)).to.deep.equal(lines(10));
-    await sendKeys({ press: "Space" });
+    await sendKeys({ press: " " }); // " ", not "Space": the name puppeteer (Firefox) and WebDriver also know
     await el.updateComplete;
     expect(lineTexts(widget!)).to.have.length(25);
   });
