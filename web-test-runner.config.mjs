@@ -46,11 +46,32 @@ class WebKitLauncher extends WebdriverLauncher {
    */
   async sendKeys(sessionId, keys) {
     const pending = [];
-    for (const key of keys.flatMap((k) => (COMBO.test(k) ? k.split("+") : [k]))) {
+    // The runner also splits text with split(""), cutting a character outside the BMP (emoji) into its surrogate
+    // halves; they are joined again here.
+    const whole = [...keys.join("")].length === keys.join("").length ? keys : joinSurrogates(keys);
+    for (const key of whole.flatMap((k) => (COMBO.test(k) ? k.split("+") : [k]))) {
+      if (key.length === 2 && pending.length === 0 && /^[\ud800-\udbff]/.test(key)) {
+        // webdriverio's keys() refuses anything longer than one UTF-16 unit; WebDriver itself takes one character.
+        await this.#typeCharacter(key);
+        continue;
+      }
       pending.push(key);
       if (!MODIFIERS.has(key)) await super.sendKeys(sessionId, pending.splice(0));
     }
     if (pending.length > 0) await super.sendKeys(sessionId, pending);
+  }
+
+  async #typeCharacter(character) {
+    await this.driver.performActions([
+      {
+        type: "key",
+        id: "keyboard",
+        actions: [
+          { type: "keyDown", value: character },
+          { type: "keyUp", value: character },
+        ],
+      },
+    ]);
   }
 
   /** A key pressed (and held) or released on its own, for the tests of keys held since before a dialog opened. */
@@ -60,6 +81,18 @@ class WebKitLauncher extends WebdriverLauncher {
     const action = this.driver.action("key");
     await (type === "down" ? action.down(value) : action.up(value)).perform(true);
   }
+}
+
+/** ["\ud83d", "\ude42", "a"] → ["🙂", "a"]: a high surrogate followed by a low one is one character. */
+function joinSurrogates(keys) {
+  const out = [];
+  for (const key of keys) {
+    const last = out.at(-1);
+    if (last?.length === 1 && /[\ud800-\udbff]/.test(last) && /^[\udc00-\udfff]$/.test(key))
+      out[out.length - 1] = last + key;
+    else out.push(key);
+  }
+  return out;
 }
 
 const MODIFIERS = new Set(["Shift", "Control", "Alt", "Meta"]);

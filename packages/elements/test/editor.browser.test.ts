@@ -66,20 +66,17 @@ describe("pi-editor", () => {
     expect(agent.responses()).to.deep.equal([{ type: "extension_ui_response", id: "e1", value: TRICKY }]);
   });
 
-  it("keeps typed tricky text too (end of text, then Enter)", async function (this: Mocha.Context) {
-    await skipIn(
-      this,
-      ["webkit"],
-      "text typed through WebKitWebDriver (tabs, emoji) differs from what was sent; not yet analysed",
-    );
+  it("keeps typed tricky text too (end of text, then Enter)", async () => {
     const el = await openEditor("x");
     const events = recordEvents(el);
     area(el).setSelectionRange(1, 1);
-    await sendKeys({ type: " 中文😀\t" });
+    // No "\t": typed, it is the Tab key, which leaves a textarea for a user (and through WebDriver) while Playwright
+    // inserts a tab character; tabs in the text are kept exactly by the "Exact text" story and the prefill tests.
+    await sendKeys({ type: " 中文😀" });
     await pressCombo("Shift+Enter");
     await pressCombo("Shift+Enter");
     await sendKeys({ press: "Enter" });
-    expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "x 中文😀\t\n\n" } }]);
+    expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "x 中文😀\n\n" } }]);
   });
 
   it("grows with its content", async () => {
