@@ -74,12 +74,17 @@ class WebKitLauncher extends WebdriverLauncher {
     ]);
   }
 
-  /** A key pressed (and held) or released on its own, for the tests of keys held since before a dialog opened. */
+  /**
+   * A key pressed (and held) or released on its own, for the tests of keys held since before a dialog opened. Always
+   * the same input source: WebDriver releases a key only for the source that pressed it (webdriverio's action()
+   * would open a new source each time, and the release would never reach the page).
+   */
   async keyAction(_sessionId, type, key) {
     // A key action takes one character: named keys are WebDriver's code points (Key.Enter is "\uE007").
     const value = Object.hasOwn(Key, key) ? Key[key] : key;
-    const action = this.driver.action("key");
-    await (type === "down" ? action.down(value) : action.up(value)).perform(true);
+    await this.driver.performActions([
+      { type: "key", id: "held-keys", actions: [{ type: type === "down" ? "keyDown" : "keyUp", value }] },
+    ]);
   }
 }
 
