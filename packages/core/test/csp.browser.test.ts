@@ -6,7 +6,7 @@
  */
 
 import { expect } from "@open-wc/testing";
-import { skipIn } from "../../../test/support/engine.js";
+import { engine } from "../../../test/support/engine.js";
 
 interface Violation {
   directive: string;
@@ -49,16 +49,20 @@ async function controlEval(frame: HTMLIFrameElement, win: CspWindow): Promise<vo
   await reported;
 }
 
+/**
+ * Whether this engine fires securitypolicyviolation for a blocked eval. Chromium and Firefox do; WebKit (measured
+ * with WebKitGTK 2.50: eval and new Function throw EvalError, an inline script's violation is reported, eval's is
+ * not) does not, so there a count of eval violations cannot be observed.
+ */
+async function reportsEvalViolations(): Promise<boolean> {
+  return (await engine()).name !== "webkit";
+}
+
 describe("core under a strict Content-Security-Policy", () => {
   let frame: HTMLIFrameElement | undefined;
   afterEach(() => frame?.remove());
 
-  it("runs a session over valid and invalid extension-UI traffic with zero CSP violations", async function (this: Mocha.Context) {
-    await skipIn(
-      this,
-      ["webkit"],
-      "the control's securitypolicyviolation never arrives in WebKit within the time (its sourceFile likely differs); measurement not yet adapted",
-    );
+  it("runs a session over valid and invalid extension-UI traffic with zero CSP violations", async () => {
     const opened = await openFrame("/test/fixtures/csp/strict.html");
     frame = opened.frame;
     const { win } = opened;
@@ -78,6 +82,12 @@ describe("core under a strict Content-Security-Policy", () => {
     expect(result.sent).to.deep.include({ type: "extension_ui_response", id: "custom", cancelled: true });
     expect(result.sent).to.deep.include({ type: "extension_ui_response", id: "s", value: "b" });
 
+    if (!(await reportsEvalViolations())) {
+      // WebKit blocks eval here too, but sends no report the page could count: the session's results above are
+      // what can be checked there.
+      expect(win.tryEval(), "the policy blocks eval").to.equal("EvalError");
+      return;
+    }
     await controlEval(frame, win);
     const violations = win.cspViolations;
     expect(violations, JSON.stringify(violations)).to.have.length(1);
@@ -86,7 +96,8 @@ describe("core under a strict Content-Security-Policy", () => {
   });
 
   it("control: zod without the core's jitless switch (classic, JIT objects) is reported on the same policy", async function (this: Mocha.Context) {
-    await skipIn(this, ["webkit"], "same CSP control as above: WebKit's violation report is not matched yet");
+    // Where eval violations are never reported (WebKit), this control has nothing to observe.
+    if (!(await reportsEvalViolations())) return this.skip();
     const opened = await openFrame("/test/fixtures/csp/zod-default.html");
     frame = opened.frame;
     expect(opened.win.runControl()).to.equal(true);
