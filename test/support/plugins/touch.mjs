@@ -1,7 +1,7 @@
 // A finger tap: the pointer, touch, compatibility mouse and click events a phone sends.
 // `executeServerCommand("tap", { x, y })` returns true once tapped, false where the driver has no touch input.
 // Chromium: DevTools protocol (touch emulation + Input.dispatchTouchEvent). Firefox: puppeteer's touchscreen, a
-// WebDriver BiDi touch pointer. WebKit: none (the webdriver launcher offers mouse and keys only).
+// WebDriver BiDi touch pointer. WebKit: none (WebKitWebDriver turns a touch pointer into mouse events: measured).
 const sessions = new WeakMap();
 
 export function touchPlugin() {
