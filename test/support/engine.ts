@@ -39,12 +39,3 @@ export async function keyDown(key: string): Promise<void> {
 export async function keyUp(key: string): Promise<void> {
   await executeServerCommand("keys", { up: key });
 }
-
-/**
- * Skips the running test in the named engines, with the reason the caller gives (also listed in the README's engine
- * table): for behaviour that fails there and is not fixed yet, so the rest of the suite stays a signal.
- */
-export async function skipIn(context: Mocha.Context, engines: Engine["name"][], reason: string): Promise<void> {
-  if (reason.trim() === "") throw new Error("skipIn needs a reason");
-  if (engines.includes((await engine()).name)) context.skip();
-}

@@ -1,7 +1,7 @@
 import { expect, fixture, html } from "@open-wc/testing";
 import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
 import "../src/elements/editor/define.js";
-import { engine, pressCombo, skipIn } from "../../../test/support/engine.js";
+import { engine, pressCombo } from "../../../test/support/engine.js";
 import type { PiEditor } from "../src/elements/editor/editor.js";
 import { settle, TestAgent } from "./support/agent.js";
 import { type AnyDialog, deepActive, recordEvents } from "./support/dialogs.js";

@@ -1,6 +1,6 @@
 import { expect, fixture, html } from "@open-wc/testing";
 import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
-import { engine, skipIn } from "../../../test/support/engine.js";
+import { engine } from "../../../test/support/engine.js";
 import "../src/elements/input/define.js";
 import type { PiInput } from "../src/elements/input/input.js";
 import { deepActive, recordEvents } from "./support/dialogs.js";
