@@ -1,11 +1,21 @@
-// Servers the browser tests need, started with the test runner and stopped with it. Each registers
+// Servers and commands the browser tests need, started with the test runner and stopped with it. Each registers
 // itself here; tests reach them through `executeServerCommand`.
 
 import { crossOriginPlugin } from "./plugins/cross-origin.mjs";
+import { enginePlugin } from "./plugins/engine.mjs";
 import { imePlugin } from "./plugins/ime.mjs";
+import { realPiPlugin } from "./plugins/real-pi.mjs";
 import { screenshotPlugin } from "./plugins/screenshot.mjs";
 import { touchPlugin } from "./plugins/touch.mjs";
 import { wsServerPlugin } from "./plugins/ws-server.mjs";
 export function testServerPlugins() {
-  return [screenshotPlugin(), imePlugin(), touchPlugin(), wsServerPlugin(), crossOriginPlugin()];
+  return [
+    enginePlugin(),
+    screenshotPlugin(),
+    imePlugin(),
+    touchPlugin(),
+    wsServerPlugin(),
+    crossOriginPlugin(),
+    realPiPlugin(),
+  ];
 }

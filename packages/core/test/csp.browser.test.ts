@@ -5,7 +5,9 @@
  * prove the recording works: an eval on the page is blocked and reported, and classic zod's compiled objects are
  * reported on the same policy unless the page opts out with `z.config({ jitless: true })`, as the README advises.
  */
+
 import { expect } from "@open-wc/testing";
+import { engine } from "../../../test/support/engine.js";
 
 interface Violation {
   directive: string;
@@ -48,6 +50,15 @@ async function controlEval(frame: HTMLIFrameElement, win: CspWindow): Promise<vo
   await reported;
 }
 
+/**
+ * Whether this engine fires securitypolicyviolation for a blocked eval. Chromium and Firefox do; WebKit (measured
+ * with WebKitGTK 2.50: eval and new Function throw EvalError, an inline script's violation is reported, eval's is
+ * not) does not, so there a count of eval violations cannot be observed.
+ */
+async function reportsEvalViolations(): Promise<boolean> {
+  return (await engine()).name !== "webkit";
+}
+
 describe("core under a strict Content-Security-Policy", () => {
   let frame: HTMLIFrameElement | undefined;
   afterEach(() => frame?.remove());
@@ -72,6 +83,12 @@ describe("core under a strict Content-Security-Policy", () => {
     expect(result.sent).to.deep.include({ type: "extension_ui_response", id: "custom", cancelled: true });
     expect(result.sent).to.deep.include({ type: "extension_ui_response", id: "s", value: "b" });
 
+    if (!(await reportsEvalViolations())) {
+      // WebKit blocks eval here too, but sends no report the page could count: the session's results above are
+      // what can be checked there.
+      expect(win.tryEval(), "the policy blocks eval").to.equal("EvalError");
+      return;
+    }
     await controlEval(frame, win);
     const violations = win.cspViolations;
     expect(violations, JSON.stringify(violations)).to.have.length(1);
@@ -79,7 +96,9 @@ describe("core under a strict Content-Security-Policy", () => {
     expect(violations[0]?.sourceFile).to.match(/record-violations\.js$/);
   });
 
-  it("control: classic zod in its default (JIT) configuration is reported on the same policy", async () => {
+  it("control: classic zod in its default (JIT) configuration is reported on the same policy", async function (this: Mocha.Context) {
+    // Where eval violations are never reported (WebKit), this control has nothing to observe.
+    if (!(await reportsEvalViolations())) return this.skip();
     const opened = await openFrame("/test/fixtures/csp/zod-default.html");
     frame = opened.frame;
     expect(opened.win.runControl()).to.equal(true);
@@ -89,7 +108,9 @@ describe("core under a strict Content-Security-Policy", () => {
     expect(fromZod[0]).to.include({ directive: "script-src", blockedURI: "eval" });
   });
 
-  it("control: classic zod on a page that opts in to jitless, as the README advises, is not reported", async () => {
+  it("control: classic zod on a page that opts in to jitless, as the README advises, is not reported", async function (this: Mocha.Context) {
+    // The eval control's own report is what this counts against (WebKit reports none).
+    if (!(await reportsEvalViolations())) return this.skip();
     const opened = await openFrame("/test/fixtures/csp/zod-default.html?jitless");
     frame = opened.frame;
     expect(opened.win.runControl()).to.equal(true);

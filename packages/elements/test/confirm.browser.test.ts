@@ -1,5 +1,6 @@
 import { expect, fixture, html, nextFrame } from "@open-wc/testing";
 import { sendKeys, sendMouse } from "@web/test-runner-commands";
+import { keyDown, keyUp } from "../../../test/support/engine.js";
 import "../src/elements/confirm/define.js";
 import "../src/elements/extension-ui/define.js";
 import "../src/elements/prompt/define.js";
@@ -106,7 +107,7 @@ describe("pi-confirm", () => {
     await prompt.updateComplete;
     prompt.shadowRoot!.querySelector("textarea")!.focus();
     await sendKeys({ type: "delete the build" });
-    await sendKeys({ down: "Enter" }); // sends the prompt...
+    await keyDown("Enter"); // sends the prompt...
     agent.sendRaw({
       type: "extension_ui_request",
       id: "gate",
@@ -118,8 +119,8 @@ describe("pi-confirm", () => {
     const gate = host.shadowRoot!.querySelector("pi-confirm")!;
     await gate.updateComplete;
     expect(deepActive()).to.equal(button(gate, "yes-button"));
-    await sendKeys({ down: "Enter" }); // auto-repeat
-    await sendKeys({ up: "Enter" });
+    await keyDown("Enter"); // auto-repeat
+    await keyUp("Enter");
     await settle();
     expect(agent.responses()).to.deep.equal([]);
     expect(agent.received.some((record) => record.type === "prompt")).to.equal(true);

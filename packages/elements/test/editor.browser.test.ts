@@ -1,6 +1,7 @@
 import { expect, fixture, html } from "@open-wc/testing";
 import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
 import "../src/elements/editor/define.js";
+import { engine, pressCombo } from "../../../test/support/engine.js";
 import type { PiEditor } from "../src/elements/editor/editor.js";
 import { settle, TestAgent } from "./support/agent.js";
 import { type AnyDialog, deepActive, recordEvents } from "./support/dialogs.js";
@@ -31,7 +32,7 @@ describe("pi-editor", () => {
     const el = await openEditor();
     const events = recordEvents(el);
     await sendKeys({ type: "first" });
-    await sendKeys({ press: "Shift+Enter" });
+    await pressCombo("Shift+Enter");
     await sendKeys({ type: "second" });
     expect(events).to.deep.equal([]);
     await sendKeys({ press: "Enter" });
@@ -46,7 +47,7 @@ describe("pi-editor", () => {
     await sendKeys({ press: "Enter" });
     await sendKeys({ type: "b" });
     expect(events).to.deep.equal([]);
-    await sendKeys({ press: "Control+Enter" });
+    await pressCombo("Control+Enter");
     expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "a\nb" } }]);
   });
 
@@ -69,11 +70,13 @@ describe("pi-editor", () => {
     const el = await openEditor("x");
     const events = recordEvents(el);
     area(el).setSelectionRange(1, 1);
-    await sendKeys({ type: " 中文😀\t" });
-    await sendKeys({ press: "Shift+Enter" });
-    await sendKeys({ press: "Shift+Enter" });
+    // No "\t": typed, it is the Tab key, which leaves a textarea for a user (and through WebDriver) while Playwright
+    // inserts a tab character; tabs in the text are kept exactly by the "Exact text" story and the prefill tests.
+    await sendKeys({ type: " 中文😀" });
+    await pressCombo("Shift+Enter");
+    await pressCombo("Shift+Enter");
     await sendKeys({ press: "Enter" });
-    expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "x 中文😀\t\n\n" } }]);
+    expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "x 中文😀\n\n" } }]);
   });
 
   it("grows with its content", async () => {
@@ -95,7 +98,7 @@ describe("pi-editor", () => {
       const before = area(el).getBoundingClientRect().height;
       area(el).focus();
       area(el).setSelectionRange(3, 3);
-      for (let i = 0; i < 10; i++) await sendKeys({ press: "Shift+Enter" });
+      for (let i = 0; i < 10; i++) await pressCombo("Shift+Enter");
       await el.updateComplete;
       const after = area(el).getBoundingClientRect().height;
       expect(after).to.be.greaterThan(before * 2);
@@ -105,13 +108,22 @@ describe("pi-editor", () => {
     }
   });
 
-  it("Enter during an IME composition never submits (synthetic and CDP)", async () => {
+  it("Enter during an IME composition never submits (synthetic: isComposing, and Safari's keyCode 229)", async () => {
     const el = await openEditor();
     const events = recordEvents(el);
     area(el).dispatchEvent(
       new KeyboardEvent("keydown", { key: "Enter", isComposing: true, bubbles: true, composed: true }),
     );
     area(el).dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", keyCode: 229, bubbles: true, composed: true }));
+    expect(events).to.deep.equal([]);
+  });
+
+  it("Enter during a real IME composition never submits (CDP)", async function (this: Mocha.Context) {
+    // Real composition needs the DevTools protocol (Input.imeSetComposition): neither WebDriver BiDi (Firefox) nor
+    // WebDriver classic (WebKit) can drive an input method. The synthetic composition tests run in every engine.
+    if (!(await engine()).ime) return this.skip();
+    const el = await openEditor();
+    const events = recordEvents(el);
     await executeServerCommand("ime", { action: "compose", text: "ちゅうごく" });
     await executeServerCommand("ime", { action: "key", key: "Enter" });
     expect(events).to.deep.equal([]);

@@ -2,6 +2,7 @@ import { expect, fixture, html } from "@open-wc/testing";
 import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
 import "../src/elements/prompt/define.js";
 import "../src/elements/session/define.js";
+import { engine, pressCombo } from "../../../test/support/engine.js";
 import type { PiPrompt, PromptSendDetail } from "../src/elements/prompt/prompt.js";
 import { FakeAgent, settle } from "./session-fake-agent.js";
 
@@ -35,7 +36,7 @@ describe("pi-prompt standalone", () => {
     const el = await fixture<PiPrompt>(html`<pi-prompt></pi-prompt>`);
     const events = sends(el);
     await typeInto(el, "one");
-    await sendKeys({ press: "Shift+Enter" });
+    await pressCombo("Shift+Enter");
     await sendKeys({ type: "two" });
     expect(events).to.have.length(0);
     expect(textarea(el).value).to.equal("one\ntwo");
@@ -92,7 +93,12 @@ describe("pi-prompt standalone", () => {
     expect(events).to.deep.equal([{ message: "にほんご", command: "prompt" }]);
   });
 
-  it("a real IME composition over several steps survives the re-renders it causes, and Enter commits it only", async () => {
+  it("a real IME composition over several steps survives the re-renders it causes, and Enter commits it only", async function (this: Mocha.Context) {
+    // Real composition needs the DevTools protocol (Input.imeSetComposition): neither WebDriver BiDi (Firefox) nor
+
+    // WebDriver classic (WebKit) can drive an input method. The synthetic composition tests run in every engine.
+
+    if (!(await engine()).ime) return this.skip();
     const el = await fixture<PiPrompt>(html`<pi-prompt .value=${"訳: "}></pi-prompt>`);
     const events = sends(el);
     const field = textarea(el);
@@ -209,7 +215,7 @@ describe("pi-prompt with a session", () => {
     await sendKeys({ press: "Enter" });
     await settle();
     await sendKeys({ type: "then tidy up" });
-    await sendKeys({ press: "Alt+Enter" });
+    await pressCombo("Alt+Enter");
     await settle();
     await sendKeys({ press: "Escape" });
     await settle();

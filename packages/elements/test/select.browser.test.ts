@@ -1,5 +1,6 @@
 import { expect, fixture, html } from "@open-wc/testing";
-import { emulateMedia, executeServerCommand, sendKeys, sendMouse } from "@web/test-runner-commands";
+import { executeServerCommand, sendKeys, sendMouse } from "@web/test-runner-commands";
+import { emulate, engine } from "../../../test/support/engine.js";
 import "../src/elements/select/define.js";
 import type { PiSelect } from "../src/elements/select/select.js";
 import { deepActive, recordEvents } from "./support/dialogs.js";
@@ -115,11 +116,13 @@ describe("pi-select", () => {
     expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "c" } }]);
   });
 
-  it("a finger tap chooses an option", async () => {
+  it("a finger tap chooses an option", async function (this: Mocha.Context) {
     const el = await openSelect(["a", "b", "c"]);
     const events = recordEvents(el);
     const [x, y] = center(el.shadowRoot!.querySelectorAll("[role=option]")[1]!);
-    await executeServerCommand("tap", { x, y });
+    // No tap in WebKit here: WebKitWebDriver turns a WebDriver touch pointer into mouse events (measured: pointerType
+    // "mouse", no touchstart), so the click test above is what WebKit gets.
+    if (!(await executeServerCommand("tap", { x, y }))) return this.skip();
     expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "b" } }]);
   });
 
@@ -183,7 +186,12 @@ describe("pi-select", () => {
     expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "日本語のテスト" } }]);
   });
 
-  it("an IME composes in the filter: its Enter filters, it does not choose", async () => {
+  it("an IME composes in the filter: its Enter filters, it does not choose", async function (this: Mocha.Context) {
+    // Real composition needs the DevTools protocol (Input.imeSetComposition): neither WebDriver BiDi (Firefox) nor
+
+    // WebDriver classic (WebKit) can drive an input method. The synthetic composition tests run in every engine.
+
+    if (!(await engine()).ime) return this.skip();
     const options = [...Array.from({ length: 11 }, (_, i) => `model ${i}`), "日本語モデル"];
     const el = await openSelect(options);
     const events = recordEvents(el);
@@ -236,20 +244,24 @@ describe("pi-select", () => {
     }
   });
 
-  it("in forced colors the current option is drawn in the system Highlight colour", async () => {
+  it("in forced colors the current option is drawn in the system Highlight colour", async function (this: Mocha.Context) {
+    // Skipped where the driver cannot emulate media features (Firefox over WebDriver BiDi, WebKit over WebDriver
+    // classic have no prefers-color-scheme / forced-colors emulation); the themes are still checked there through
+    // the theme attribute and the screenshots.
+    if (!(await engine()).media) return this.skip();
     const el = await openSelect(["a", "b", "c"]);
     const probe = document.createElement("div");
     probe.style.background = "Highlight";
     document.body.append(probe);
     try {
-      await emulateMedia({ forcedColors: "active" });
+      await emulate({ forcedColors: "active" });
       const active = el.shadowRoot!.querySelector("[part~=active]")!;
       const other = el.shadowRoot!.querySelector("[part=option]")!;
       expect(getComputedStyle(active).backgroundColor).to.equal(getComputedStyle(probe).backgroundColor);
       expect(getComputedStyle(other).backgroundColor).to.not.equal(getComputedStyle(probe).backgroundColor);
       await executeServerCommand("screenshot", { name: "pi-select-forced-colors", selector: "pi-select" });
     } finally {
-      await emulateMedia({ forcedColors: "none" });
+      await emulate({ forcedColors: "none" });
       probe.remove();
     }
   });

@@ -1,4 +1,5 @@
-// IME input through Chromium's DevTools protocol, as an operating-system input method would send it:
+// IME input through Chromium's DevTools protocol (Chromium only: neither WebDriver BiDi nor classic can compose;
+// the "engine" command's `ime` says whether this one can), as an operating-system input method would send it:
 // `executeServerCommand("ime", { action: "compose", text })` sets the composition (compositionstart/update);
 // `{ action: "commit", text }` commits it (compositionend + input); `{ action: "key", key: "Enter" }` sends a raw
 // key press while a composition may be open. Used to check that Enter during composition never submits.
@@ -18,6 +19,7 @@ export function imePlugin() {
     name: "ime",
     async executeCommand({ command, payload, session }) {
       if (command !== "ime") return undefined;
+      if (session.browser.type !== "playwright") throw new Error("ime: this engine's driver cannot compose");
       const client = await cdp(session.browser.getPage(session.id));
       const { action, text = "", key = "Enter" } = payload ?? {};
       if (action === "compose") {

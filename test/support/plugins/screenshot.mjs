@@ -1,15 +1,50 @@
 // `executeServerCommand("screenshot", { name, selector? })`: saves a PNG of the element matching `selector` (CSS,
-// pierces open shadow roots; default: the whole page) to test-results/screenshots/<name>.png, so a person can look
-// at every element in every theme after a test run. Returns { path }.
+// pierces open shadow roots; default: the whole page) to test-results/screenshots/<engine>/<name>.png, so a person
+// can look at every element in every theme and engine after a test run. Returns { path }.
 //
 // `executeServerCommand("screenshot-png", { selector, maskInFrame? })`: returns { png } (base64) of the element
 // matching `selector`; when that element is an iframe, `maskInFrame` names elements inside it to paint over (text
 // that depends on when the frame rendered, such as a countdown). Returns { unsupported } when the browser was not
 // started by a Playwright launcher, which is what takes the picture.
-import { mkdir } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { engineOf } from "./engine.mjs";
 
 const outDir = path.resolve("test-results/screenshots");
+
+/** In-page: the first element matching `selector` in the document or any open shadow root below it. */
+function deepQuery(selector) {
+  const roots = [document];
+  while (roots.length > 0) {
+    const root = roots.shift();
+    const found = root.querySelector(selector);
+    if (found) return found;
+    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) roots.push(el.shadowRoot);
+  }
+  return document.documentElement;
+}
+
+async function capture(session, selector, file) {
+  const { browser } = session;
+  if (browser.type === "playwright") {
+    const page = browser.getPage(session.id);
+    if (typeof selector === "string")
+      await page.locator(selector).first().screenshot({ path: file, animations: "disabled" });
+    else await page.screenshot({ path: file, animations: "disabled" });
+  } else if (browser.type === "puppeteer") {
+    const page = browser.getPage(session.id);
+    if (typeof selector === "string") {
+      const element = await page.evaluateHandle(deepQuery, selector);
+      await element.asElement().screenshot({ path: file });
+    } else await page.screenshot({ path: file });
+  } else if (browser.type === "webdriver") {
+    // The webdriver launcher's screenshot takes a script that returns the element.
+    const locator = `return (${deepQuery})(${JSON.stringify(selector ?? "html")});`;
+    await writeFile(file, await browser.takeScreenshot(session.id, locator));
+  } else {
+    throw new Error(`screenshot: unsupported browser type ${browser.type}`);
+  }
+}
 
 export function screenshotPlugin() {
   return {
@@ -19,12 +54,10 @@ export function screenshotPlugin() {
       if (command !== "screenshot") return undefined;
       const { name, selector } = payload ?? {};
       if (typeof name !== "string" || !/^[\w.-]+$/.test(name)) throw new Error("screenshot: name must match [\\w.-]+");
-      const page = session.browser.getPage(session.id);
-      await mkdir(outDir, { recursive: true });
-      const file = path.join(outDir, `${name}.png`);
-      if (typeof selector === "string")
-        await page.locator(selector).first().screenshot({ path: file, animations: "disabled" });
-      else await page.screenshot({ path: file, animations: "disabled" });
+      const dir = path.join(outDir, engineOf(session));
+      await mkdir(dir, { recursive: true });
+      const file = path.join(dir, `${name}.png`);
+      await capture(session, selector, file);
       return { path: file };
     },
   };

@@ -1,5 +1,7 @@
-// A finger tap through Chromium's DevTools protocol (touch emulation + Input.dispatchTouchEvent): the pointer,
-// touch, compatibility mouse and click events a phone sends. `executeServerCommand("tap", { x, y })`.
+// A finger tap: the pointer, touch, compatibility mouse and click events a phone sends.
+// `executeServerCommand("tap", { x, y })` returns true once tapped, false where the driver has no touch input.
+// Chromium: DevTools protocol (touch emulation + Input.dispatchTouchEvent). Firefox: puppeteer's touchscreen, a
+// WebDriver BiDi touch pointer. WebKit: none (WebKitWebDriver turns a touch pointer into mouse events: measured).
 const sessions = new WeakMap();
 
 export function touchPlugin() {
@@ -7,6 +9,11 @@ export function touchPlugin() {
     name: "touch",
     async executeCommand({ command, payload, session }) {
       if (command !== "tap") return undefined;
+      if (session.browser.type === "puppeteer") {
+        await session.browser.getPage(session.id).touchscreen.tap(payload.x, payload.y);
+        return true;
+      }
+      if (session.browser.type !== "playwright") return false;
       const page = session.browser.getPage(session.id);
       let client = sessions.get(page);
       if (!client) {

@@ -28,6 +28,9 @@ export const styles = [
     }
     [part~="entry"] {
       display: inline;
+      /* Each status is its own run of text: under dir=rtl the entries run from the right in every engine (WebKit
+         otherwise orders adjacent left-to-right statuses, such as CJK, as one run from the left). */
+      unicode-bidi: isolate;
       white-space: pre;
       /* Shapes the focus ring only: an entry has no border or background. */
       border-radius: 2px;

@@ -1,0 +1,54 @@
+// The real pi 0.73.1 (test/support/real-pi.ts) behind the real bridge, for the end-to-end tests that run inside the
+// test runner in every engine (test/e2e/browser). `executeServerCommand("real-pi:start")` starts pi with the test
+// extension and a bridge on loopback and returns the no-build page's URL (demo/hosts/plain/index.html with
+// ?bridge=<ws url>); the runner's server serves that page and the single-file bundle next to it, so the page is
+// same-origin with the test and can sit in an iframe it reads and reloads. "real-pi:stop" ends both. Needs the
+// runner started under tsx (package.json's test:browser) and a built bundle (pnpm build).
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const EXTENSION = `${ROOT}test/fixtures/pi/extensions/ui-exercise.ts`;
+const BUNDLE = `${ROOT}packages/elements/dist/pi-elements.bundle.js`;
+const PAGE = "/demo/hosts/plain/index.html";
+
+export function realPiPlugin() {
+  /** One pi and bridge per test session (one test file in one engine). */
+  const running = new Map();
+  async function stop(id) {
+    const entry = running.get(id);
+    running.delete(id);
+    await entry?.bridge.close();
+    entry?.pi.cleanup();
+  }
+  return {
+    name: "pi-real-pi",
+    async serve(context) {
+      // The page loads ./pi-elements.bundle.js: the bundle as built, byte for byte.
+      if (context.path === "/demo/hosts/plain/pi-elements.bundle.js") {
+        return { body: await readFile(BUNDLE, "utf8"), type: "js" };
+      }
+      return undefined;
+    },
+    async executeCommand({ command, session }) {
+      if (command === "real-pi:start") {
+        await stop(session.id);
+        // Loaded on first use, so the runner starts without tsx for every other test file.
+        const { startBridge } = await import("../../../packages/bridge/src/index.ts");
+        const { isolatedPi } = await import("../real-pi.ts");
+        const pi = isolatedPi(EXTENSION);
+        const bridge = await startBridge({ port: 0, ...pi.options, log: () => {} });
+        running.set(session.id, { pi, bridge });
+        return `${PAGE}?bridge=${encodeURIComponent(bridge.url)}`;
+      }
+      if (command === "real-pi:stop") {
+        await stop(session.id);
+        return true;
+      }
+      return undefined;
+    },
+    async serverStop() {
+      await Promise.all([...running.keys()].map(stop));
+    },
+  };
+}
