@@ -14,7 +14,7 @@ import {
   WebSocketTransport,
 } from "@pi-elements/core";
 import { WebSocket } from "ws";
-import { isolatedPi } from "../../../test/support/real-pi.js";
+import { isolatedPi, PI_VERSIONS } from "../../../test/support/real-pi.js";
 import { type RunningBridge, startBridge } from "../src/index.js";
 
 const EXTENSION = fileURLToPath(new URL("../../../test/fixtures/pi/extensions/ui-exercise.ts", import.meta.url));
@@ -60,99 +60,101 @@ function until(session: PiSession, check: (snapshot: UiSnapshot) => boolean): Pr
 
 const notify = (prefix: string) => (r: ExtensionUiRequest) => r.method === "notify" && r.message.startsWith(prefix);
 
-describe("PiSession through the bridge to the real pi", { timeout: 120_000 }, () => {
-  let bridge: RunningBridge;
-  const pi = isolatedPi(EXTENSION);
-  before(async () => {
-    bridge = await startBridge({ port: 0, ...pi.options, restart: "never", log: () => {} });
-  });
-  after(async () => {
-    await bridge.close();
-    pi.cleanup();
-  });
+for (const version of PI_VERSIONS) {
+  describe(`PiSession through the bridge to the real pi (pi ${version.version})`, { timeout: 120_000 }, () => {
+    let bridge: RunningBridge;
+    const pi = isolatedPi(EXTENSION, { pi: version });
+    before(async () => {
+      bridge = await startBridge({ port: 0, ...pi.options, restart: "never", log: () => {} });
+    });
+    after(async () => {
+      await bridge.close();
+      pi.cleanup();
+    });
 
-  it("answers a dialog with session.respond, and pi receives it", async () => {
-    const session = connect(bridge.url);
-    try {
-      const select = nextRequest(session, (r) => r.method === "select");
-      const result = nextRequest(session, notify("ui-select ->"));
-      const done = session.send("prompt", { message: "/ui-select" });
-      const request = await select;
-      assert.equal(session.ui.getSnapshot().dialogs[0]?.id, request.id);
-      assert.equal(session.respond(request.id, { value: "Alpha" }), true);
-      assert.equal(((await result) as { message: string }).message, 'ui-select -> "Alpha"');
-      await done;
-      assert.equal(session.diagnosticCount, 0);
-    } finally {
-      session.close();
-    }
-  });
-
-  it("a session that connects mid-dialog gets it from the replay; another client's answer closes it", async () => {
-    const first = connect(bridge.url);
-    const late = connect(bridge.url);
-    try {
-      const input = nextRequest(first, (r) => r.method === "input");
-      const sent = first.send("prompt", { message: "/ui-input" });
-      const request = await input;
-      const pending = await until(late, (s) => s.dialogs.some((d) => d.id === request.id));
-      assert.equal(pending.dialogs[0]?.request.title, "Your name <img src=x onerror=alert(1)>");
-
-      const closedInLate = new Promise<{ id: string; reason: string }>((resolve) => {
-        late.addEventListener("dialog-closed", (event) => resolve(event.value), { once: true });
-      });
-      const result = nextRequest(late, notify("ui-input ->"));
-      assert.equal(first.respond(request.id, { value: "from the first" }), true);
-      assert.deepEqual(await closedInLate, { id: request.id, reason: "remote" });
-      assert.equal(late.respond(request.id, { value: "too late" }), false, "nothing to answer any more");
-      assert.equal(((await result) as { message: string }).message, 'ui-input -> "from the first"');
-      await sent;
-    } finally {
-      first.close();
-      late.close();
-    }
-  });
-
-  it("a 2,000-status burst and styled text reach the session without a diagnostic", async () => {
-    const session = connect(bridge.url);
-    try {
-      const burst = nextRequest(session, notify("ui-burst ->"));
-      await session.send("prompt", { message: "/ui-burst" });
-      await burst;
-      const styled = nextRequest(session, notify("ui-styled ->"));
-      await session.send("prompt", { message: "/ui-styled" });
-      await styled;
-      const snapshot = session.ui.getSnapshot();
-      assert.equal(snapshot.statuses.find((s) => s.key === "burst")?.text, "burst 2000/2000");
-      assert.ok(snapshot.statuses.find((s) => s.key === "raw")?.raw.includes("\u001b[38;5;226m"));
-      assert.equal(session.diagnosticCount, 0);
-    } finally {
-      session.close();
-    }
-  });
-
-  it("the replay gives a new session the same state the first one built live", async () => {
-    const live = connect(bridge.url);
-    try {
-      const filled = nextRequest(live, notify("ui-fill ->"));
-      await live.send("prompt", { message: "/ui-fill" });
-      await filled;
-      const moved = nextRequest(live, notify("ui-move ->"));
-      await live.send("prompt", { message: "/ui-move" });
-      await moved;
-      const fresh = connect(bridge.url);
+    it("answers a dialog with session.respond, and pi receives it", async () => {
+      const session = connect(bridge.url);
       try {
-        const replayed = await until(fresh, (s) => s.widgets.belowEditor.some((w) => w.key === "mover"));
-        const current = live.ui.getSnapshot();
-        assert.deepEqual(replayed.statuses, current.statuses);
-        assert.deepEqual(replayed.widgets, current.widgets);
-        assert.equal(replayed.title, current.title);
-        assert.equal(replayed.editorText?.text, current.editorText?.text);
+        const select = nextRequest(session, (r) => r.method === "select");
+        const result = nextRequest(session, notify("ui-select ->"));
+        const done = session.send("prompt", { message: "/ui-select" });
+        const request = await select;
+        assert.equal(session.ui.getSnapshot().dialogs[0]?.id, request.id);
+        assert.equal(session.respond(request.id, { value: "Alpha" }), true);
+        assert.equal(((await result) as { message: string }).message, 'ui-select -> "Alpha"');
+        await done;
+        assert.equal(session.diagnosticCount, 0);
       } finally {
-        fresh.close();
+        session.close();
       }
-    } finally {
-      live.close();
-    }
+    });
+
+    it("a session that connects mid-dialog gets it from the replay; another client's answer closes it", async () => {
+      const first = connect(bridge.url);
+      const late = connect(bridge.url);
+      try {
+        const input = nextRequest(first, (r) => r.method === "input");
+        const sent = first.send("prompt", { message: "/ui-input" });
+        const request = await input;
+        const pending = await until(late, (s) => s.dialogs.some((d) => d.id === request.id));
+        assert.equal(pending.dialogs[0]?.request.title, "Your name <img src=x onerror=alert(1)>");
+
+        const closedInLate = new Promise<{ id: string; reason: string }>((resolve) => {
+          late.addEventListener("dialog-closed", (event) => resolve(event.value), { once: true });
+        });
+        const result = nextRequest(late, notify("ui-input ->"));
+        assert.equal(first.respond(request.id, { value: "from the first" }), true);
+        assert.deepEqual(await closedInLate, { id: request.id, reason: "remote" });
+        assert.equal(late.respond(request.id, { value: "too late" }), false, "nothing to answer any more");
+        assert.equal(((await result) as { message: string }).message, 'ui-input -> "from the first"');
+        await sent;
+      } finally {
+        first.close();
+        late.close();
+      }
+    });
+
+    it("a 2,000-status burst and styled text reach the session without a diagnostic", async () => {
+      const session = connect(bridge.url);
+      try {
+        const burst = nextRequest(session, notify("ui-burst ->"));
+        await session.send("prompt", { message: "/ui-burst" });
+        await burst;
+        const styled = nextRequest(session, notify("ui-styled ->"));
+        await session.send("prompt", { message: "/ui-styled" });
+        await styled;
+        const snapshot = session.ui.getSnapshot();
+        assert.equal(snapshot.statuses.find((s) => s.key === "burst")?.text, "burst 2000/2000");
+        assert.ok(snapshot.statuses.find((s) => s.key === "raw")?.raw.includes("\u001b[38;5;226m"));
+        assert.equal(session.diagnosticCount, 0);
+      } finally {
+        session.close();
+      }
+    });
+
+    it("the replay gives a new session the same state the first one built live", async () => {
+      const live = connect(bridge.url);
+      try {
+        const filled = nextRequest(live, notify("ui-fill ->"));
+        await live.send("prompt", { message: "/ui-fill" });
+        await filled;
+        const moved = nextRequest(live, notify("ui-move ->"));
+        await live.send("prompt", { message: "/ui-move" });
+        await moved;
+        const fresh = connect(bridge.url);
+        try {
+          const replayed = await until(fresh, (s) => s.widgets.belowEditor.some((w) => w.key === "mover"));
+          const current = live.ui.getSnapshot();
+          assert.deepEqual(replayed.statuses, current.statuses);
+          assert.deepEqual(replayed.widgets, current.widgets);
+          assert.equal(replayed.title, current.title);
+          assert.equal(replayed.editorText?.text, current.editorText?.text);
+        } finally {
+          fresh.close();
+        }
+      } finally {
+        live.close();
+      }
+    });
   });
-});
+}

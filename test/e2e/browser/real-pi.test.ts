@@ -1,5 +1,5 @@
 /**
- * End to end in every engine the browser suite runs in (Chromium, Firefox, WebKit): the real pi 0.73.1 with the
+ * End to end in every engine the browser suite runs in (Chromium, Firefox, WebKit): the real pi (0.73.1 and 1.6.0) with the
  * test extension, behind the real bridge, into the no-build page (demo/hosts/plain/index.html) running the
  * single-file bundle. The page sits in a same-origin iframe so the test can read it, reload it and click in it;
  * commands are typed into its pi-prompt and dialogs answered with real keys and clicks. What pi received is read
@@ -126,138 +126,142 @@ async function load(url: string): Promise<void> {
   await waitUntil(() => deepText(find("pi-prompt")!).length > 0, "the page to render", WAIT);
 }
 
-describe("pi → bridge → single-file bundle (no-build page)", function () {
-  this.timeout(60_000);
-
-  before(async function () {
+/** Both pi versions under test (test/support/real-pi.ts): 0.73.1 on this Node, 1.6.0 on the Node 22 beside it. */
+for (const version of ["0.73.1", "1.6.0"]) {
+  describe(`pi ${version} → bridge → single-file bundle (no-build page)`, function () {
     this.timeout(60_000);
-    frame = document.createElement("iframe");
-    frame.style.cssText = "position: fixed; inset: 0 auto auto 0; inline-size: 100vw; block-size: 100vh; border: 0";
-    document.body.append(frame);
-    const url = await executeServerCommand<string, undefined>("real-pi:start");
-    await load(url);
-  });
 
-  after(async () => {
-    frame?.remove();
-    await executeServerCommand("real-pi:stop");
-  });
+    before(async function () {
+      this.timeout(60_000);
+      frame = document.createElement("iframe");
+      frame.style.cssText = "position: fixed; inset: 0 auto auto 0; inline-size: 100vw; block-size: 100vh; border: 0";
+      document.body.append(frame);
+      errors.length = 0;
+      const url = await executeServerCommand<string, { version: string }>("real-pi:start", { version });
+      await load(url);
+    });
 
-  it("a select answered with the keyboard (ArrowDown, Enter) reaches pi", async () => {
-    await run("/ui-select");
-    await waitFor("pi-select >>> [role=option]");
-    await focusInside("pi-select");
-    await sendKeys({ press: "ArrowDown" });
-    await sendKeys({ press: "Enter" });
-    expect(await report("ui-select")).to.equal('ui-select -> "Beta"');
-    await waitGone("pi-select");
-  });
+    after(async () => {
+      frame?.remove();
+      await executeServerCommand("real-pi:stop");
+    });
 
-  it("a select answered with the mouse reaches pi; its markup stays text", async () => {
-    await run("/ui-select");
-    await waitFor("pi-select >>> [role=option]");
-    expect(deepText(find("pi-select")!)).to.contain("Pick one <img src=x onerror=alert(1)>");
-    const snow = findAll("pi-select >>> [role=option]").find((o) => deepText(o).includes("雪 (snow)"))!;
-    await click(snow);
-    expect(await report("ui-select")).to.equal('ui-select -> "雪 (snow)"');
-  });
+    it("a select answered with the keyboard (ArrowDown, Enter) reaches pi", async () => {
+      await run("/ui-select");
+      await waitFor("pi-select >>> [role=option]");
+      await focusInside("pi-select");
+      await sendKeys({ press: "ArrowDown" });
+      await sendKeys({ press: "Enter" });
+      expect(await report("ui-select")).to.equal('ui-select -> "Beta"');
+      await waitGone("pi-select");
+    });
 
-  it("a confirm answered with the keyboard (Enter) and one with the mouse (No) reach pi", async () => {
-    await run("/ui-confirm");
-    await focusInside("pi-confirm");
-    await sendKeys({ press: "Enter" });
-    expect(await report("ui-confirm")).to.equal("ui-confirm -> true");
-    await waitGone("pi-confirm");
-    await run("/ui-confirm");
-    await click(await waitFor("pi-confirm >>> [part~=no-button]"));
-    expect(await report("ui-confirm")).to.equal("ui-confirm -> false");
-  });
+    it("a select answered with the mouse reaches pi; its markup stays text", async () => {
+      await run("/ui-select");
+      await waitFor("pi-select >>> [role=option]");
+      expect(deepText(find("pi-select")!)).to.contain("Pick one <img src=x onerror=alert(1)>");
+      const snow = findAll("pi-select >>> [role=option]").find((o) => deepText(o).includes("雪 (snow)"))!;
+      await click(snow);
+      expect(await report("ui-select")).to.equal('ui-select -> "雪 (snow)"');
+    });
 
-  it("an input answered with the keyboard, and one typed then submitted with the mouse, reach pi", async () => {
-    await run("/ui-input");
-    await focused("pi-input >>> input");
-    await sendKeys({ type: "typed  by keys" });
-    await sendKeys({ press: "Enter" });
-    expect(await report("ui-input")).to.equal('ui-input -> "typed  by keys"');
-    await waitGone("pi-input");
-    await run("/ui-input");
-    await focused("pi-input >>> input");
-    await sendKeys({ type: "then clicked" });
-    const button = await waitFor("pi-input >>> [part~=submit-button]");
-    await click(button);
-    expect(await report("ui-input")).to.equal('ui-input -> "then clicked"');
-  });
+    it("a confirm answered with the keyboard (Enter) and one with the mouse (No) reach pi", async () => {
+      await run("/ui-confirm");
+      await focusInside("pi-confirm");
+      await sendKeys({ press: "Enter" });
+      expect(await report("ui-confirm")).to.equal("ui-confirm -> true");
+      await waitGone("pi-confirm");
+      await run("/ui-confirm");
+      await click(await waitFor("pi-confirm >>> [part~=no-button]"));
+      expect(await report("ui-confirm")).to.equal("ui-confirm -> false");
+    });
 
-  it("an editor's prefill (markup, CJK, U+2028) submitted with Enter, and one edited then submitted with the mouse", async () => {
-    await run("/ui-editor");
-    const area = (await focused("pi-editor >>> textarea")) as HTMLTextAreaElement;
-    expect(area.value).to.equal("first line\n<img src=x onerror=alert(1)>\n漢字かな\u2028same record");
-    await sendKeys({ press: "Enter" });
-    expect(await report("ui-editor")).to.equal(
-      `ui-editor -> ${JSON.stringify("first line\n<img src=x onerror=alert(1)>\n漢字かな\u2028same record")}`,
-    );
-    await waitGone("pi-editor");
-    await run("/ui-editor");
-    const second = (await focused("pi-editor >>> textarea")) as HTMLTextAreaElement;
-    second.setSelectionRange(0, second.value.length);
-    await sendKeys({ type: "replaced" });
-    await click(await waitFor("pi-editor >>> [part~=submit-button]"));
-    expect(await report("ui-editor")).to.equal('ui-editor -> "replaced"');
-  });
+    it("an input answered with the keyboard, and one typed then submitted with the mouse, reach pi", async () => {
+      await run("/ui-input");
+      await focused("pi-input >>> input");
+      await sendKeys({ type: "typed  by keys" });
+      await sendKeys({ press: "Enter" });
+      expect(await report("ui-input")).to.equal('ui-input -> "typed  by keys"');
+      await waitGone("pi-input");
+      await run("/ui-input");
+      await focused("pi-input >>> input");
+      await sendKeys({ type: "then clicked" });
+      const button = await waitFor("pi-input >>> [part~=submit-button]");
+      await click(button);
+      expect(await report("ui-input")).to.equal('ui-input -> "then clicked"');
+    });
 
-  it("a timed dialog left alone closes in the page, and pi gets its default", async () => {
-    await run("/ui-timed-input 1500");
-    await waitFor("pi-input");
-    await waitGone("pi-input");
-    expect(await report("ui-timed-input")).to.equal("ui-timed-input -> undefined");
-  });
+    it("an editor's prefill (markup, CJK, U+2028) submitted with Enter, and one edited then submitted with the mouse", async () => {
+      await run("/ui-editor");
+      const area = (await focused("pi-editor >>> textarea")) as HTMLTextAreaElement;
+      expect(area.value).to.equal("first line\n<img src=x onerror=alert(1)>\n漢字かな\u2028same record");
+      await sendKeys({ press: "Enter" });
+      expect(await report("ui-editor")).to.equal(
+        `ui-editor -> ${JSON.stringify("first line\n<img src=x onerror=alert(1)>\n漢字かな\u2028same record")}`,
+      );
+      await waitGone("pi-editor");
+      await run("/ui-editor");
+      const second = (await focused("pi-editor >>> textarea")) as HTMLTextAreaElement;
+      second.setSelectionRange(0, second.value.length);
+      await sendKeys({ type: "replaced" });
+      await click(await waitFor("pi-editor >>> [part~=submit-button]"));
+      expect(await report("ui-editor")).to.equal('ui-editor -> "replaced"');
+    });
 
-  it("two dialogs pending at once are shown one after the other, and both answers reach pi", async () => {
-    await run("/ui-two");
-    await waitUntil(
-      () => deepText(find("pi-extension-ui >>> [part=queue]") ?? document.body).includes("1 of 2"),
-      "1 of 2",
-    );
-    await focusInside("pi-confirm");
-    await sendKeys({ press: "Enter" });
-    await focused("pi-input >>> input");
-    await sendKeys({ type: "second" });
-    await sendKeys({ press: "Enter" });
-    expect(await report("ui-two")).to.equal('ui-two -> {"confirmed":true,"value":"second"}');
-  });
+    it("a timed dialog left alone closes in the page, and pi gets its default", async () => {
+      await run("/ui-timed-input 1500");
+      await waitFor("pi-input");
+      await waitGone("pi-input");
+      expect(await report("ui-timed-input")).to.equal("ui-timed-input -> undefined");
+    });
 
-  it("ANSI-styled statuses and widgets render their text without escapes or markup", async () => {
-    await run("/ui-styled");
-    await report("ui-styled");
-    const bar = deepText(find("pi-status-bar")!);
-    expect(bar).to.contain("accent error bold <img src=x onerror=alert(1)>");
-    expect(bar).to.contain("warm bold struck after a tab");
-    expect(bar).to.not.contain("\u001b");
-    const widget = (await waitFor("pi-widget-slot >>> [part~=widget][data-key=styled]")) as HTMLElement;
-    const lines = [...widget.querySelectorAll("[part~=line]")].map((line) => line.textContent);
-    expect(lines.slice(0, 4)).to.deep.equal([
-      "✔ success line",
-      "⚠ warning line <img src=x onerror=alert(1)>",
-      "italic strikethrough",
-      "warm bold struck",
-    ]);
-    // A styled span really carries a colour: the ANSI was turned into style, not dropped.
-    const success = widget.querySelector("[part~=line] span") as HTMLElement;
-    expect(getComputedStyle(success).color).to.not.equal(getComputedStyle(widget).color);
-  });
+    it("two dialogs pending at once are shown one after the other, and both answers reach pi", async () => {
+      await run("/ui-two");
+      await waitUntil(
+        () => deepText(find("pi-extension-ui >>> [part=queue]") ?? document.body).includes("1 of 2"),
+        "1 of 2",
+      );
+      await focusInside("pi-confirm");
+      await sendKeys({ press: "Enter" });
+      await focused("pi-input >>> input");
+      await sendKeys({ type: "second" });
+      await sendKeys({ press: "Enter" });
+      expect(await report("ui-two")).to.equal('ui-two -> {"confirmed":true,"value":"second"}');
+    });
 
-  it("a page reloaded in the middle of a dialog shows it again, and the answer reaches pi", async () => {
-    await run("/ui-input");
-    await waitFor("pi-input >>> input");
-    await load("");
-    await click(await waitFor("pi-input >>> input"));
-    await sendKeys({ type: "after reload" });
-    await sendKeys({ press: "Enter" });
-    expect(await report("ui-input")).to.equal('ui-input -> "after reload"');
-  });
+    it("ANSI-styled statuses and widgets render their text without escapes or markup", async () => {
+      await run("/ui-styled");
+      await report("ui-styled");
+      const bar = deepText(find("pi-status-bar")!);
+      expect(bar).to.contain("accent error bold <img src=x onerror=alert(1)>");
+      expect(bar).to.contain("warm bold struck after a tab");
+      expect(bar).to.not.contain("\u001b");
+      const widget = (await waitFor("pi-widget-slot >>> [part~=widget][data-key=styled]")) as HTMLElement;
+      const lines = [...widget.querySelectorAll("[part~=line]")].map((line) => line.textContent);
+      expect(lines.slice(0, 4)).to.deep.equal([
+        "✔ success line",
+        "⚠ warning line <img src=x onerror=alert(1)>",
+        "italic strikethrough",
+        "warm bold struck",
+      ]);
+      // A styled span really carries a colour: the ANSI was turned into style, not dropped.
+      const success = widget.querySelector("[part~=line] span") as HTMLElement;
+      expect(getComputedStyle(success).color).to.not.equal(getComputedStyle(widget).color);
+    });
 
-  it("nothing was injected and the page threw nothing", () => {
-    expect(findAll("img")).to.have.length(0);
-    expect(errors).to.deep.equal([]);
+    it("a page reloaded in the middle of a dialog shows it again, and the answer reaches pi", async () => {
+      await run("/ui-input");
+      await waitFor("pi-input >>> input");
+      await load("");
+      await click(await waitFor("pi-input >>> input"));
+      await sendKeys({ type: "after reload" });
+      await sendKeys({ press: "Enter" });
+      expect(await report("ui-input")).to.equal('ui-input -> "after reload"');
+    });
+
+    it("nothing was injected and the page threw nothing", () => {
+      expect(findAll("img")).to.have.length(0);
+      expect(errors).to.deep.equal([]);
+    });
   });
-});
+}

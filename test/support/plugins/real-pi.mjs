@@ -1,4 +1,4 @@
-// The real pi 0.73.1 (test/support/real-pi.ts) behind the real bridge, for the end-to-end tests that run inside the
+// A real pi (test/support/real-pi.ts; `{ version }` picks 0.73.1 or 1.6.0) behind the real bridge, for the end-to-end tests that run inside the
 // test runner in every engine (test/e2e/browser). `executeServerCommand("real-pi:start")` starts pi with the test
 // extension and a bridge on loopback and returns the no-build page's URL (demo/hosts/plain/index.html with
 // ?bridge=<ws url>); the runner's server serves that page and the single-file bundle next to it, so the page is
@@ -30,13 +30,15 @@ export function realPiPlugin() {
       }
       return undefined;
     },
-    async executeCommand({ command, session }) {
+    async executeCommand({ command, payload, session }) {
       if (command === "real-pi:start") {
         await stop(session.id);
         // Loaded on first use, so the runner starts without tsx for every other test file.
         const { startBridge } = await import("../../../packages/bridge/src/index.ts");
-        const { isolatedPi } = await import("../real-pi.ts");
-        const pi = isolatedPi(EXTENSION);
+        const { isolatedPi, PI_VERSIONS } = await import("../real-pi.ts");
+        const version = PI_VERSIONS.find((v) => v.version === (payload?.version ?? "0.73.1"));
+        if (!version) throw new Error(`real-pi:start: no pi ${payload?.version} under test`);
+        const pi = isolatedPi(EXTENSION, { pi: version });
         const bridge = await startBridge({ port: 0, ...pi.options, log: () => {} });
         running.set(session.id, { pi, bridge });
         return `${PAGE}?bridge=${encodeURIComponent(bridge.url)}`;
