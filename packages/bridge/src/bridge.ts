@@ -115,6 +115,9 @@ export interface RunningBridge {
   close(): Promise<void>;
 }
 
+/** The commands that send the user's message, and so use up the editor text the agent set. */
+const CONSUMES_EDITOR_TEXT = new Set(["prompt", "steer", "follow_up"]);
+
 /** Bridge messages go out as ordinary JSONL records; a frame is always whole records. */
 const record = (value: unknown) => JSON.stringify(value);
 const HELLO = record({ type: "pi-elements/hello", protocol: 1 });
@@ -296,6 +299,7 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
       case "command":
         if (agent?.running) {
           agent.write(message.record);
+          if (CONSUMES_EDITOR_TEXT.has(message.command)) mirror.consumeEditorText();
         } else {
           // pi's own failure shape, to the sender only, so a client awaiting the response is not left hanging.
           const { command, id } = message;

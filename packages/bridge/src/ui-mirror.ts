@@ -63,6 +63,17 @@ export interface UiMirrorOptions {
 
 const findUiRequests = recordFinder("extension_ui_request");
 
+/** How many of the latest notifications a page that connects later gets, and how much of each message. */
+export const RECENT_NOTIFICATIONS = 10;
+const RECENT_NOTIFICATION_CHARS = 2000;
+
+interface RecentNotification {
+  id: string;
+  notifyType: string;
+  message: string;
+  time: number;
+}
+
 export class UiMirror {
   readonly #clock: Clock;
   readonly #onExpired: (dialogs: PendingDialog[]) => void;
@@ -80,6 +91,8 @@ export class UiMirror {
   #timer: unknown;
   #timerDeadline: number | undefined;
   #replaySeq = 0;
+  /** The latest notifications, oldest first, for a page that connects later ("earlier" in its list). */
+  #recentNotifications: RecentNotification[] = [];
 
   constructor(options: UiMirrorOptions) {
     this.#clock = options.clock;
@@ -188,6 +201,13 @@ export class UiMirror {
     const limits = this.#limits;
     switch (request.method) {
       case "notify":
+        this.#recentNotifications.push({
+          id: request.id,
+          notifyType: request.notifyType ?? "info",
+          message: request.message.slice(0, RECENT_NOTIFICATION_CHARS),
+          time: this.#clock.now(),
+        });
+        if (this.#recentNotifications.length > RECENT_NOTIFICATIONS) this.#recentNotifications.shift();
         return true;
       case "setStatus":
         if (request.statusText === undefined) return this.#resize(`s:${request.statusKey}`, undefined);
@@ -296,8 +316,20 @@ export class UiMirror {
     return closed;
   }
 
+  /**
+   * A message went to the agent (prompt, steer, follow_up): the editor text the agent had set is used up, so a page
+   * that connects later starts with an empty prompt, not a draft sent long ago.
+   */
+  consumeEditorText(): void {
+    const chars = this.#sizes.get("e:");
+    if (chars === undefined) return;
+    this.#forget("e:", chars);
+    this.#removeFromState("e:");
+  }
+
   /** Starts over with an empty state: a new agent process knows nothing of the old one's UI. */
   clear(): void {
+    this.#recentNotifications = [];
     this.#disarm();
     this.#state = new UiState({ schedule: () => {} });
     this.#sizes = new Map();
@@ -310,8 +342,9 @@ export class UiMirror {
 
   /**
    * The state as ordinary extension_ui_request records, in the order a client must apply them: title, statuses,
-   * widgets (each placement in display order), editor text, then the pending dialogs in queue order with `timeout`
-   * set to the milliseconds that remain.
+   * widgets (each placement in display order), editor text (unless a message used it up), then the pending dialogs in
+   * queue order with `timeout` set to the milliseconds that remain, and last the recent notifications as one
+   * `pi-elements/earlier_notifications` record with their ages, which a client shows as earlier and does not announce.
    */
   replay(): string[] {
     const snapshot = this.#state.getSnapshot();
@@ -323,6 +356,17 @@ export class UiMirror {
       const remaining = dialog.deadline === undefined ? undefined : Math.max(1, Math.ceil(dialog.deadline - now));
       records.push(
         JSON.stringify(remaining === undefined ? dialog.request : { ...dialog.request, timeout: remaining }),
+      );
+    }
+    if (this.#recentNotifications.length > 0) {
+      records.push(
+        JSON.stringify({
+          type: "pi-elements/earlier_notifications",
+          notifications: this.#recentNotifications.map(({ time, ...notification }) => ({
+            ...notification,
+            ageMs: Math.max(0, now - time),
+          })),
+        }),
       );
     }
     return records;
@@ -349,7 +393,7 @@ export class UiMirror {
         widgetPlacement: widget.placement,
       });
     }
-    if (snapshot.editorText !== undefined) request({ method: "set_editor_text", text: snapshot.editorText.text });
+    if (snapshot.editorText?.text) request({ method: "set_editor_text", text: snapshot.editorText.text });
     return records;
   }
 

@@ -143,3 +143,36 @@ test("pi 1.6.0's events: a retried run keeps streaming until agent_settled; new 
   assert.deepEqual(seen, ["agent_settled", "bash_execution_update", "entry_appended", "summarization_retry_scheduled"]);
   assert.equal(session.diagnosticCount, 0);
 });
+
+test("the bridge's earlier notifications are kept once, marked earlier and timed by their age", () => {
+  const transport = new FakeTransport();
+  const clock = new ManualClock();
+  const session = new PiSession(transport, { clock });
+  const now = clock.now();
+  // Seen live before a reconnect…
+  transport.receive({ type: "extension_ui_request", id: "n1", method: "notify", message: "Session started" });
+  transport.receive({ type: "pi-elements/hello", protocol: 1 });
+  // …and replayed with another one this page never saw.
+  transport.receive({
+    type: "pi-elements/earlier_notifications",
+    notifications: [
+      { id: "n1", notifyType: "info", message: "Session started", ageMs: 5000 },
+      { id: "n2", notifyType: "success", message: "Rules loaded", ageMs: 60_000 },
+    ],
+  });
+  const notes = session.ui.getSnapshot().notifications;
+  assert.deepEqual(
+    notes.map(({ type, message, time, earlier }) => ({ type, message, time, earlier })),
+    [
+      { type: "info", message: "Session started", time: now, earlier: undefined },
+      { type: "info", message: "Rules loaded", time: now - 60_000, earlier: true },
+    ],
+  );
+  // The same replay again (another reconnect) adds nothing.
+  transport.receive({
+    type: "pi-elements/earlier_notifications",
+    notifications: [{ id: "n2", notifyType: "info", message: "Rules loaded", ageMs: 61_000 }],
+  });
+  assert.equal(session.ui.getSnapshot().notifications.length, 2);
+  assert.equal(session.diagnosticCount, 0);
+});

@@ -35,7 +35,7 @@ describe("pi-notifications", () => {
     const [info, warning, error] = toasts(el);
     expect(info!.getAttribute("part")).to.equal("toast toast-info");
     expect(getComputedStyle(info!).color).to.equal("rgb(148, 148, 148)");
-    expect(getComputedStyle(warning!).color).to.equal("rgb(255, 255, 0)");
+    expect(getComputedStyle(warning!).color).to.equal("rgb(240, 198, 116)");
     expect(getComputedStyle(error!).color).to.equal("rgb(212, 116, 116)");
     expect(root(el).querySelector('[part~="stack"]')?.getAttribute("aria-label")).to.equal("Notifications");
     await expect(el).to.be.accessible();

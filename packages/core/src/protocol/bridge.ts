@@ -3,6 +3,7 @@
  * never uses (pi's types are snake_case words), so they cannot collide with a current or future pi message.
  */
 import * as z from "zod/mini";
+import { NotifyType } from "./extension-ui.js";
 
 export const BRIDGE_PREFIX = "pi-elements/";
 
@@ -33,11 +34,28 @@ export const BridgeHello = z.looseObject({
   type: z.literal("pi-elements/hello"),
   protocol: z.literal(1),
 });
+/**
+ * Sent after the replay to a page that connects while the agent runs: the latest notifications, oldest first, each
+ * with its age in ms and pi's request id (so a page that saw it live does not show it twice). A client shows them as
+ * earlier and does not announce them.
+ */
+export const BridgeEarlierNotifications = z.looseObject({
+  type: z.literal("pi-elements/earlier_notifications"),
+  notifications: z.array(
+    z.looseObject({
+      id: z.string(),
+      notifyType: z.optional(z.catch(NotifyType, "info")),
+      message: z.string(),
+      ageMs: z.number().check(z.nonnegative()),
+    }),
+  ),
+});
 export const BridgeMessage = z.discriminatedUnion("type", [
   BridgeDialogClosed,
   BridgeAgentExit,
   BridgeAgentStart,
   BridgeHello,
+  BridgeEarlierNotifications,
 ]);
 export type BridgeMessage = z.infer<typeof BridgeMessage>;
 /**
@@ -49,6 +67,7 @@ export const BridgeRestart = /* @__PURE__ */ (() => z.looseObject({ type: z.lite
 export type BridgeRestart = z.infer<typeof BridgeRestart>;
 export type BridgeDialogClosed = z.infer<typeof BridgeDialogClosed>;
 export type BridgeAgentExit = z.infer<typeof BridgeAgentExit>;
+export type BridgeEarlierNotifications = z.infer<typeof BridgeEarlierNotifications>;
 
 export function isBridgeType(type: unknown): boolean {
   return typeof type === "string" && type.startsWith(BRIDGE_PREFIX);

@@ -396,6 +396,17 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
       case "pi-elements/agent_start":
         this.#state.setAgentExit(undefined);
         break;
+      case "pi-elements/earlier_notifications":
+        this.#state.addEarlier(
+          bridge.notifications.map(({ id, notifyType, message, ageMs }) => ({
+            id,
+            type: notifyType ?? "info",
+            message,
+            ageMs,
+          })),
+          this.#clock.now(),
+        );
+        break;
     }
   }
 

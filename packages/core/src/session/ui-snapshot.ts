@@ -46,6 +46,8 @@ export interface NotificationEntry {
   readonly time: number;
   /** Set for a failure the session reports itself; absent for pi's own `notify`. */
   readonly origin?: NotificationOrigin;
+  /** Sent before this page connected (the bridge's replay): shown as earlier, never announced as new. */
+  readonly earlier?: true;
 }
 
 export interface EditorText {

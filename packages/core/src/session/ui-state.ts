@@ -57,6 +57,7 @@ export class UiState implements UiStore {
   /** Insertion order is display order: re-setting a key deletes and re-inserts it, so it moves to the end. */
   readonly #widgets = new Map<string, WidgetEntry>();
   readonly #notifications: NotificationEntry[] = [];
+  readonly #notifyIds = new Set<string>();
   #notificationCount = 0;
   #title: string | undefined;
   #editorText: EditorText | undefined;
@@ -114,7 +115,9 @@ export class UiState implements UiStore {
         break;
       }
       case "notify":
+        if (this.#notifyIds.has(request.id)) return true;
         this.#addNotification(request.notifyType ?? "info", request.message, now);
+        this.#rememberNotify(request.id);
         break;
       case "setStatus":
         if (!this.#setStatus(request.statusKey, request.statusText)) return true;
@@ -222,6 +225,41 @@ export class UiState implements UiStore {
   #setWidget(key: string, lines: readonly string[] | undefined, placement: WidgetPlacement): void {
     this.#widgets.delete(key);
     if (lines !== undefined) this.#widgets.set(key, { key, lines, placement });
+  }
+
+  /**
+   * Adds notifications pi sent before this client connected (the bridge's replay), oldest first, marked `earlier`
+   * and timed by their age; one this client already has (same pi request id) is skipped.
+   */
+  addEarlier(
+    items: ReadonlyArray<{ id: string; type: NotificationEntry["type"]; message: string; ageMs: number }>,
+    now: number,
+  ): void {
+    let added = false;
+    for (const item of items) {
+      if (this.#notifyIds.has(item.id)) continue;
+      this.#notificationCount += 1;
+      this.#notifications.push({
+        id: this.#notificationCount,
+        type: item.type,
+        message: item.message,
+        time: now - item.ageMs,
+        earlier: true,
+      });
+      if (this.#notifications.length > this.#maxNotifications) this.#notifications.shift();
+      this.#rememberNotify(item.id);
+      added = true;
+    }
+    if (added) this.#changed();
+  }
+
+  /** pi's ids of the notifications kept, so the same one (live, then replayed) is shown once. */
+  #rememberNotify(id: string): void {
+    this.#notifyIds.add(id);
+    // A few more ids than the buffer holds: enough to recognise any notification a replay can bring back.
+    if (this.#notifyIds.size > this.#maxNotifications + 50) {
+      this.#notifyIds.delete(this.#notifyIds.values().next().value as string);
+    }
   }
 
   /** Adds an error the session reports itself (a failed command, an extension's error), as pi's notify would. */

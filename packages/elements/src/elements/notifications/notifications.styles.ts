@@ -68,6 +68,10 @@ export const styles = [
       white-space: pre-wrap;
       overflow-wrap: anywhere;
     }
+    [part~="earlier"] {
+      color: var(--_muted);
+      font-size: 0.85em;
+    }
     [part~="label"] {
       font-weight: 600;
     }

@@ -44,6 +44,7 @@ const TYPES: readonly NotifyType[] = ["info", "warning", "error"];
  * @csspart list - The list of visible toasts.
  * @csspart toast - One notification; also `toast-info`, `toast-warning` or `toast-error`.
  * @csspart label - The "Error:" / "Warning:" prefix.
+ * @csspart earlier - "Earlier", on a notification pi sent before the page connected (replayed by the bridge).
  * @csspart message - The message text.
  * @csspart dismiss - The dismiss button.
  * @csspart link - An OSC 8 hyperlink inside a message.
@@ -230,7 +231,8 @@ export class PiNotifications extends LitElement {
       if (timeout && type !== "error" && !this.#gone.has(id) && !this.#deadlines.has(id)) {
         this.#deadlines.set(id, this.clock.now() + timeout);
       }
-      if (id <= this.#lastSeenId) continue;
+      // Sent before the page connected (the bridge's replay): shown, marked earlier, not announced as new.
+      if (id <= this.#lastSeenId || entry.earlier) continue;
       if (type === "error") newestError = entry;
       else newestPolite = entry;
     }
@@ -347,6 +349,7 @@ export class PiNotifications extends LitElement {
    */
   #renderToast(entry: NotificationEntry, index: number) {
     const label = entry.type === "info" ? nothing : html`<span part="label">${localizeOwn(this, entry.type)}:</span> `;
+    const earlier = entry.earlier ? html`<span part="earlier">${localizeOwn(this, "earlier")}</span> ` : nothing;
     // Escape anywhere in a toast dismisses it.
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== "Escape" || event.isComposing) return;
@@ -354,7 +357,7 @@ export class PiNotifications extends LitElement {
       void this.#dismissFromUser(entry.id, "keyboard", index);
     };
     return html`<li part=${`toast toast-${entry.type}`} data-id=${entry.id} data-type=${entry.type} @keydown=${onKeyDown}>
-      <p part="body">${label}<span part="message" dir="auto">${renderAnsi(entry.message)}</span></p>
+      <p part="body">${earlier}${label}<span part="message" dir="auto">${renderAnsi(entry.message)}</span></p>
       <button
         type="button"
         part="dismiss"
