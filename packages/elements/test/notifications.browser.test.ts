@@ -24,7 +24,7 @@ async function mount(clock = new ManualClock(), attrs = html``): Promise<{ el: P
 }
 
 describe("pi-notifications", () => {
-  it("shows each type as pi does: Error: and Warning: prefixes in their colours, info dimmed", async () => {
+  it("shows each type with its icon and colour: Error: and Warning: prefixes in theirs, info in the text colour", async () => {
     const { el } = await mount();
     el.theme = "dark";
     el.notify("info", "Saved 3 files");
@@ -34,7 +34,12 @@ describe("pi-notifications", () => {
     expect(bodies(el)).to.deep.equal(["Saved 3 files", "Warning: Low context", "Error: Build failed"]);
     const [info, warning, error] = toasts(el);
     expect(info!.getAttribute("part")).to.equal("toast toast-info");
-    expect(getComputedStyle(info!).color).to.equal("rgb(148, 148, 148)");
+    // Info reads at full contrast (the text colour); its accent is the edge and the icon.
+    expect(getComputedStyle(info!).color).to.equal("rgb(228, 228, 228)");
+    expect(getComputedStyle(info!.querySelector("[part~=icon]")!).color).to.equal("rgb(138, 190, 183)");
+    expect(getComputedStyle(warning!.querySelector("[part~=icon]")!).color).to.equal("rgb(240, 198, 116)");
+    expect(getComputedStyle(error!.querySelector("[part~=icon]")!).color).to.equal("rgb(212, 116, 116)");
+    expect(info!.querySelector("[part~=icon]")!.getAttribute("aria-hidden")).to.equal("true");
     expect(getComputedStyle(warning!).color).to.equal("rgb(240, 198, 116)");
     expect(getComputedStyle(error!).color).to.equal("rgb(212, 116, 116)");
     expect(root(el).querySelector('[part~="stack"]')?.getAttribute("aria-label")).to.equal("Notifications");

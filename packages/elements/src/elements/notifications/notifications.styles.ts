@@ -47,9 +47,9 @@ export const styles = [
       padding-inline-start: calc(var(--_space) * 1.5);
       background: var(--_surface);
       border: 1px solid var(--_border);
-      border-inline-start: 4px solid var(--_accent-line, var(--_border));
+      border-inline-start: 4px solid var(--_accent-line, var(--_accent));
       border-radius: var(--_radius);
-      color: var(--_muted);
+      color: var(--_text);
       box-shadow: 0 2px 8px rgb(0 0 0 / 0.15);
       animation: pi-toast-in var(--_duration) ease-out;
     }
@@ -60,6 +60,19 @@ export const styles = [
     [part~="toast-error"] {
       --_accent-line: var(--_error);
       color: var(--_error);
+    }
+    /* The type's mark, in its colour: the line, the icon and (warning, error) the text carry it. */
+    [part~="icon"] {
+      flex: none;
+      inline-size: 1.1rem;
+      block-size: 1.1rem;
+      margin-block-start: 0.1rem;
+      color: var(--_accent-line, var(--_accent));
+      fill: none;
+      stroke: currentColor;
+      stroke-width: 1.6;
+      stroke-linecap: round;
+      stroke-linejoin: round;
     }
     [part~="body"] {
       flex: 1;

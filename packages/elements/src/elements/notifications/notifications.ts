@@ -1,5 +1,5 @@
 import type { Clock, NotificationEntry, NotifyType, PiSession } from "@pi-elements/core";
-import { html, LitElement, nothing, type PropertyValues } from "lit";
+import { html, LitElement, nothing, type PropertyValues, svg } from "lit";
 import { repeat } from "lit/directives/repeat.js";
 import { stripAnsi } from "../../ansi/parse-ansi.js";
 import { renderAnsi } from "../../ansi/render-ansi.js";
@@ -11,6 +11,12 @@ import { localizeOwn } from "../../i18n/localize.js";
 import type { StringTable } from "../../i18n/strings.js";
 import { styles } from "./notifications.styles.js";
 
+/** Each type's icon (drawn in its colour; decorative: the text says the type). */
+const ICONS = {
+  info: svg`<circle cx="8" cy="8" r="6.5" /><path d="M8 7.2v4M8 4.8v.1" />`,
+  warning: svg`<path d="M8 1.8 15 14H1Z" /><path d="M8 6.3v3.6M8 11.9v.1" />`,
+  error: svg`<circle cx="8" cy="8" r="6.5" /><path d="m5.6 5.6 4.8 4.8m0-4.8-4.8 4.8" />`,
+} as const;
 /** Detail of `pi-notification-dismiss`. */
 export interface NotificationDismissDetail {
   id: number;
@@ -24,8 +30,9 @@ const OWN_LIMIT = 100;
 const TYPES: readonly NotifyType[] = ["info", "warning", "error"];
 
 /**
- * A toast stack for `notify`, styled as pi shows them: an error in red ("Error: …"), a warning in yellow
- * ("Warning: …"), info dimmed; ANSI styling in a message is rendered (at most 1,000 styled runs per message; the rest
+ * A toast stack for `notify`, coloured as pi shows them: an error in red ("Error: …"), a warning in yellow
+ * ("Warning: …"), info in the accent, each with its icon and coloured edge (info's text in the text colour, so it
+ * reads at full contrast); ANSI styling in a message is rendered (at most 1,000 styled runs per message; the rest
  * of it shows unstyled). Info and warnings dismiss themselves after `duration` ms, counted from when the
  * element first saw them and paused while the pointer is over the stack or focus is in it; errors stay until
  * dismissed. At most `max` toasts are in the DOM (the newest), with "+N more" for the other waiting ones, so a
@@ -43,6 +50,7 @@ const TYPES: readonly NotifyType[] = ["info", "warning", "error"];
  * @csspart more - The "+N more" line.
  * @csspart list - The list of visible toasts.
  * @csspart toast - One notification; also `toast-info`, `toast-warning` or `toast-error`.
+ * @csspart icon - The type's icon (decorative).
  * @csspart label - The "Error:" / "Warning:" prefix.
  * @csspart earlier - "Earlier", on a notification pi sent before the page connected (replayed by the bridge).
  * @csspart message - The message text.
@@ -357,6 +365,7 @@ export class PiNotifications extends LitElement {
       void this.#dismissFromUser(entry.id, "keyboard", index);
     };
     return html`<li part=${`toast toast-${entry.type}`} data-id=${entry.id} data-type=${entry.type} @keydown=${onKeyDown}>
+      <svg part="icon" viewBox="0 0 16 16" aria-hidden="true" focusable="false">${ICONS[entry.type]}</svg>
       <p part="body">${earlier}${label}<span part="message" dir="auto">${renderAnsi(entry.message)}</span></p>
       <button
         type="button"
