@@ -14,6 +14,7 @@ import {
   type FireAndForgetRequest,
   isDialogMethod,
   type PendingDialog,
+  toNotifyType,
   UiState,
 } from "@pi-elements/core";
 import { DEFAULT_MAX_JSON_DEPTH, nestsDeeperThan } from "./json-depth.js";
@@ -203,7 +204,7 @@ export class UiMirror {
       case "notify":
         this.#recentNotifications.push({
           id: request.id,
-          notifyType: request.notifyType ?? "info",
+          notifyType: toNotifyType(request.notifyType),
           message: request.message.slice(0, RECENT_NOTIFICATION_CHARS),
           time: this.#clock.now(),
         });
@@ -234,7 +235,7 @@ export class UiMirror {
       case "setTitle":
         return this.#resize("t:", request.title.length);
       case "set_editor_text":
-        return this.#resize("e:", request.text.length);
+        return this.#resize("e:", request.text?.length ?? 0);
     }
     return true;
   }

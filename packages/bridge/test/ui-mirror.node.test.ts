@@ -36,7 +36,7 @@ describe("UiMirror replay", () => {
       uiRequest("d1", "editor", { title: "E", prefill: "p" }),
       uiRequest("d2", "confirm", { title: "C", message: "M" }),
       { type: "message_update", note: "not a UI request" },
-      uiRequest("8", "notify", { message: "notifications are not replayed" }),
+      uiRequest("8", "notify", { message: "notifications come last, as earlier ones" }),
     );
     assert.deepEqual(m.replayWithoutIds(), [
       { type: "extension_ui_request", method: "setTitle", title: "T" },
@@ -67,12 +67,16 @@ describe("UiMirror replay", () => {
       { type: "extension_ui_request", method: "set_editor_text", text: "a\u2028b 漢字" },
       { type: "extension_ui_request", method: "editor", title: "E", prefill: "p" },
       { type: "extension_ui_request", method: "confirm", title: "C", message: "M" },
+      {
+        type: "pi-elements/earlier_notifications",
+        notifications: [{ id: "8", notifyType: "info", message: "notifications come last, as earlier ones", ageMs: 0 }],
+      },
     ]);
     // Dialogs keep their ids: the answer must carry them.
     assert.deepEqual(
       m
         .replay()
-        .slice(-2)
+        .slice(-3, -1)
         .map((r) => r.id),
       ["d1", "d2"],
     );

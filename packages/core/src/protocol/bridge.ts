@@ -3,7 +3,6 @@
  * never uses (pi's types are snake_case words), so they cannot collide with a current or future pi message.
  */
 import * as z from "zod/mini";
-import { NotifyType } from "./extension-ui.js";
 
 export const BRIDGE_PREFIX = "pi-elements/";
 
@@ -44,7 +43,7 @@ export const BridgeEarlierNotifications = z.looseObject({
   notifications: z.array(
     z.looseObject({
       id: z.string(),
-      notifyType: z.optional(z.catch(NotifyType, "info")),
+      notifyType: z.optional(z.unknown()),
       message: z.string(),
       ageMs: z.number().check(z.nonnegative()),
     }),

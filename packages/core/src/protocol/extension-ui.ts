@@ -41,8 +41,8 @@ export const NotifyRequest = z.looseObject({
   ...base,
   method: z.literal("notify"),
   message: z.string(),
-  /** A type this client does not know (a newer pi's "success") is shown as "info", not dropped. */
-  notifyType: z.optional(z.catch(NotifyType, "info")),
+  /** A type this client does not know (a newer pi's "success") is kept; the store shows it as "info". */
+  notifyType: z.optional(z.unknown()),
 });
 export const SetStatusRequest = z.looseObject({
   ...base,
@@ -68,8 +68,8 @@ export const SetTitleRequest = z.looseObject({
 export const SetEditorTextRequest = z.looseObject({
   ...base,
   method: z.literal("set_editor_text"),
-  /** pi 0.73.1's qna example sends none: an empty editor. */
-  text: z._default(z.string(), ""),
+  /** pi 0.73.1's qna example sends none: the store empties the editor. */
+  text: z.optional(z.string()),
 });
 
 export const ExtensionUiRequest = z.discriminatedUnion("method", [

@@ -36,7 +36,7 @@ import type { Transport, TransportState } from "../transports/transport.js";
 import { type Clock, realClock } from "./clock.js";
 import { PiCommandError, PiSessionClosedError } from "./errors.js";
 import type { PendingDialog, UiStore } from "./ui-snapshot.js";
-import { UiState } from "./ui-state.js";
+import { toNotifyType, UiState } from "./ui-state.js";
 
 export interface PiSessionOptions {
   /** Default: real time. Tests pass a controlled clock. */
@@ -400,7 +400,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
         this.#state.addEarlier(
           bridge.notifications.map(({ id, notifyType, message, ageMs }) => ({
             id,
-            type: notifyType ?? "info",
+            type: toNotifyType(notifyType),
             message,
             ageMs,
           })),

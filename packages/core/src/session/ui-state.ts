@@ -6,7 +6,7 @@
  * Bursts are the normal case (2,000 setStatus lines in one chunk), so a change only marks the snapshot stale; the
  * snapshot is rebuilt on the next `getSnapshot`, and subscribers hear about a whole burst once, through `schedule`.
  */
-import type { ExtensionUiRequest, WidgetPlacement } from "../protocol/extension-ui.js";
+import { type ExtensionUiRequest, NotifyType, type WidgetPlacement } from "../protocol/extension-ui.js";
 import type { TransportState } from "../transports/transport.js";
 import type {
   AgentExit,
@@ -116,7 +116,7 @@ export class UiState implements UiStore {
       }
       case "notify":
         if (this.#notifyIds.has(request.id)) return true;
-        this.#addNotification(request.notifyType ?? "info", request.message, now);
+        this.#addNotification(toNotifyType(request.notifyType), request.message, now);
         this.#rememberNotify(request.id);
         break;
       case "setStatus":
@@ -130,7 +130,7 @@ export class UiState implements UiStore {
         this.#title = request.title;
         break;
       case "set_editor_text":
-        this.#editorText = { text: request.text, seq: (this.#editorText?.seq ?? 0) + 1 };
+        this.#editorText = { text: request.text ?? "", seq: (this.#editorText?.seq ?? 0) + 1 };
         break;
     }
     this.#changed();
@@ -336,4 +336,11 @@ function reuse<T>(previous: readonly T[] | undefined, next: T[]): readonly T[] {
   if (next.length === 0) return previous?.length === 0 ? previous : EMPTY;
   if (previous && previous.length === next.length && previous.every((item, i) => item === next[i])) return previous;
   return next;
+}
+
+const NOTIFY_TYPES: ReadonlySet<string> = new Set(NotifyType.options);
+
+/** pi's notify type as shown: one this client does not know (a newer pi's "success") is "info". */
+export function toNotifyType(type: unknown): NotificationEntry["type"] {
+  return typeof type === "string" && NOTIFY_TYPES.has(type) ? (type as NotificationEntry["type"]) : "info";
 }
