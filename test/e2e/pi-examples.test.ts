@@ -1,0 +1,323 @@
+/**
+ * pi's own example extensions as a conformance suite. Each example that uses `ctx.ui` and can run here is loaded
+ * into a real pi of each version under test, behind the real bridge, with the README's no-build page (the single-file
+ * bundle) in a browser. A case triggers the example as a user would (a slash command typed in pi-prompt, a prompt
+ * that makes the scripted model call a tool, `new_session` / `fork` from a second client), checks what the user sees
+ * (dialog titles and options, toasts, status, widgets, document.title), acts with the keyboard or mouse, and reads
+ * back what pi received and did: its own notifications, files in its working directory, the tool results it sent
+ * to the model, its responses.
+ *
+ * Examples that share a pi process do not react to the same trigger. Examples whose UI pi does not carry over RPC
+ * (`ctx.ui.custom()`, setFooter, setHeader, setEditorComponent, setWorkingIndicator, setTheme, ...) are checked for
+ * what the page shows instead: pi's own message if it sends one, otherwise nothing, and the session stays usable.
+ */
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import type { Rec } from "../../packages/bridge/test/support/harness.js";
+import {
+  closeBrowser,
+  type ExampleSession,
+  ExampleUser,
+  startExampleSession,
+} from "../support/example-page.js";
+import { PI_VERSIONS, type PiVersion } from "../support/real-pi.js";
+import { type ScriptedModel, type ScriptedReply, startScriptedModel } from "../support/scripted-model.js";
+
+interface CaseContext {
+  readonly user: ExampleUser;
+  readonly model: ScriptedModel;
+  readonly pi: PiVersion;
+  /** pi's working directory, where its tools act. */
+  readonly cwd: string;
+}
+
+interface ExampleCase {
+  /** Starts with the example's name (and command), then what a user sees and does. */
+  readonly name: string;
+  readonly run: (context: CaseContext) => Promise<void>;
+}
+
+interface ExampleGroup {
+  readonly name: string;
+  /** Loaded into one pi, each with its own -e; they do not react to the same triggers. */
+  readonly examples: readonly string[];
+  /** Only for these versions (an example one of them does not ship). */
+  readonly versions?: readonly string[];
+  readonly prepare?: (cwd: string) => void;
+  readonly cases: readonly ExampleCase[];
+}
+
+const isAssistantEnd = (r: Rec) => r.type === "message_end" && (r.message as { role?: string }).role === "assistant";
+
+/** The text of the tool results pi sent to the model in its latest request. */
+function lastToolResults(model: ScriptedModel): string {
+  const request = model.requests.at(-1);
+  return JSON.stringify(request?.messages.filter((m) => m.role === "tool").map((m) => m.content) ?? []);
+}
+
+/** Makes the scripted model answer every request from now on with `replies`, in order. */
+function script(model: ScriptedModel, ...replies: ScriptedReply[]): void {
+  model.setScript(replies);
+}
+
+/** A slash command typed in the page whose result is one notify: the page shows pi's message as a toast. */
+async function commandToasts(user: ExampleUser, command: string, message: string | RegExp): Promise<Rec> {
+  const from = user.mark();
+  await user.type(command);
+  const notify = await user.notified(message, from);
+  await user.toast(String(notify.message));
+  return notify;
+}
+
+/**
+ * A slash command whose UI pi cannot carry over RPC: pi accepts it and sends the page nothing to show (no dialog,
+ * no toast), and the session stays usable: the next command works.
+ */
+async function commandShowsNothing(user: ExampleUser, command: string): Promise<void> {
+  const from = user.mark();
+  await user.type(command);
+  const response = await user.record((r) => r.type === "response" && r.command === "prompt", from, "prompt response");
+  assert.equal(response.success, true);
+  const state = await user.command({ type: "get_state" });
+  assert.equal(state.success, true);
+  const uiRequests = user.session.client.records.slice(from).filter((r) => r.type === "extension_ui_request");
+  assert.deepEqual(uiRequests, [], "pi sent the page nothing for it");
+  assert.equal(await user.page.locator("pi-extension-ui").getByRole("group").count(), 0, "no dialog is shown");
+  assert.equal(await user.page.locator("pi-prompt").getByRole("textbox").isEditable(), true);
+}
+
+/** A prompt answered by the model with `text`: the session is usable. */
+async function modelAnswers(user: ExampleUser, model: ScriptedModel, text: string): Promise<void> {
+  script(model, { text });
+  const from = user.mark();
+  await user.type("Say something");
+  await user.agentEnd(from);
+  const end = await user.record(isAssistantEnd, from, "the assistant's message");
+  assert.match(JSON.stringify(end.message), new RegExp(text));
+}
+
+const GROUPS: readonly ExampleGroup[] = [
+  {
+    name: "dialogs and fire-and-forget calls from slash commands",
+    examples: [
+      "rpc-demo.ts",
+      "widget-placement.ts",
+      "timed-confirm.ts",
+      "commands.ts",
+      "session-name.ts",
+      "input-transform.ts",
+    ],
+    cases: [
+      {
+        name: "rpc-demo and widget-placement at session_start: title, widgets above and below the prompt, status",
+        async run({ user }) {
+          const { page } = user;
+          await page.waitForFunction(() => document.title === "pi RPC Demo");
+          const above = page.locator('pi-widget-slot[placement="aboveEditor"]');
+          const below = page.locator('pi-widget-slot[placement="belowEditor"]');
+          await above.getByText("--- RPC Extension UI Demo ---").waitFor();
+          await above.getByText("Loaded and ready.").waitFor();
+          await above.getByText("Above editor widget").waitFor();
+          await below.getByText("Below editor widget").waitFor();
+          assert.equal(await below.getByText("Above editor widget").count(), 0);
+          await page.locator("pi-status-bar").getByText("Turns: 0").waitFor();
+        },
+      },
+      {
+        name: "rpc-demo /rpc-input: an input dialog; the typed text reaches pi",
+        async run({ user }) {
+          await user.type("/rpc-input");
+          const dialog = user.dialog("Enter a value");
+          const box = dialog.getByRole("textbox");
+          assert.equal(await box.getAttribute("placeholder"), "type something...");
+          await box.fill("typed in the page");
+          await box.press("Enter");
+          await user.notified("You entered: typed in the page");
+          await user.toast("You entered: typed in the page");
+          await dialog.waitFor({ state: "detached" });
+        },
+      },
+      {
+        name: "rpc-demo /rpc-editor: a multi-line editor with pi's prefill; a line added with Shift+Enter reaches pi",
+        async run({ user }) {
+          await user.type("/rpc-editor");
+          const box = user.dialog("Edit some text").getByRole("textbox");
+          assert.equal(await box.inputValue(), "Line 1\nLine 2\nLine 3");
+          await box.press("ControlOrMeta+End");
+          await box.press("Shift+Enter");
+          await box.pressSequentially("Line 4");
+          await box.press("Enter");
+          await commandResult(user, "Editor submitted (4 lines)");
+        },
+      },
+      {
+        name: "rpc-demo /rpc-editor: Escape cancels; pi hears the cancel",
+        async run({ user }) {
+          await user.type("/rpc-editor");
+          await user.dialog("Edit some text").getByRole("textbox").press("Escape");
+          await commandResult(user, "Editor cancelled");
+        },
+      },
+      {
+        name: "rpc-demo /rpc-prefill: set_editor_text fills pi-prompt",
+        async run({ user }) {
+          await commandToasts(user, "/rpc-prefill", "Editor prefilled");
+          const prompt = user.page.locator("pi-prompt").getByRole("textbox");
+          assert.equal(await prompt.inputValue(), "This text was set by the rpc-demo extension.");
+          await prompt.fill("");
+        },
+      },
+      {
+        name: "rpc-demo session_before_switch: new_session asks to clear; No keeps the session, Yes starts a new one",
+        async run({ user }) {
+          const refused = user.command({ type: "new_session" });
+          const dialog = user.dialog(/Clear session\?/);
+          await dialog.getByText("All messages will be lost.").waitFor();
+          await dialog.getByRole("button", { name: "No" }).click();
+          assert.deepEqual((await refused).data, { cancelled: true });
+          await user.toast("Clear cancelled");
+
+          const accepted = user.command({ type: "new_session" });
+          await user.dialog(/Clear session\?/).getByRole("button", { name: "Yes" }).click();
+          assert.deepEqual((await accepted).data, { cancelled: false });
+          await user.page.waitForFunction(() => document.title === "pi RPC Demo (new session)");
+        },
+      },
+      {
+        name: "timed-confirm /timed: a confirm with a countdown; Yes reaches pi",
+        async run({ user }) {
+          await user.type("/timed");
+          const dialog = user.dialog(/Timed Confirmation/);
+          await dialog.getByText("This dialog will auto-cancel in 5 seconds. Confirm?").waitFor();
+          await dialog.getByRole("button", { name: "Yes" }).click();
+          await commandResult(user, "Confirmed by user!");
+        },
+      },
+      {
+        name: "timed-confirm /timed-select: a timed select answered with the keyboard",
+        async run({ user }) {
+          await user.type("/timed-select");
+          const list = user.dialog(/Pick an option/).getByRole("listbox");
+          await list.getByRole("option", { name: "Option C" }).waitFor();
+          assert.deepEqual(await list.getByRole("option").allInnerTexts(), ["Option A", "Option B", "Option C"]);
+          await user.page.keyboard.press("ArrowDown");
+          await user.page.keyboard.press("Enter");
+          await commandResult(user, "Selected: Option B");
+        },
+      },
+      {
+        name: "timed-confirm /timed-signal: pi abandons the dialog through its AbortSignal; the page is not stuck",
+        async run({ user }) {
+          const from = user.mark();
+          await user.type("/timed-signal");
+          await user.toast("Dialog will auto-cancel in 5 seconds...");
+          const dialog = user.dialog(/Timed Confirmation/);
+          await dialog.waitFor();
+          // pi resolves the dialog itself after 5 s and tells the page nothing but its own warning.
+          await user.session.client.next(
+            (r) => r.type === "extension_ui_request" && r.message === "Dialog timed out (auto-cancelled)",
+            from,
+            "pi's timeout warning",
+          );
+          await user.toast("Dialog timed out (auto-cancelled)");
+          // The user can still dismiss what is left; pi ignores the late answer and the session goes on.
+          if ((await dialog.count()) > 0) await dialog.getByRole("button", { name: "No" }).click();
+          await dialog.waitFor({ state: "detached" });
+          await commandToasts(user, "/session-name", /^(No session name set|Session: .*)$/);
+        },
+      },
+      {
+        name: "commands /commands: a select of pi's commands, then a confirm with a two-line message; the path reaches the toast",
+        async run({ user }) {
+          await user.type("/commands");
+          const list = user.dialog("Available Commands").getByRole("listbox");
+          await list.getByRole("option", { name: "--- Extensions ---" }).waitFor();
+          await list.getByRole("option", { name: /^\/session-name - Set or show session name/ }).click();
+          const confirm = user.dialog("session-name");
+          await confirm.getByText("View source path?").waitFor();
+          const message = await confirm.getByText(/View source path\?/).innerText();
+          assert.match(message, /^View source path\?\n\/.*session-name\.ts$/);
+          await confirm.getByRole("button", { name: "Yes" }).click();
+          const notify = await user.notified(/session-name\.ts$/);
+          await user.toast(String(notify.message));
+        },
+      },
+      {
+        name: "session-name /session-name: the name set in the page is the name pi reports back",
+        async run({ user }) {
+          await commandToasts(user, "/session-name Named from the page", "Session named: Named from the page");
+          await commandToasts(user, "/session-name", "Session: Named from the page");
+          const state = await user.command({ type: "get_state" });
+          assert.equal((state.data as { sessionName?: string }).sessionName, "Named from the page");
+        },
+      },
+      {
+        name: "input-transform: typing ping is handled by the extension (toast pong), no model turn",
+        async run({ user }) {
+          const from = user.mark();
+          await commandToasts(user, "ping", "pong");
+          assert.equal(
+            user.session.client.records.slice(from).some((r) => r.type === "agent_start"),
+            false,
+            "no agent run",
+          );
+        },
+      },
+    ],
+  },
+];
+
+/** Waits for pi's notify with exactly this message and its toast. */
+async function commandResult(user: ExampleUser, message: string): Promise<void> {
+  await user.notified(message);
+  await user.toast(message);
+}
+
+/** What must hold on the page after every case: no leaked escape codes, nothing injected, no page errors. */
+async function pageIsClean(session: ExampleSession): Promise<void> {
+  const { page } = session;
+  assert.equal(await page.getByText(/\u001b|\[[0-9;]*m/).count(), 0, "no raw escape codes are visible");
+  assert.equal(await page.locator("img, script:not([type=module]), iframe").count(), 0, "no injected elements");
+  assert.deepEqual(session.pageErrors, []);
+}
+
+for (const pi of PI_VERSIONS) {
+  describe(`pi ${pi.version}: example extensions through the bridge into the single-file page`, () => {
+    after(() => closeBrowser());
+    for (const group of GROUPS) {
+      if (group.versions !== undefined && !group.versions.includes(pi.version)) continue;
+      describe(`pi ${pi.version}: ${group.name}`, { timeout: 180_000 }, () => {
+        let model: ScriptedModel;
+        let session: ExampleSession;
+        let user: ExampleUser;
+        before(async () => {
+          model = await startScriptedModel();
+          session = await startExampleSession({
+            pi,
+            examples: group.examples,
+            model,
+            ...(group.prepare === undefined ? {} : { prepare: group.prepare }),
+          });
+          user = new ExampleUser(session);
+        });
+        after(async () => {
+          await session?.close();
+          await model?.close();
+        });
+        for (const example of group.cases) {
+          it(`pi ${pi.version}: ${example.name}`, { timeout: 60_000 }, async () => {
+            user.startCase();
+            await example.run({ user, model, pi, cwd: session.pi.cwd });
+            await pageIsClean(session);
+          });
+        }
+      });
+    }
+  });
+}
+
+// Used by later groups.
+void [execFileSync, existsSync, mkdirSync, writeFileSync, basename, join, commandShowsNothing, modelAnswers];
