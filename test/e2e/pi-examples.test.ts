@@ -13,7 +13,7 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Rec } from "../../packages/bridge/test/support/harness.js";
@@ -55,7 +55,16 @@ const isAssistantEnd = (r: Rec) => r.type === "message_end" && (r.message as { r
 /** The text of the tool results pi sent to the model in its latest request. */
 function lastToolResults(model: ScriptedModel): string {
   const request = model.requests.at(-1);
-  return JSON.stringify(request?.messages.filter((m) => m.role === "tool").map((m) => m.content) ?? []);
+  const messages = request?.messages ?? [];
+  const lastCall = messages.findLastIndex((m) => m.role === "assistant");
+  return JSON.stringify(messages.slice(lastCall + 1).filter((m) => m.role === "tool").map((m) => m.content));
+}
+
+/** Adds a model of the same scripted provider to pi's models.json. */
+function addModel(path: string, id: string): void {
+  const config = JSON.parse(readFileSync(path, "utf8")) as { providers: Record<string, { models: unknown[] }> };
+  for (const provider of Object.values(config.providers)) provider.models.push({ id, name: id, contextWindow: 128000, maxTokens: 4096 });
+  writeFileSync(path, JSON.stringify(config));
 }
 
 /** Makes the scripted model answer every request from now on with `replies`, in order. */
@@ -264,6 +273,111 @@ const GROUPS: readonly ExampleGroup[] = [
             false,
             "no agent run",
           );
+        },
+      },
+    ],
+  },
+  {
+    name: "tool_call, turn and agent hooks during scripted model turns",
+    examples: [
+      "permission-gate.ts",
+      "protected-paths.ts",
+      "status-line.ts",
+      "system-prompt-header.ts",
+      "titlebar-spinner.ts",
+      "model-status.ts",
+      "bookmark.ts",
+    ],
+    // A second model, for model-status: pi reports a model_select only when the model changes.
+    prepare: (cwd) => addModel(join(cwd, "agent/models.json"), "second-model"),
+    cases: [
+      {
+        name: "status-line at session_start: its dim 'Ready' status, styled, no escape codes",
+        async run({ user }) {
+          await user.page.locator("pi-status-bar").getByText("Ready").waitFor();
+        },
+      },
+      {
+        name: "permission-gate: the model's rm -rf asks with pi's multi-line title; No (mouse) blocks it, the file stays",
+        async run({ user, model, cwd }) {
+          writeFileSync(join(cwd, "victim.txt"), "keep me");
+          script(
+            model,
+            { text: "Cleaning up.", toolCalls: [{ name: "bash", arguments: { command: "rm -rf victim.txt" } }] },
+            { text: "Stopped." },
+          );
+          await user.type("Clean up the folder");
+          const dialog = user.dialog(/Dangerous command/);
+          const title = await dialog.getByText(/Dangerous command/).innerText();
+          assert.match(title, /Dangerous command:\n\n {2}rm -rf victim\.txt\n\nAllow\?/);
+          await dialog.getByRole("option", { name: "No" }).click();
+          await user.agentEnd(user.since);
+          assert.equal(existsSync(join(cwd, "victim.txt")), true, "the file is still there");
+          assert.match(lastToolResults(model), /Blocked by user/);
+        },
+      },
+      {
+        name: "permission-gate: the same question answered Yes with the keyboard; pi runs the command",
+        async run({ user, model, cwd }) {
+          writeFileSync(join(cwd, "victim.txt"), "delete me");
+          script(
+            model,
+            { text: "Cleaning up.", toolCalls: [{ name: "bash", arguments: { command: "rm -rf victim.txt" } }] },
+            { text: "Done." },
+          );
+          await user.type("Clean up the folder");
+          await user.dialog(/Dangerous command/).getByRole("option", { name: "Yes" }).waitFor();
+          await user.page.keyboard.press("Enter");
+          await user.agentEnd(user.since);
+          assert.equal(existsSync(join(cwd, "victim.txt")), false, "pi deleted the file");
+          assert.doesNotMatch(lastToolResults(model), /Blocked/);
+        },
+      },
+      {
+        name: "protected-paths: the model's write to .env is blocked with a warning toast; no file is written",
+        async run({ user, model, cwd }) {
+          script(
+            model,
+            { toolCalls: [{ name: "write", arguments: { path: ".env", content: "SECRET=1\n" } }] },
+            { text: "It is protected." },
+          );
+          await user.type("Store the secret");
+          await user.toast("Blocked write to protected path: .env");
+          const notify = await user.notified("Blocked write to protected path: .env");
+          assert.equal(notify.notifyType, "warning");
+          await user.agentEnd(user.since);
+          assert.equal(existsSync(join(cwd, ".env")), false);
+          assert.match(lastToolResults(model), /Path \\".env\\" is protected/);
+        },
+      },
+      {
+        name: "status-line, system-prompt-header, titlebar-spinner after a turn: status texts and document.title",
+        async run({ user, model, cwd }) {
+          await modelAnswers(user, model, "Hello from the model.");
+          const status = user.page.locator("pi-status-bar");
+          await status.getByText(/✓ Turn \d+ complete/).waitFor();
+          await status.getByText(/^System: \d+ chars$/).waitFor();
+          const title = `π - ${basename(cwd)}`;
+          await user.page.waitForFunction((expected) => document.title === expected, title);
+        },
+      },
+      {
+        name: "model-status: set_model from a client; the model_select toast and status reach the page",
+        async run({ user }) {
+          const response = await user.command({ type: "set_model", provider: "scripted", modelId: "second-model" });
+          assert.equal(response.success, true);
+          await user.toast("Model: scripted/second-model");
+          await user.page.locator("pi-status-bar").getByText("🤖 second-model").waitFor();
+          await user.command({ type: "set_model", provider: "scripted", modelId: "scripted-model" });
+          await user.page.locator("pi-status-bar").getByText("🤖 scripted-model").waitFor();
+        },
+      },
+      {
+        name: "bookmark /bookmark and /unbookmark: pi labels the last assistant message and reports it",
+        async run({ user }) {
+          await commandToasts(user, "/bookmark first answer", "Bookmarked as: first answer");
+          await commandToasts(user, "/unbookmark", "Removed bookmark: first answer");
+          await commandToasts(user, "/unbookmark", "No bookmarked entry found");
         },
       },
     ],

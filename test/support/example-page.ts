@@ -55,7 +55,7 @@ export interface ExampleSessionOptions {
   /** Paths relative to the version's examples/extensions folder; each is loaded with its own `-e`. */
   examples: readonly string[];
   model?: ScriptedModel;
-  /** Runs before pi starts, with its working directory (e.g. to make it a git repository). */
+  /** Runs before pi starts, with its working directory (also its HOME; pi's agent dir is `agent/` in it). */
   prepare?: (cwd: string) => void;
 }
 
