@@ -382,6 +382,104 @@ const GROUPS: readonly ExampleGroup[] = [
       },
     ],
   },
+  {
+    name: "session_before_switch and session_before_fork from a second client",
+    examples: ["confirm-destructive.ts"],
+    cases: [
+      {
+        name: "confirm-destructive: new_session asks 'Clear session?'; No (keyboard) cancels it, pi says so",
+        async run({ user }) {
+          const response = user.command({ type: "new_session" });
+          const dialog = user.dialog(/Clear session\?/);
+          await dialog.getByText("This will delete all messages in the current session.").waitFor();
+          await dialog.getByRole("button", { name: "No" }).focus();
+          await user.page.keyboard.press("Enter");
+          assert.deepEqual((await response).data, { cancelled: true });
+          await user.toast("Clear cancelled");
+        },
+      },
+      {
+        name: "confirm-destructive: fork asks in a select named after the entry; No cancels, Yes forks",
+        async run({ user, model }) {
+          await modelAnswers(user, model, "First answer.");
+          const forkable = await user.command({ type: "get_fork_messages" });
+          const entryId = (forkable.data as { messages: Array<{ entryId: string }> }).messages[0]?.entryId;
+          assert.ok(entryId, "pi offers a user message to fork from");
+          const title = `Fork from entry ${entryId.slice(0, 8)}?`;
+
+          const refused = user.command({ type: "fork", entryId });
+          await user.dialog(title).getByRole("option", { name: "No, stay in current session" }).click();
+          assert.equal(((await refused).data as { cancelled: boolean }).cancelled, true);
+          await user.toast("Fork cancelled");
+
+          const accepted = user.command({ type: "fork", entryId });
+          await user.dialog(title).getByRole("option", { name: "Yes, create fork" }).click();
+          const forked = await accepted;
+          assert.equal(forked.success, true);
+          assert.equal((forked.data as { cancelled: boolean }).cancelled, false);
+        },
+      },
+      {
+        name: "confirm-destructive: new_session answered Yes (mouse) starts a new session",
+        async run({ user }) {
+          const response = user.command({ type: "new_session" });
+          await user.dialog(/Clear session\?/).getByRole("button", { name: "Yes" }).click();
+          assert.deepEqual((await response).data, { cancelled: false });
+          const messages = await user.command({ type: "get_messages" });
+          assert.deepEqual((messages.data as { messages: unknown[] }).messages, []);
+        },
+      },
+    ],
+  },
+  {
+    name: "session hooks in a git repository with uncommitted files",
+    examples: ["dirty-repo-guard.ts", "git-checkpoint.ts"],
+    prepare: (cwd) => {
+      execFileSync("git", ["init", "-q"], { cwd });
+      writeFileSync(join(cwd, "uncommitted.txt"), "work in progress\n");
+    },
+    cases: [
+      {
+        name: "dirty-repo-guard: new_session asks with pi's count of changed files; 'No, let me commit first' cancels",
+        async run({ user, cwd }) {
+          const changed = execFileSync("git", ["status", "--porcelain"], { cwd, encoding: "utf8" }).trim().split("\n");
+          const response = user.command({ type: "new_session" });
+          const list = user.dialog(`You have ${changed.length} uncommitted file(s). new session anyway?`);
+          await list.getByRole("option", { name: "No, let me commit first" }).click();
+          assert.deepEqual((await response).data, { cancelled: true });
+          const notify = await user.notified("Commit your changes first");
+          assert.equal(notify.notifyType, "warning");
+          await user.toast("Commit your changes first");
+        },
+      },
+      {
+        name: "dirty-repo-guard then git-checkpoint on fork after a run with a tool call: only the guard asks",
+        async run({ user, model, cwd }) {
+          script(
+            model,
+            { toolCalls: [{ name: "bash", arguments: { command: "echo more >> uncommitted.txt" } }] },
+            { text: "Appended." },
+          );
+          const from = user.mark();
+          await user.type("Append a line");
+          await user.agentEnd(from);
+          const forkable = await user.command({ type: "get_fork_messages" });
+          const entryId = (forkable.data as { messages: Array<{ entryId: string }> }).messages.at(-1)?.entryId;
+          assert.ok(entryId);
+          const response = user.command({ type: "fork", entryId });
+          await user.dialog(/uncommitted file\(s\)\. fork anyway\?/).getByRole("option", { name: "Yes, proceed anyway" }).click();
+          const forked = await response;
+          assert.equal((forked.data as { cancelled: boolean }).cancelled, false);
+          // git-checkpoint forgets its checkpoints when the run ends, so it has nothing to restore and asks nothing.
+          assert.equal(
+            user.session.client.records.slice(from).filter((r) => r.type === "extension_ui_request" && r.method === "select").length,
+            1,
+          );
+          assert.match(execFileSync("git", ["status", "--porcelain"], { cwd, encoding: "utf8" }), /uncommitted\.txt/);
+        },
+      },
+    ],
+  },
 ];
 
 /** Waits for pi's notify with exactly this message and its toast. */
