@@ -67,9 +67,12 @@ function addModel(path: string, id: string): void {
   writeFileSync(path, JSON.stringify(config));
 }
 
-/** Makes the scripted model answer every request from now on with `replies`, in order. */
+/**
+ * Makes the scripted model answer the next requests with `replies`, in order, and any request after them with a
+ * plain text (so a retry or an extra turn pi decides on ends the run rather than failing it).
+ */
 function script(model: ScriptedModel, ...replies: ScriptedReply[]): void {
-  model.setScript(replies);
+  model.setScript((_request, index) => replies[index] ?? { text: "Nothing more to do." });
 }
 
 /** A slash command typed in the page whose result is one notify: the page shows pi's message as a toast. */
@@ -476,6 +479,102 @@ const GROUPS: readonly ExampleGroup[] = [
             1,
           );
           assert.match(execFileSync("git", ["status", "--porcelain"], { cwd, encoding: "utf8" }), /uncommitted\.txt/);
+        },
+      },
+    ],
+  },
+  {
+    name: "plan-mode: a plan made by the scripted model, executed with its progress in status and widget",
+    examples: ["plan-mode/index.ts"],
+    cases: [
+      {
+        name: "plan-mode /plan: pi's toast and the '⏸ plan' status",
+        async run({ user }) {
+          await commandToasts(user, "/plan", /^Plan mode enabled\./);
+          await user.page.locator("pi-status-bar").getByText("⏸ plan").waitFor();
+        },
+      },
+      {
+        name: "plan-mode tool_call and agent_end: a write is blocked, then 'what next?' is asked; Execute (keyboard) runs the plan",
+        async run({ user, model, cwd }) {
+          script(
+            model,
+            { toolCalls: [{ name: "bash", arguments: { command: "touch forbidden.txt" } }] },
+            { text: "Plan:\n1. Make the notes file\n2. Fill in the summary line\n" },
+          );
+          await user.type("Plan the notes");
+          const list = user.dialog("Plan mode - what next?").getByRole("listbox");
+          await list.getByRole("option", { name: "Refine the plan" }).waitFor();
+          assert.deepEqual(await list.getByRole("option").allInnerTexts(), [
+            "Execute the plan (track progress)",
+            "Stay in plan mode",
+            "Refine the plan",
+          ]);
+          assert.equal(existsSync(join(cwd, "forbidden.txt")), false);
+          assert.match(JSON.stringify(model.requests[1]?.messages), /Plan mode: command blocked/);
+
+          // Execution: step 1 is done in the first turn, the run ends with step 2 open.
+          script(
+            model,
+            {
+              text: "[DONE:1] Made the notes file.",
+              toolCalls: [{ name: "bash", arguments: { command: "printf 'notes' > notes.txt" } }],
+            },
+            { text: "The summary comes next." },
+          );
+          const from = user.mark();
+          await user.page.keyboard.press("Enter");
+          await user.agentEnd(from);
+          assert.equal(readFileSync(join(cwd, "notes.txt"), "utf8"), "notes");
+          const status = user.page.locator("pi-status-bar");
+          await status.getByText("📋 1/2").waitFor();
+          const widget = user.page.locator('pi-widget-slot[placement="aboveEditor"]');
+          await widget.getByText("Fill in the summary line").waitFor();
+          // pi's theme.strikethrough sends no SGR 9 over RPC (either version): the done step is marked by its ☑.
+          await widget.getByText("☑ Make the notes file").waitFor();
+          await widget.getByText("☐ Fill in the summary line").waitFor();
+        },
+      },
+      {
+        name: "plan-mode /todos: a multi-line toast keeps its lines",
+        async run({ user }) {
+          await commandToasts(user, "/todos", /^Plan Progress:/);
+          const toast = user.page.getByRole("region", { name: "Notifications" }).getByText(/Plan Progress:/);
+          assert.match(await toast.innerText(), /Plan Progress:\n1\. ✓ Make the notes file\n2\. ○ Fill in the summary line/);
+        },
+      },
+      {
+        name: "plan-mode turn_end and agent_end: the last step done clears the widget and the status",
+        async run({ user, model }) {
+          script(model, { text: "[DONE:2] Filled in the summary line." });
+          await user.type("Go on");
+          await user.agentEnd(user.since);
+          const widget = user.page.locator('pi-widget-slot[placement="aboveEditor"]');
+          await widget.getByText("Fill in the summary line").waitFor({ state: "detached" });
+          await user.page.locator("pi-status-bar").getByText("📋").waitFor({ state: "detached" });
+        },
+      },
+      {
+        name: "plan-mode 'Refine the plan': pi's editor; the refinement reaches the model as the user's message",
+        async run({ user, model }) {
+          await commandToasts(user, "/plan", /^Plan mode enabled\./);
+          script(
+            model,
+            { text: "Plan:\n1. Write the release notes\n" },
+            { text: "Plan:\n1. Write the release notes\n2. Add a test for them\n" },
+          );
+          await user.type("Plan the release");
+          await user.dialog("Plan mode - what next?").getByRole("option", { name: "Refine the plan" }).click();
+          const editor = user.dialog("Refine the plan:").getByRole("textbox");
+          await editor.fill("Add a test step");
+          await editor.press("Enter");
+          await user.record(
+            () => model.requests.some((r) => JSON.stringify(r.messages).includes("Add a test step")),
+            user.since,
+            "the refinement at the model",
+          );
+          await user.dialog("Plan mode - what next?").getByRole("option", { name: "Stay in plan mode" }).click();
+          await user.idle();
         },
       },
     ],

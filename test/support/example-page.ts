@@ -170,9 +170,24 @@ export class ExampleUser {
     return this.record((r) => r.type === "response" && r.id === id, from, `the response to ${command.type}`);
   }
 
-  /** Waits until pi ends the agent run (`agent_end`) started after `from`. */
-  agentEnd(from: number): Promise<Rec> {
-    return this.record((r) => r.type === "agent_end", from, "agent_end");
+  /**
+   * Waits for the end of the first agent run that starts after `from` (pi sends a run's `agent_end` after its
+   * extensions' agent_end handlers, which may ask the user first).
+   */
+  async agentEnd(from: number): Promise<Rec> {
+    const start = await this.record((r) => r.type === "agent_start", from, "agent_start");
+    const at = this.session.client.records.indexOf(start);
+    return this.record((r) => r.type === "agent_end", at, "agent_end");
+  }
+
+  /** Waits until pi reports that it is not streaming. */
+  async idle(): Promise<void> {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const state = await this.command({ type: "get_state" });
+      if ((state.data as { isStreaming?: boolean }).isStreaming === false) return;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error("pi is still streaming");
   }
 
   /** The page's visible text (shadow roots included), for checks on what a user can read. */
