@@ -579,6 +579,131 @@ const GROUPS: readonly ExampleGroup[] = [
       },
     ],
   },
+  {
+    name: "UI pi does not carry over RPC: custom(), footer, header, editor component, working indicator, theme",
+    examples: [
+      "custom-footer.ts",
+      "custom-header.ts",
+      "hidden-thinking-label.ts",
+      "working-indicator.ts",
+      "working-message-test.ts",
+      "modal-editor.ts",
+      "rainbow-editor.ts",
+      "border-status-editor.ts",
+      "mac-system-theme.ts",
+      "snake.ts",
+      "space-invaders.ts",
+      "tic-tac-toe.ts",
+      "doom-overlay/index.ts",
+      "overlay-test.ts",
+      "overlay-qa-tests.ts",
+      "todo.ts",
+      "tools.ts",
+      "preset.ts",
+      "question.ts",
+      "questionnaire.ts",
+    ],
+    cases: [
+      {
+        name: "working-indicator at session_start: its styled status; the editor, header, footer and theme replacements show nothing and break nothing",
+        async run({ user, model }) {
+          await user.page.locator("pi-status-bar").getByText("Indicator: custom spinner").waitFor();
+          await modelAnswers(user, model, "Still answering.");
+          assert.equal(await user.page.locator("pi-extension-ui").getByRole("group").count(), 0);
+        },
+      },
+      ...(
+        [
+          ["custom-footer /footer (setFooter)", "/footer", "Custom footer enabled"],
+          ["custom-header /builtin-header (setHeader)", "/builtin-header", "Built-in header restored"],
+          ["hidden-thinking-label /thinking-label", "/thinking-label", "Hidden thinking label reset to: Pondering..."],
+          ["working-indicator /working-indicator (setWorkingIndicator)", "/working-indicator", "Working indicator: custom spinner"],
+        ] as const
+      ).map(
+        ([name, command, message]): ExampleCase => ({
+          name: `${name}: pi's own report is the toast; the replaced terminal part has no counterpart in the page`,
+          async run({ user }) {
+            const notify = await commandToasts(user, command, message);
+            assert.notEqual(notify.notifyType, "error");
+          },
+        }),
+      ),
+      ...(
+        [
+          ["snake /snake", "/snake", "Snake requires interactive mode"],
+          ["space-invaders /invaders", "/invaders", "Space Invaders requires interactive mode"],
+          ["tic-tac-toe /tic-tac-toe", "/tic-tac-toe", "Tic-tac-toe requires interactive mode"],
+          ["todo /todos", "/todos", "/todos requires interactive mode"],
+          ["tools /tools", "/tools", "/tools requires TUI mode"],
+          ["overlay-test /overlay-test", "/overlay-test", undefined],
+          ["overlay-qa-tests /overlay-animation", "/overlay-animation", undefined],
+        ] as const
+      ).map(
+        ([name, command, message1x]): ExampleCase => ({
+          name: `${name} (ctx.ui.custom): nothing to show in 0.73.1; 1.x says it needs the terminal`,
+          async run({ user, pi }) {
+            if (pi.version.startsWith("0.") || message1x === undefined) await commandShowsNothing(user, command);
+            else {
+              const notify = await commandToasts(user, command, message1x);
+              assert.equal(notify.notifyType, "error");
+            }
+          },
+        }),
+      ),
+      {
+        name: "doom-overlay /doom-overlay (ctx.ui.custom): 1.x says it needs the terminal (0.73.1 would download a WAD first, not run here)",
+        async run({ user, pi }) {
+          if (pi.version.startsWith("0.")) return;
+          await commandToasts(user, "/doom-overlay", "DOOM requires interactive mode");
+        },
+      },
+      {
+        name: "preset /preset with no presets: pi's warning names where presets go",
+        async run({ user }) {
+          const notify = await commandToasts(user, "/preset", /^No presets defined\. Add presets to /);
+          assert.equal(notify.notifyType, "warning");
+        },
+      },
+      {
+        name: "question and questionnaire tools (ctx.ui.custom): the model's question gets pi's answer, the page shows no dialog",
+        async run({ user, model, pi }) {
+          script(
+            model,
+            {
+              toolCalls: [
+                { name: "question", arguments: { question: "Pick a colour", options: [{ label: "Red" }, { label: "Blue" }] } },
+              ],
+            },
+            {
+              toolCalls: [
+                {
+                  name: "questionnaire",
+                  arguments: {
+                    questions: [{ id: "size", prompt: "Pick a size", options: [{ value: "s", label: "Small" }] }],
+                  },
+                },
+              ],
+            },
+            { text: "No answers, then." },
+          );
+          await user.type("Ask me");
+          await user.agentEnd(user.since);
+          const results = JSON.stringify(
+            model.requests.slice(-2).map((r) => r.messages.filter((m) => m.role === "tool").at(-1)?.content),
+          );
+          if (pi.version.startsWith("0.")) {
+            assert.match(results, /User cancelled the selection/);
+            // 0.73.1's questionnaire reads a field of the nothing custom() resolves with: its tool fails, pi reports
+            // the error to the model and the run goes on.
+            assert.match(results, /Cannot read properties of undefined \(reading 'cancelled'\)/);
+          } else assert.equal(results.match(/UI not available \(running in non-interactive mode\)/g)?.length, 2);
+          const asked = user.session.client.records.slice(user.since).filter((r) => r.type === "extension_ui_request");
+          assert.deepEqual(asked, []);
+          assert.equal(await user.page.locator("pi-extension-ui").getByRole("group").count(), 0);
+        },
+      },
+    ],
+  },
 ];
 
 /** Waits for pi's notify with exactly this message and its toast. */

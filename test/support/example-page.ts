@@ -80,9 +80,16 @@ export async function startExampleSession(options: ExampleSessionOptions): Promi
     log: (line) => logs.push(line),
   });
   const client = await TestClient.connect(bridge.url);
-  // pi has loaded its extensions (and run their session_start) once it answers.
+  // pi has loaded its extensions (and run their session_start) once it answers; many examples take a while.
   client.send({ type: "get_state", id: "ready" });
-  await client.next((r) => r.type === "response" && r.id === "ready", 0, "pi's first answer");
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.next((r) => r.type === "response" && r.id === "ready", 0, "pi's first answer");
+      break;
+    } catch (error) {
+      if (attempt === 6) throw error;
+    }
+  }
   const http = bridge.url.replace(/^ws:/, "http:").replace(/\/\?.*$/, "");
   const page = await openPage(`${http}/index.html?bridge=${encodeURIComponent(bridge.url)}`);
   const pageErrors: string[] = [];
