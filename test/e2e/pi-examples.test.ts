@@ -704,6 +704,146 @@ const GROUPS: readonly ExampleGroup[] = [
       },
     ],
   },
+  {
+    name: "commands and input hooks that answer through toasts, around a conversation",
+    examples: [
+      "claude-rules.ts",
+      "dynamic-tools.ts",
+      "pirate.ts",
+      "inline-bash.ts",
+      "send-user-message.ts",
+      "tool-override.ts",
+      "summarize.ts",
+      "qna.ts",
+      "custom-compaction.ts",
+      "trigger-compact.ts",
+      "handoff.ts",
+    ],
+    prepare: (cwd) => {
+      mkdirSync(join(cwd, ".claude/rules"), { recursive: true });
+      writeFileSync(join(cwd, ".claude/rules/style.md"), "# Style\nWrite short sentences.\n");
+    },
+    cases: [
+      {
+        name: "claude-rules at session_start: pi reports the rule it found",
+        async run({ user }) {
+          await user.notified("Found 1 rule(s) in .claude/rules/", 0);
+        },
+      },
+      {
+        name: "dynamic-tools /add-echo-tool: usage warning without a name; with one, pi registers the tool",
+        async run({ user }) {
+          const usage = await commandToasts(user, "/add-echo-tool", /^Usage: \/add-echo-tool <tool_name>/);
+          assert.equal(usage.notifyType, "warning");
+          await commandToasts(user, "/add-echo-tool echo_page", "Registered dynamic tool: echo_page");
+          const tools = await user.command({ type: "get_state" });
+          assert.equal(tools.success, true);
+        },
+      },
+      {
+        name: "pirate /pirate: the toast, then the model's system prompt is in pirate mode",
+        async run({ user, model }) {
+          await commandToasts(user, "/pirate", "Arrr! Pirate mode enabled!");
+          await modelAnswers(user, model, "Ahoy!");
+          assert.match(JSON.stringify(model.requests.at(-1)?.messages[0]), /PIRATE MODE/);
+          await commandToasts(user, "/pirate", "Pirate mode disabled");
+        },
+      },
+      {
+        name: "inline-bash input hook: !{command} is run by pi; its multi-line toast, and the model gets the output",
+        async run({ user, model }) {
+          script(model, { text: "Three it is." });
+          await user.type("Count to !{echo three}");
+          await user.agentEnd(user.since);
+          const expected = 'Expanded 1 inline command(s):\n!{echo three} -> "three"';
+          await user.notified(expected);
+          const toast = user.page.getByRole("region", { name: "Notifications" }).getByText(/Expanded 1 inline/);
+          assert.equal(await toast.innerText(), expected);
+          assert.match(JSON.stringify(model.requests.at(-1)?.messages), /Count to three/);
+        },
+      },
+      {
+        name: "send-user-message /ask sends the user's message to the model; /steer without text warns",
+        async run({ user, model }) {
+          script(model, { text: "Asked and answered." });
+          await user.type("/ask What is in the folder?");
+          await user.agentEnd(user.since);
+          const last = model.requests.at(-1)?.messages.filter((m) => m.role === "user").at(-1);
+          assert.match(JSON.stringify(last?.content), /What is in the folder\?/);
+          const usage = await commandToasts(user, "/steer", "Usage: /steer <message>");
+          assert.equal(usage.notifyType, "warning");
+        },
+      },
+      {
+        name: "tool-override /read-log before any read: pi says there is no log",
+        async run({ user }) {
+          await commandToasts(user, "/read-log", "No access log found");
+        },
+      },
+      {
+        name: "summarize /summarize (its summary needs an OpenAI key, ctx.ui.custom shows it): pi's progress and warning toasts",
+        async run({ user }) {
+          await commandToasts(user, "/summarize", "Preparing summary...");
+          const warning = await user.notified(/^(No API key|No authentication configured) for openai\//);
+          assert.equal(warning.notifyType, "warning");
+          await user.toast(String(warning.message));
+        },
+      },
+      {
+        name: "qna /qna (ctx.ui.custom for the extraction): 0.73.1 then sets the editor text to nothing, 1.x says it needs the terminal",
+        async run({ user, pi }) {
+          const prompt = user.page.locator("pi-prompt").getByRole("textbox");
+          if (!pi.version.startsWith("0.")) {
+            const notify = await commandToasts(user, "/qna", "qna requires interactive mode");
+            assert.equal(notify.notifyType, "error");
+            return;
+          }
+          // Sent by another client, so that the page's prompt holds a draft that pi's set_editor_text replaces.
+          await prompt.fill("a draft");
+          await user.command({ type: "prompt", message: "/qna" });
+          await user.notified("Questions loaded. Edit and submit when ready.");
+          await user.toast("Questions loaded. Edit and submit when ready.");
+          const setText = await user.ui("set_editor_text");
+          assert.equal(setText.text, undefined, "0.73.1 sends set_editor_text without text");
+          assert.equal(await prompt.inputValue(), "", "an absent text empties the editor");
+        },
+      },
+      {
+        name: "custom-compaction and trigger-compact /trigger-compact: pi's compaction reports, in order",
+        async run({ user, pi }) {
+          await commandToasts(user, "/trigger-compact", "Compaction started");
+          if (pi.version.startsWith("0.")) {
+            await user.toast("Custom compaction extension triggered");
+            const fallback = await user.notified("No API key for google, using default compaction");
+            assert.equal(fallback.notifyType, "warning");
+            await user.toast("No API key for google, using default compaction");
+            await commandResult(user, "Compaction completed");
+          } else {
+            // 1.x will not compact a session this small, so session_before_compact never runs.
+            await commandResult(user, "Compaction failed: Nothing to compact (session too small)");
+          }
+        },
+      },
+      {
+        name: "handoff /handoff: 0.73.1 asks in pi's editor, starts a new session and fills the prompt; 1.x says it needs the terminal",
+        async run({ user, pi }) {
+          if (!pi.version.startsWith("0.")) {
+            await commandToasts(user, "/handoff carry on", "handoff requires interactive mode");
+            return;
+          }
+          await user.type("/handoff carry on");
+          const editor = user.dialog("Edit handoff prompt").getByRole("textbox");
+          await editor.fill("Carry on with the notes.");
+          await editor.press("Enter");
+          await commandResult(user, "Handoff ready. Submit when ready.");
+          const prompt = user.page.locator("pi-prompt").getByRole("textbox");
+          assert.equal(await prompt.inputValue(), "Carry on with the notes.");
+          const messages = await user.command({ type: "get_messages" });
+          assert.deepEqual((messages.data as { messages: unknown[] }).messages, [], "a new session");
+        },
+      },
+    ],
+  },
 ];
 
 /** Waits for pi's notify with exactly this message and its toast. */
