@@ -21,6 +21,7 @@ import {
   closeBrowser,
   type ExampleSession,
   ExampleUser,
+  shownText,
   startExampleSession,
 } from "../support/example-page.js";
 import { PI_VERSIONS, type PiVersion } from "../support/real-pi.js";
@@ -37,13 +38,15 @@ interface CaseContext {
 interface ExampleCase {
   /** Starts with the example's name (and command), then what a user sees and does. */
   readonly name: string;
+  /** Only for these versions (the example behaves differently in the others, see their cases). */
+  readonly versions?: readonly string[];
   readonly run: (context: CaseContext) => Promise<void>;
 }
 
 interface ExampleGroup {
   readonly name: string;
   /** Loaded into one pi, each with its own -e; they do not react to the same triggers. */
-  readonly examples: readonly string[];
+  readonly examples: readonly string[] | ((pi: PiVersion) => readonly string[]);
   /** Only for these versions (an example one of them does not ship). */
   readonly versions?: readonly string[];
   readonly prepare?: (cwd: string) => void;
@@ -56,14 +59,20 @@ const isAssistantEnd = (r: Rec) => r.type === "message_end" && (r.message as { r
 function lastToolResults(model: ScriptedModel): string {
   const request = model.requests.at(-1);
   const messages = request?.messages ?? [];
-  const lastCall = messages.findLastIndex((m) => m.role === "assistant");
-  return JSON.stringify(messages.slice(lastCall + 1).filter((m) => m.role === "tool").map((m) => m.content));
+  const lastCall = messages.map((m) => m.role).lastIndexOf("assistant");
+  return JSON.stringify(
+    messages
+      .slice(lastCall + 1)
+      .filter((m) => m.role === "tool")
+      .map((m) => m.content),
+  );
 }
 
 /** Adds a model of the same scripted provider to pi's models.json. */
 function addModel(path: string, id: string): void {
   const config = JSON.parse(readFileSync(path, "utf8")) as { providers: Record<string, { models: unknown[] }> };
-  for (const provider of Object.values(config.providers)) provider.models.push({ id, name: id, contextWindow: 128000, maxTokens: 4096 });
+  for (const provider of Object.values(config.providers))
+    provider.models.push({ id, name: id, contextWindow: 128000, maxTokens: 4096 });
   writeFileSync(path, JSON.stringify(config));
 }
 
@@ -193,7 +202,10 @@ const GROUPS: readonly ExampleGroup[] = [
           await user.toast("Clear cancelled");
 
           const accepted = user.command({ type: "new_session" });
-          await user.dialog(/Clear session\?/).getByRole("button", { name: "Yes" }).click();
+          await user
+            .dialog(/Clear session\?/)
+            .getByRole("button", { name: "Yes" })
+            .click();
           assert.deepEqual((await accepted).data, { cancelled: false });
           await user.page.waitForFunction(() => document.title === "pi RPC Demo (new session)");
         },
@@ -250,7 +262,7 @@ const GROUPS: readonly ExampleGroup[] = [
           await list.getByRole("option", { name: /^\/session-name - Set or show session name/ }).click();
           const confirm = user.dialog("session-name");
           await confirm.getByText("View source path?").waitFor();
-          const message = await confirm.getByText(/View source path\?/).innerText();
+          const message = await shownText(confirm.getByText(/View source path\?/));
           assert.match(message, /^View source path\?\n\/.*session-name\.ts$/);
           await confirm.getByRole("button", { name: "Yes" }).click();
           const notify = await user.notified(/session-name\.ts$/);
@@ -311,7 +323,7 @@ const GROUPS: readonly ExampleGroup[] = [
           );
           await user.type("Clean up the folder");
           const dialog = user.dialog(/Dangerous command/);
-          const title = await dialog.getByText(/Dangerous command/).innerText();
+          const title = await shownText(dialog.getByText(/Dangerous command/));
           assert.match(title, /Dangerous command:\n\n {2}rm -rf victim\.txt\n\nAllow\?/);
           await dialog.getByRole("option", { name: "No" }).click();
           await user.agentEnd(user.since);
@@ -329,7 +341,10 @@ const GROUPS: readonly ExampleGroup[] = [
             { text: "Done." },
           );
           await user.type("Clean up the folder");
-          await user.dialog(/Dangerous command/).getByRole("option", { name: "Yes" }).waitFor();
+          await user
+            .dialog(/Dangerous command/)
+            .getByRole("option", { name: "Yes" })
+            .waitFor();
           await user.page.keyboard.press("Enter");
           await user.agentEnd(user.since);
           assert.equal(existsSync(join(cwd, "victim.txt")), false, "pi deleted the file");
@@ -426,7 +441,10 @@ const GROUPS: readonly ExampleGroup[] = [
         name: "confirm-destructive: new_session answered Yes (mouse) starts a new session",
         async run({ user }) {
           const response = user.command({ type: "new_session" });
-          await user.dialog(/Clear session\?/).getByRole("button", { name: "Yes" }).click();
+          await user
+            .dialog(/Clear session\?/)
+            .getByRole("button", { name: "Yes" })
+            .click();
           assert.deepEqual((await response).data, { cancelled: false });
           const messages = await user.command({ type: "get_messages" });
           assert.deepEqual((messages.data as { messages: unknown[] }).messages, []);
@@ -470,12 +488,17 @@ const GROUPS: readonly ExampleGroup[] = [
           const entryId = (forkable.data as { messages: Array<{ entryId: string }> }).messages.at(-1)?.entryId;
           assert.ok(entryId);
           const response = user.command({ type: "fork", entryId });
-          await user.dialog(/uncommitted file\(s\)\. fork anyway\?/).getByRole("option", { name: "Yes, proceed anyway" }).click();
+          await user
+            .dialog(/uncommitted file\(s\)\. fork anyway\?/)
+            .getByRole("option", { name: "Yes, proceed anyway" })
+            .click();
           const forked = await response;
           assert.equal((forked.data as { cancelled: boolean }).cancelled, false);
           // git-checkpoint forgets its checkpoints when the run ends, so it has nothing to restore and asks nothing.
           assert.equal(
-            user.session.client.records.slice(from).filter((r) => r.type === "extension_ui_request" && r.method === "select").length,
+            user.session.client.records
+              .slice(from)
+              .filter((r) => r.type === "extension_ui_request" && r.method === "select").length,
             1,
           );
           assert.match(execFileSync("git", ["status", "--porcelain"], { cwd, encoding: "utf8" }), /uncommitted\.txt/);
@@ -540,7 +563,10 @@ const GROUPS: readonly ExampleGroup[] = [
         async run({ user }) {
           await commandToasts(user, "/todos", /^Plan Progress:/);
           const toast = user.page.getByRole("region", { name: "Notifications" }).getByText(/Plan Progress:/);
-          assert.match(await toast.innerText(), /Plan Progress:\n1\. ✓ Make the notes file\n2\. ○ Fill in the summary line/);
+          assert.match(
+            await shownText(toast),
+            /Plan Progress:\n1\. ✓ Make the notes file\n2\. ○ Fill in the summary line/,
+          );
         },
       },
       {
@@ -602,6 +628,8 @@ const GROUPS: readonly ExampleGroup[] = [
       "preset.ts",
       "question.ts",
       "questionnaire.ts",
+      "interactive-shell.ts",
+      "github-issue-autocomplete.ts",
     ],
     cases: [
       {
@@ -617,7 +645,11 @@ const GROUPS: readonly ExampleGroup[] = [
           ["custom-footer /footer (setFooter)", "/footer", "Custom footer enabled"],
           ["custom-header /builtin-header (setHeader)", "/builtin-header", "Built-in header restored"],
           ["hidden-thinking-label /thinking-label", "/thinking-label", "Hidden thinking label reset to: Pondering..."],
-          ["working-indicator /working-indicator (setWorkingIndicator)", "/working-indicator", "Working indicator: custom spinner"],
+          [
+            "working-indicator /working-indicator (setWorkingIndicator)",
+            "/working-indicator",
+            "Working indicator: custom spinner",
+          ],
         ] as const
       ).map(
         ([name, command, message]): ExampleCase => ({
@@ -651,10 +683,31 @@ const GROUPS: readonly ExampleGroup[] = [
         }),
       ),
       {
-        name: "doom-overlay /doom-overlay (ctx.ui.custom): 1.x says it needs the terminal (0.73.1 would download a WAD first, not run here)",
-        async run({ user, pi }) {
-          if (pi.version.startsWith("0.")) return;
+        name: "doom-overlay /doom-overlay (ctx.ui.custom): 1.x says it needs the terminal",
+        // 0.73.1 downloads a WAD from the internet before it tries its overlay: not run here.
+        versions: ["1.6.0"],
+        async run({ user }) {
           await commandToasts(user, "/doom-overlay", "DOOM requires interactive mode");
+        },
+      },
+      {
+        name: "interactive-shell user_bash (ctx.ui.custom): 1.x answers an interactive command from the bash command itself; 0.73.1 emits no user_bash over RPC",
+        async run({ user, pi, cwd }) {
+          writeFileSync(join(cwd, "notes.txt"), "plain notes\n");
+          // less, which prints the file and exits when it has no terminal (vim would wait for one).
+          const response = await user.command({ type: "bash", command: "less notes.txt" });
+          assert.equal(response.success, true);
+          const output = (response.data as { output: string }).output;
+          if (pi.version.startsWith("0.")) assert.equal(output.trim(), "plain notes");
+          else assert.equal(output, "(interactive commands require TUI)");
+          assert.equal(await user.page.locator("pi-extension-ui").getByRole("group").count(), 0);
+        },
+      },
+      {
+        name: "github-issue-autocomplete (addAutocompleteProvider) at session_start: pi's error that the folder is no git repository",
+        async run({ user }) {
+          const notify = await user.notified(/^github-issue-autocomplete: .*not a git repository/, 0);
+          assert.equal(notify.notifyType, "error");
         },
       },
       {
@@ -671,7 +724,10 @@ const GROUPS: readonly ExampleGroup[] = [
             model,
             {
               toolCalls: [
-                { name: "question", arguments: { question: "Pick a colour", options: [{ label: "Red" }, { label: "Blue" }] } },
+                {
+                  name: "question",
+                  arguments: { question: "Pick a colour", options: [{ label: "Red" }, { label: "Blue" }] },
+                },
               ],
             },
             {
@@ -758,7 +814,7 @@ const GROUPS: readonly ExampleGroup[] = [
           const expected = 'Expanded 1 inline command(s):\n!{echo three} -> "three"';
           await user.notified(expected);
           const toast = user.page.getByRole("region", { name: "Notifications" }).getByText(/Expanded 1 inline/);
-          assert.equal(await toast.innerText(), expected);
+          assert.equal(await shownText(toast), expected);
           assert.match(JSON.stringify(model.requests.at(-1)?.messages), /Count to three/);
         },
       },
@@ -768,7 +824,10 @@ const GROUPS: readonly ExampleGroup[] = [
           script(model, { text: "Asked and answered." });
           await user.type("/ask What is in the folder?");
           await user.agentEnd(user.since);
-          const last = model.requests.at(-1)?.messages.filter((m) => m.role === "user").at(-1);
+          const last = model.requests
+            .at(-1)
+            ?.messages.filter((m) => m.role === "user")
+            .at(-1);
           assert.match(JSON.stringify(last?.content), /What is in the folder\?/);
           const usage = await commandToasts(user, "/steer", "Usage: /steer <message>");
           assert.equal(usage.notifyType, "warning");
@@ -844,6 +903,67 @@ const GROUPS: readonly ExampleGroup[] = [
       },
     ],
   },
+  {
+    name: "project agents and provider debugging",
+    examples: (pi) =>
+      pi.version.startsWith("0.")
+        ? ["subagent/index.ts"]
+        : ["subagent/index.ts", "project-trust.ts", "debug-provider.ts"],
+    prepare: (cwd) => {
+      mkdirSync(join(cwd, ".pi/agents"), { recursive: true });
+      writeFileSync(join(cwd, ".pi/agents/helper.md"), "---\nname: helper\ndescription: Helps\n---\nHelp.\n");
+      mkdirSync(join(cwd, ".pi/extensions"), { recursive: true });
+      writeFileSync(join(cwd, ".pi/extensions/project.ts"), "export default function () {}\n");
+    },
+    cases: [
+      {
+        name: "subagent: the model asks for a project agent; pi's confirm names its source; No keeps it from running",
+        async run({ user, model, cwd }) {
+          script(
+            model,
+            { toolCalls: [{ name: "subagent", arguments: { agent: "helper", task: "Say hi", agentScope: "both" } }] },
+            { text: "Not approved." },
+          );
+          await user.type("Delegate a greeting");
+          const dialog = user.dialog("Run project-local agents?");
+          const message = await shownText(dialog.getByText(/Project agents are repo-controlled/));
+          assert.match(message, /helper/);
+          assert.match(message, new RegExp(`${join(cwd, ".pi/agents").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+          assert.match(message, /\n\nProject agents are repo-controlled\. Only continue for trusted repositories\.$/);
+          await dialog.getByRole("button", { name: "No" }).click();
+          await user.agentEnd(user.since);
+          assert.match(lastToolResults(model), /Canceled: project-local agents not approved\./);
+        },
+      },
+      {
+        name: "project-trust: project_trust runs before pi's RPC UI exists (no select reaches the page); its session_start report does",
+        versions: ["1.6.0"],
+        async run({ user, cwd }) {
+          await user.notified(`project-trust example loaded after trust resolution in ${cwd}`, 0);
+          assert.ok(
+            user.session.logs.some((l) => l.includes(`project_trust fired for ${cwd} (mode: rpc`)),
+            "its notify went to pi's stderr",
+          );
+          const selects = user.session.client.records.filter(
+            (r) => r.method === "select" && String(r.title).startsWith("Project trust"),
+          );
+          assert.deepEqual(selects, []);
+        },
+      },
+      {
+        name: "debug-provider /debug-provider: status and toast on, a captured turn, then off clears the status",
+        versions: ["1.6.0"],
+        async run({ user, model }) {
+          await commandToasts(user, "/debug-provider", "Provider event capture enabled");
+          const status = user.page.locator("pi-status-bar");
+          await status.getByText("provider debug").waitFor();
+          await modelAnswers(user, model, "Captured.");
+          await commandToasts(user, "/debug-provider off", "Provider event capture disabled");
+          await status.getByText("provider debug").waitFor({ state: "detached" });
+        },
+      },
+    ],
+  },
 ];
 
 /** Waits for pi's notify with exactly this message and its toast. */
@@ -852,10 +972,13 @@ async function commandResult(user: ExampleUser, message: string): Promise<void> 
   await user.toast(message);
 }
 
+/** An escape character, or what is left of an SGR sequence when the escape is dropped. */
+const RAW_ESCAPES = new RegExp(`${String.fromCharCode(27)}|\\[[0-9;]*m`);
+
 /** What must hold on the page after every case: no leaked escape codes, nothing injected, no page errors. */
 async function pageIsClean(session: ExampleSession): Promise<void> {
   const { page } = session;
-  assert.equal(await page.getByText(/\u001b|\[[0-9;]*m/).count(), 0, "no raw escape codes are visible");
+  assert.equal(await page.getByText(RAW_ESCAPES).count(), 0, "no raw escape codes are visible");
   assert.equal(await page.locator("img, script:not([type=module]), iframe").count(), 0, "no injected elements");
   assert.deepEqual(session.pageErrors, []);
 }
@@ -873,7 +996,7 @@ for (const pi of PI_VERSIONS) {
           model = await startScriptedModel();
           session = await startExampleSession({
             pi,
-            examples: group.examples,
+            examples: typeof group.examples === "function" ? group.examples(pi) : group.examples,
             model,
             ...(group.prepare === undefined ? {} : { prepare: group.prepare }),
           });
@@ -884,6 +1007,7 @@ for (const pi of PI_VERSIONS) {
           await model?.close();
         });
         for (const example of group.cases) {
+          if (example.versions !== undefined && !example.versions.includes(pi.version)) continue;
           it(`pi ${pi.version}: ${example.name}`, { timeout: 60_000 }, async () => {
             user.startCase();
             await example.run({ user, model, pi, cwd: session.pi.cwd });
@@ -894,6 +1018,3 @@ for (const pi of PI_VERSIONS) {
     }
   });
 }
-
-// Used by later groups.
-void [execFileSync, existsSync, mkdirSync, writeFileSync, basename, join, commandShowsNothing, modelAnswers];

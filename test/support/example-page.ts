@@ -8,7 +8,7 @@ import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, chromium, type Locator, type Page } from "playwright-core";
 import { type RunningBridge, startBridge } from "../../packages/bridge/src/index.js";
 import { type Rec, TestClient } from "../../packages/bridge/test/support/harness.js";
 import { launchOptions } from "../../scripts/chromium.mjs";
@@ -196,11 +196,12 @@ export class ExampleUser {
     }
     throw new Error("pi is still streaming");
   }
+}
 
-  /** The page's visible text (shadow roots included), for checks on what a user can read. */
-  visibleText(): Promise<string> {
-    return this.page.locator("pi-session").innerText();
-  }
+/** The text as rendered, line breaks included: what a user reads, not the DOM's text content. */
+export function shownText(locator: Locator): Promise<string> {
+  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's rendered text is the point here.
+  return locator.innerText();
 }
 
 function matches(value: unknown, expected: string | RegExp): boolean {
