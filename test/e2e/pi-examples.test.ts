@@ -964,6 +964,81 @@ const GROUPS: readonly ExampleGroup[] = [
       },
     ],
   },
+  {
+    name: "git after a run and at the end of a session",
+    examples: (pi) =>
+      pi.version.startsWith("0.") ? ["auto-commit-on-exit.ts"] : ["git-merge-and-resolve.ts", "auto-commit-on-exit.ts"],
+    prepare: (cwd) => {
+      // A repository whose upstream gained a commit that conflicts with the local one.
+      const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, stdio: "pipe" });
+      git(cwd, "init", "-q", "-b", "main");
+      git(cwd, "config", "user.name", "Example Test");
+      git(cwd, "config", "user.email", "example@test.invalid");
+      writeFileSync(join(cwd, ".gitignore"), "/*\n!/.gitignore\n!/notes.txt\n");
+      writeFileSync(join(cwd, "notes.txt"), "base\n");
+      git(cwd, "add", "-A");
+      git(cwd, "commit", "-qm", "base");
+      git(cwd, "clone", "-q", "--bare", cwd, join(cwd, "remote.git"));
+      git(cwd, "remote", "add", "origin", join(cwd, "remote.git"));
+      git(cwd, "fetch", "-q", "origin");
+      git(cwd, "branch", "-q", "-u", "origin/main");
+      git(cwd, "clone", "-q", join(cwd, "remote.git"), join(cwd, "other"));
+      const other = join(cwd, "other");
+      git(other, "config", "user.name", "Someone Else");
+      git(other, "config", "user.email", "else@test.invalid");
+      writeFileSync(join(other, "notes.txt"), "theirs\n");
+      git(other, "commit", "-qam", "theirs");
+      git(other, "push", "-q", "origin", "main");
+      writeFileSync(join(cwd, "notes.txt"), "ours\n");
+      git(cwd, "commit", "-qam", "ours");
+    },
+    cases: [
+      {
+        name: "git-merge-and-resolve agent_end: pi's toast, the merge, and the conflicts sent to the model as the user's message",
+        versions: ["1.6.0"],
+        async run({ user, model, cwd }) {
+          script(
+            model,
+            { text: "Looked at it." },
+            {
+              text: "Resolved.",
+              toolCalls: [
+                {
+                  name: "bash",
+                  arguments: {
+                    command: "printf 'ours and theirs\\n' > notes.txt && git commit -qam resolved && echo ok",
+                  },
+                },
+              ],
+            },
+            { text: "The merge is committed." },
+          );
+          await user.type("Look at the notes");
+          await commandResult(user, "git-merge-and-resolve: fetching origin, merging origin/main");
+          await user.record(() => model.requests.length >= 2, user.since, "the conflicts at the model");
+          const conflicts = model.requests[1]?.messages.filter((m) => m.role === "user").at(-1);
+          assert.match(
+            JSON.stringify(conflicts?.content),
+            /Merged origin\/main with conflicts:\\n\\n {2}notes\.txt:1-5 \(ours 2, theirs 4\)\\n\\nResolve these conflicts\./,
+          );
+          await user.idle();
+          assert.equal(readFileSync(join(cwd, "notes.txt"), "utf8"), "ours and theirs\n");
+        },
+      },
+      {
+        name: "auto-commit-on-exit session_shutdown: new_session commits the changed notes, named after the last answer",
+        async run({ user, model, cwd }) {
+          await modelAnswers(user, model, "Notes updated.");
+          writeFileSync(join(cwd, "notes.txt"), "changed during the session\n");
+          const response = await user.command({ type: "new_session" });
+          assert.equal(response.success, true);
+          await commandResult(user, "Auto-committed: [pi] Notes updated.");
+          const log = execFileSync("git", ["log", "-1", "--format=%s"], { cwd, encoding: "utf8" });
+          assert.equal(log.trim(), "[pi] Notes updated.");
+        },
+      },
+    ],
+  },
 ];
 
 /** Waits for pi's notify with exactly this message and its toast. */
