@@ -135,7 +135,7 @@ export class ExampleUser {
 
   /**
    * Types into pi-prompt like a user and presses Enter, once the prompt can send (its Send button is enabled: the
-   * agent is idle and the previous prompt was answered); returns when the prompt took the text.
+   * agent is idle and pi answered the previous prompt, which it does once a command's handler is done).
    */
   async type(text: string): Promise<void> {
     const prompt = this.page.locator("pi-prompt");
@@ -143,7 +143,6 @@ export class ExampleUser {
     const box = prompt.getByRole("textbox");
     await box.fill(text);
     await box.press("Enter");
-    await until(async () => (await box.inputValue()) !== text, `pi-prompt to send ${JSON.stringify(text)}`);
   }
 
   /** The dialog pi-extension-ui shows (the group or modal dialog named by its title). */
@@ -208,15 +207,6 @@ export class ExampleUser {
 export function shownText(locator: Locator): Promise<string> {
   // biome-ignore lint/performance/useDomNodeTextContent: Playwright's rendered text is the point here.
   return locator.innerText();
-}
-
-/** Waits until `condition` holds, checking every 50 ms, for at most 10 s. */
-async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 function matches(value: unknown, expected: string | RegExp): boolean {
