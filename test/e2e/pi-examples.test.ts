@@ -216,8 +216,31 @@ const GROUPS: readonly ExampleGroup[] = [
           await user.type("/timed");
           const dialog = user.dialog(/Timed Confirmation/);
           await dialog.getByText("This dialog will auto-cancel in 5 seconds. Confirm?").waitFor();
+          // The countdown, as pi's terminal shows it: "Timed Confirmation (5s)".
+          const heading = await shownText(dialog.getByRole("heading"));
+          const seconds = /^Timed Confirmation \((\d+)s\)$/.exec(heading)?.[1];
+          assert.ok(seconds !== undefined && Number(seconds) <= 5, heading);
           await dialog.getByRole("button", { name: "Yes" }).click();
           await commandResult(user, "Confirmed by user!");
+        },
+      },
+      {
+        name: "rpc-demo /rpc-input shown, timed-confirm /timed from another client behind it: the queue bar's countdown brings it up",
+        async run({ user }) {
+          await user.type("/rpc-input");
+          const input = user.dialog("Enter a value");
+          await input.getByRole("textbox").fill("kept while away");
+          // Not awaited: pi answers a prompt once the command's handler is done, after the dialog.
+          void user.command({ type: "prompt", message: "/timed" });
+          await user.ui("confirm");
+          const queue = user.page.locator("pi-extension-ui").getByRole("navigation");
+          await queue.getByRole("button", { name: /Timed Confirmation/ }).click();
+          await user.dialog(/Timed Confirmation/).getByRole("button", { name: "Yes" }).click();
+          await commandResult(user, "Confirmed by user!");
+          const box = input.getByRole("textbox");
+          assert.equal(await box.inputValue(), "kept while away");
+          await box.press("Enter");
+          await commandResult(user, "You entered: kept while away");
         },
       },
       {
