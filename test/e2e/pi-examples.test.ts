@@ -235,7 +235,10 @@ const GROUPS: readonly ExampleGroup[] = [
           await user.ui("confirm");
           const queue = user.page.locator("pi-extension-ui").getByRole("navigation");
           await queue.getByRole("button", { name: /Timed Confirmation/ }).click();
-          await user.dialog(/Timed Confirmation/).getByRole("button", { name: "Yes" }).click();
+          await user
+            .dialog(/Timed Confirmation/)
+            .getByRole("button", { name: "Yes" })
+            .click();
           await commandResult(user, "Confirmed by user!");
           const box = input.getByRole("textbox");
           assert.equal(await box.inputValue(), "kept while away");
