@@ -91,7 +91,9 @@ export async function startExampleSession(options: ExampleSessionOptions): Promi
     }
   }
   const http = bridge.url.replace(/^ws:/, "http:").replace(/\/\?.*$/, "");
-  const page = await openPage(`${http}/index.html?bridge=${encodeURIComponent(bridge.url)}`);
+  // The bridge serves its static files to token holders only (the token then rides in a cookie).
+  const token = encodeURIComponent(bridge.token ?? "");
+  const page = await openPage(`${http}/index.html?token=${token}&bridge=${encodeURIComponent(bridge.url)}`);
   const pageErrors: string[] = [];
   page.on("pageerror", (error) => pageErrors.push(error.message));
   await page.locator("pi-prompt").getByRole("textbox").waitFor();
