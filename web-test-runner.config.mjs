@@ -118,5 +118,8 @@ export default {
   browsers: engines().map((engine) => launchers[engine]()),
   concurrency: 2,
   testFramework: { config: { timeout: 10000 } },
+  // Three engines share two cores: opening a page can take longer than the default 30 s while the others run.
+  browserStartTimeout: 120000,
+  testsStartTimeout: 180000,
   testsFinishTimeout: 600000,
 };
