@@ -110,10 +110,15 @@ describe("pi-prompt slash-command completion", () => {
     expect(sent).to.deep.equal([]);
     field(el).value = "";
     el.value = "";
+    // pi answers a command that opens a dialog only once the dialog is answered: the text stays meanwhile.
+    agent.silent.add("prompt");
     await type("/pick");
     expect(activeName(el)).to.equal("/pick");
     await press("Enter");
     expect(sent).to.deep.equal([{ message: "/pick", command: "prompt" }]);
+    // The list closes when the command goes out, so it never covers the dialog that comes back.
+    expect(field(el).value).to.equal("/pick");
+    expect(list(el)).to.equal(null);
   });
 
   it("opens above the box when there is room there, as wide as the box", async () => {

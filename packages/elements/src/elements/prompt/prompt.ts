@@ -393,6 +393,8 @@ export class PiPrompt extends LitElement {
     if (!this.canSend || message.trim() === "") return;
     const detail: PromptSendDetail = { message, command };
     if (!emit(this, "pi-send", detail, true)) return;
+    // The command is on its way: its completion list closes, even while the text stays until pi answers.
+    this.#query = undefined;
     const session = this.#store.session;
     this.#sendError = undefined;
     if (session) {
