@@ -254,6 +254,62 @@ describe("UiState snapshots", () => {
   });
 });
 
+describe("UiState written directly (an element without a session)", () => {
+  test("setStatus, setWidget and notify keep pi's semantics and are changes subscribers hear of", () => {
+    const schedule = new ManualSchedule();
+    const state = new UiState({ schedule: schedule.schedule, maxNotifications: 2 });
+    let calls = 0;
+    state.subscribe(() => calls++);
+    assert.equal(state.setStatus("b", "  two\twords "), true);
+    assert.equal(state.setStatus("a", "one"), true);
+    assert.equal(state.setStatus("a", "one"), false, "the same text again is no change");
+    assert.equal(state.setStatus("missing", undefined), false);
+    state.setWidget("w", ["x"]);
+    state.setWidget("v", ["y"], "belowEditor");
+    state.setWidget("u", ["z"]);
+    state.setWidget("w", ["x2"]);
+    assert.equal(state.notify("warning", "first", 10), 1);
+    assert.equal(state.notify("success", "<b>second</b>", 20), 2);
+    assert.equal(state.notify("error", "third", 30), 3);
+    schedule.runAll();
+    assert.equal(calls, 1);
+    const snapshot = state.getSnapshot();
+    assert.deepEqual(
+      snapshot.statuses.map((s) => [s.key, s.text]),
+      [
+        ["a", "one"],
+        ["b", "two words"],
+      ],
+    );
+    assert.deepEqual(
+      snapshot.widgets.aboveEditor.map((w) => [w.key, w.lines]),
+      [
+        ["u", ["z"]],
+        ["w", ["x2"]],
+      ],
+    );
+    assert.deepEqual(
+      snapshot.widgets.belowEditor.map((w) => w.key),
+      ["v"],
+    );
+    assert.deepEqual(
+      snapshot.notifications.map((n) => [n.id, n.type, n.message, n.time]),
+      [
+        [2, "info", "<b>second</b>", 20],
+        [3, "error", "third", 30],
+      ],
+    );
+    assert.equal(snapshot.notificationCount, 3);
+    state.setStatus("b", undefined);
+    state.setWidget("v", undefined, "belowEditor");
+    assert.deepEqual(
+      state.getSnapshot().statuses.map((s) => s.key),
+      ["a"],
+    );
+    assert.deepEqual(state.getSnapshot().widgets.belowEditor, []);
+  });
+});
+
 describe("UiState subscribe", () => {
   test("a 2,000-setStatus burst is one listener call, through the schedule option", () => {
     const schedule = new ManualSchedule();

@@ -4,6 +4,7 @@
  * Unknown extra fields are tolerated (a newer pi may add some) and kept.
  */
 import * as z from "zod/mini";
+import { NOTIFY_TYPES } from "./notify-types.js";
 
 const base = { type: z.literal("extension_ui_request"), id: z.string().check(z.minLength(1)) };
 const timeout = z.optional(z.number().check(z.nonnegative()));
@@ -36,7 +37,7 @@ export const EditorRequest = z.looseObject({
   prefill: z.optional(z.string()),
 });
 
-export const NotifyType = z.enum(["info", "warning", "error"]);
+export const NotifyType = z.enum(NOTIFY_TYPES);
 export const NotifyRequest = z.looseObject({
   ...base,
   method: z.literal("notify"),

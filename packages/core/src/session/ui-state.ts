@@ -1,12 +1,14 @@
 /**
  * The extension-UI state with pi's semantics, free of any transport: it applies requests that were already
  * validated and keeps an immutable snapshot for renderers. `PiSession` owns one; the bridge can keep its own to see
- * exactly what pi's client sees.
+ * exactly what pi's client sees. An element used without a session keeps one of its own and writes to it directly
+ * (`setStatus`, `setWidget`, `notify`), so both ways are shown through the same store.
  *
  * Bursts are the normal case (2,000 setStatus lines in one chunk), so a change only marks the snapshot stale; the
  * snapshot is rebuilt on the next `getSnapshot`, and subscribers hear about a whole burst once, through `schedule`.
  */
-import { type ExtensionUiRequest, NotifyType, type WidgetPlacement } from "../protocol/extension-ui.js";
+import type { ExtensionUiRequest, WidgetPlacement } from "../protocol/extension-ui.js";
+import { NOTIFY_TYPES as NOTIFY_TYPE_LIST } from "../protocol/notify-types.js";
 import type { TransportState } from "../transports/transport.js";
 import type {
   AgentExit,
@@ -210,6 +212,29 @@ export class UiState implements UiStore {
     this.#changed();
   }
 
+  /**
+   * Sets a status as pi's `setStatus` does (`text` undefined clears it; the text is sanitized). Returns false when
+   * nothing changed.
+   */
+  setStatus(key: string, text: string | undefined): boolean {
+    if (!this.#setStatus(key, text)) return false;
+    this.#changed();
+    return true;
+  }
+
+  /** Sets a widget as pi's `setWidget` does (`lines` undefined clears it); a widget set again moves to the end. */
+  setWidget(key: string, lines: readonly string[] | undefined, placement: WidgetPlacement = "aboveEditor"): void {
+    this.#setWidget(key, lines, placement);
+    this.#changed();
+  }
+
+  /** Adds a notification as pi's `notify` does, at clock time `now` (an unknown type is "info"). Returns its id. */
+  notify(type: unknown, message: string, now: number): number {
+    this.#addNotification(toNotifyType(type), message, now);
+    this.#changed();
+    return this.#notificationCount;
+  }
+
   /** Returns false when nothing changed (same text again, or clearing a key that is not there). */
   #setStatus(key: string, raw: string | undefined): boolean {
     if (raw === undefined) {
@@ -338,7 +363,7 @@ function reuse<T>(previous: readonly T[] | undefined, next: T[]): readonly T[] {
   return next;
 }
 
-const NOTIFY_TYPES: ReadonlySet<string> = new Set(NotifyType.options);
+const NOTIFY_TYPES: ReadonlySet<string> = new Set(NOTIFY_TYPE_LIST);
 
 /** pi's notify type as shown: one this client does not know (a newer pi's "success") is "info". */
 export function toNotifyType(type: unknown): NotificationEntry["type"] {
