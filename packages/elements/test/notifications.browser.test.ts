@@ -280,6 +280,32 @@ describe("pi-notifications", () => {
     expect(bodies(el)).to.deep.equal(["Error: bad"]);
   });
 
+  it("starts afresh on another session: its notifications are not taken for the first one's dismissed ids", async () => {
+    const clock = new ManualClock();
+    const a = new FakeAgent();
+    const b = new FakeAgent();
+    notify(a, "from a", "error");
+    notify(b, "from b", "error");
+    await settle();
+    const el = await fixture<PiNotifications>(
+      html`<pi-notifications .session=${a.session} .clock=${clock}></pi-notifications>`,
+    );
+    expect(bodies(el)).to.deep.equal(["Error: from a"]);
+    expect(el.dismiss(1)).to.equal(true);
+    await el.updateComplete;
+    expect(toasts(el)).to.have.length(0);
+    el.session = b.session;
+    await el.updateComplete;
+    // Both sessions number their notifications from 1: b's first is still to be seen, and is not news.
+    expect(bodies(el)).to.deep.equal(["Error: from b"]);
+    expect(alert(el)).to.equal("");
+    el.session = undefined;
+    el.notify("info", "own");
+    await el.updateComplete;
+    expect(bodies(el)).to.deep.equal(["own"]);
+    expect(polite(el)).to.equal("own");
+  });
+
   it("keeps the DOM at the cap under a 10,000-notification session burst", async () => {
     const agent = new FakeAgent();
     const session = agent.session;

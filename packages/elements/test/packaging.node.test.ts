@@ -83,6 +83,15 @@ describe("packaging", () => {
     assert.ok(prompt.includes('"pi-prompt"'));
   });
 
+  it("bundles the display elements' entries without zod: they keep a store but validate no protocol", async () => {
+    for (const name of ["status-bar", "widget-slot", "notifications"]) {
+      const code = new TextDecoder().decode(await bundleElement(name));
+      // One of zod's issue codes: in the bundle exactly when zod is.
+      assert.ok(!code.includes("invalid_type"), `pi-${name}'s entry contains zod`);
+      assert.ok(code.includes(`"pi-${name}"`));
+    }
+  });
+
   it("lists every element in custom-elements.json, with its events", () => {
     // Registered elements have a tag; DialogElement, their abstract base, is listed without one.
     const declared = manifest.modules.flatMap((m) => m.declarations ?? []).filter((d) => d.customElement && d.tagName);

@@ -1,11 +1,12 @@
 /**
- * Keeps a Lit element in step with one slice of a session's UI store. The session is the host's own `session`
- * property when set, else the one provided by an ancestor `<pi-session>` (context). The host re-renders only
- * when the selected slice changes; the store already batches a burst of changes into one notification and Lit
- * batches requestUpdate() into one render, so a burst costs one render.
+ * Keeps a Lit element in step with one slice of a UI store. The store is the session's: the host's own `session`
+ * property when set, else the one provided by an ancestor `<pi-session>` (context); without a session, the host's
+ * own store (`fallback`), which an element used standalone writes to. The host re-renders only when the selected
+ * slice changes; the store already batches a burst of changes into one notification and Lit batches
+ * requestUpdate() into one render, so a burst costs one render.
  */
 import { ContextConsumer } from "@lit/context";
-import type { PiSession, UiSnapshot } from "@pi-elements/core";
+import type { PiSession, UiSnapshot, UiStore } from "@pi-elements/core";
 import type { ReactiveController, ReactiveControllerHost } from "lit";
 import { sessionContext } from "../context.js";
 import { shallowEqual } from "../shallow-equal.js";
@@ -19,6 +20,11 @@ export interface SessionStoreOptions<T> {
    * several parts each time.
    */
   equals?: (a: T, b: T) => boolean;
+  /**
+   * The store to show while no session is in use: the host's own, for standalone use. Without it, `value` is
+   * undefined while there is no session.
+   */
+  fallback?: UiStore;
 }
 
 export class SessionStoreController<T> implements ReactiveController {
@@ -26,14 +32,18 @@ export class SessionStoreController<T> implements ReactiveController {
   readonly #select: (snapshot: UiSnapshot) => T;
   readonly #equals: (a: T, b: T) => boolean;
   readonly #consumer: ContextConsumer<typeof sessionContext, SessionStoreHost>;
-  #subscribed: PiSession | undefined;
+  readonly #fallback: UiStore | undefined;
+  #subscribed: UiStore | undefined;
   #unsubscribe: (() => void) | undefined;
   #value: T | undefined;
+  /** The store #value was taken from; kept while the host is disconnected, as #value is. */
+  #from: UiStore | undefined;
 
   constructor(host: SessionStoreHost, select: (snapshot: UiSnapshot) => T, options: SessionStoreOptions<T> = {}) {
     this.#host = host;
     this.#select = select;
     this.#equals = options.equals ?? shallowEqual;
+    this.#fallback = options.fallback;
     this.#consumer = new ContextConsumer(host, {
       context: sessionContext,
       subscribe: true,
@@ -47,7 +57,12 @@ export class SessionStoreController<T> implements ReactiveController {
     return this.#host.session ?? this.#consumer.value;
   }
 
-  /** The selected slice of the current snapshot; undefined while there is no session. */
+  /** The store `value` comes from: the session's, else the fallback; undefined while `value` is. */
+  get store(): UiStore | undefined {
+    return this.#from;
+  }
+
+  /** The selected slice of the current snapshot; undefined while there is no store (no session, no fallback). */
   get value(): T | undefined {
     return this.#value;
   }
@@ -67,27 +82,38 @@ export class SessionStoreController<T> implements ReactiveController {
     this.#sync(false);
   }
 
+  /**
+   * Takes the store's current slice now, requesting an update if it changed: for a host that has just written to
+   * its own store (`fallback`), so its next update shows the write (subscribers hear of it only a microtask later).
+   */
+  refresh(): void {
+    if (this.#subscribed && this.#take(this.#subscribed)) this.#host.requestUpdate();
+  }
+
   #sync(requestUpdate: boolean): void {
-    const session = this.session;
-    // #unsubscribe is set exactly while #subscribed is a session, so an unchanged session needs nothing.
-    if (session === this.#subscribed) return;
+    const store = this.session?.ui ?? this.#fallback;
+    // #unsubscribe is set exactly while #subscribed is a store, so an unchanged store needs nothing.
+    if (store === this.#subscribed) return;
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
-    this.#subscribed = session;
-    if (session) {
-      this.#unsubscribe = session.ui.subscribe(() => this.#onChange(session));
-      this.#value = this.#select(session.ui.getSnapshot());
+    this.#subscribed = store;
+    this.#from = store;
+    if (store) {
+      this.#unsubscribe = store.subscribe(() => {
+        if (store === this.#subscribed && this.#take(store)) this.#host.requestUpdate();
+      });
+      this.#value = this.#select(store.getSnapshot());
     } else {
       this.#value = undefined;
     }
     if (requestUpdate) this.#host.requestUpdate();
   }
 
-  #onChange(session: PiSession): void {
-    if (session !== this.#subscribed) return;
-    const next = this.#select(session.ui.getSnapshot());
-    if (this.#value !== undefined && this.#equals(this.#value, next)) return;
+  /** Takes the store's current slice; returns whether it changed. */
+  #take(store: UiStore): boolean {
+    const next = this.#select(store.getSnapshot());
+    if (this.#value !== undefined && this.#equals(this.#value, next)) return false;
     this.#value = next;
-    this.#host.requestUpdate();
+    return true;
   }
 }

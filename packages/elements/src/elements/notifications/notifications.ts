@@ -1,11 +1,12 @@
-import type { Clock, NotificationEntry, NotifyType, PiSession } from "@pi-elements/core";
+import type { Clock, NotificationEntry, NotifyType, PiSession, UiStore } from "@pi-elements/core";
+import { UiState } from "@pi-elements/core/ui-state";
 import { html, LitElement, nothing, type PropertyValues, svg } from "lit";
 import { repeat } from "lit/directives/repeat.js";
 import { stripAnsi } from "../../ansi/parse-ansi.js";
 import { renderAnsi } from "../../ansi/render-ansi.js";
 import { realClock } from "../../controllers/countdown-controller.js";
 import { emit } from "../../controllers/events.js";
-import { removalsFirst } from "../../controllers/removals-first.js";
+import { RemovalsFirst } from "../../controllers/removals-first.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
 import type { StringTable } from "../../i18n/strings.js";
@@ -25,10 +26,6 @@ export interface NotificationDismissDetail {
   source: "button" | "keyboard" | "timeout";
 }
 
-/** Standalone notifications kept, like the session's ring buffer. */
-const OWN_LIMIT = 100;
-const TYPES: readonly NotifyType[] = ["info", "warning", "error"];
-
 /**
  * A toast stack for `notify`, coloured as pi shows them: an error in red ("Error: …"), a warning in yellow
  * ("Warning: …"), info in the accent, each with its icon and coloured edge (info's text in the text colour, so it
@@ -43,7 +40,8 @@ const TYPES: readonly NotifyType[] = ["info", "warning", "error"];
  * assertive. A burst is announced as its newest message. The toasts themselves are not live (their coming and
  * going would be announced again); they form a labelled list that can be visited.
  *
- * Notifications come from the `session` property, else an ancestor `<pi-session>`; without one, call `notify()`.
+ * Notifications come from the `session` property, else an ancestor `<pi-session>`; without one, call `notify()`
+ * (kept in the element's own store, as a session keeps what pi's `notify` sends: the newest 100).
  *
  * @event pi-notification-dismiss - A toast was dismissed. `detail: { id: number, type: "info" | "warning" | "error", message: string, source: "button" | "keyboard" | "timeout" }`.
  * @csspart stack - The labelled group of toasts (absent while there are none).
@@ -99,10 +97,13 @@ export class PiNotifications extends LitElement {
    */
   declare strings: StringTable | undefined;
 
-  /** The session's buffer; a new notification always makes a new array (it holds a new entry). */
-  readonly #store = new SessionStoreController<readonly NotificationEntry[]>(this, (s) => s.notifications);
-  #own: NotificationEntry[] = [];
-  #ownCount = 0;
+  /** Where `notify()` goes: shown while no session is in use. */
+  readonly #own = new UiState();
+  /** The store's buffer; a new notification always makes a new array (it holds a new entry). */
+  readonly #store = new SessionStoreController<readonly NotificationEntry[]>(this, (s) => s.notifications, {
+    fallback: this.#own,
+  });
+  readonly #removalsFirst = new RemovalsFirst<NotificationEntry>(this, "list", "id", (entry) => String(entry.id));
   /** Ids dismissed or expired. Pruned to the ids still in the buffer. */
   readonly #gone = new Set<number>();
   /**
@@ -111,15 +112,13 @@ export class PiNotifications extends LitElement {
    */
   readonly #deadlines = new Map<number, number>();
   #lastSeenId = 0;
-  /** Whether the notifications shown are the session's (else this element's own); undefined before the first update. */
-  #fromSession: boolean | undefined;
+  /** The store whose notifications are shown (a session's or this element's own); undefined before the first update. */
+  #source: UiStore | undefined;
   /** Clears the armed timer on the clock that armed it (the `clock` property may change meanwhile). */
   #clearTimer: (() => void) | undefined;
   #pausedAt: number | undefined;
   /** What holds the countdown: the pointer over the stack, focus inside it, or both. */
   readonly #holds = new Set<"pointer" | "focus">();
-  /** The toasts of an update's first render, when it has two (see removalsFirst). */
-  #kept: readonly NotificationEntry[] | undefined;
   #polite = "";
   #assertive = "";
   #announcements = 0;
@@ -137,15 +136,9 @@ export class PiNotifications extends LitElement {
    * An unknown type counts as "info"; the message is text, never markup.
    */
   notify(type: NotifyType, message: string): number {
-    const entry: NotificationEntry = {
-      id: ++this.#ownCount,
-      type: TYPES.includes(type) ? type : "info",
-      message: String(message),
-      time: this.clock.now(),
-    };
-    this.#own = [...this.#own.slice(-(OWN_LIMIT - 1)), entry];
-    this.requestUpdate();
-    return entry.id;
+    const id = this.#own.notify(type, String(message), this.clock.now());
+    this.#store.refresh();
+    return id;
   }
 
   /** Dismisses the notification with this id, as its button would. Returns false if it is not active. */
@@ -159,7 +152,7 @@ export class PiNotifications extends LitElement {
   }
 
   #entries(): readonly NotificationEntry[] {
-    return this.#store.value ?? this.#own;
+    return this.#store.value ?? [];
   }
 
   get #limit(): number {
@@ -187,29 +180,21 @@ export class PiNotifications extends LitElement {
     if (this.hasUpdated) this.#arm();
   }
 
-  protected override willUpdate(): void {
-    const fromSession = this.#store.value !== undefined;
-    if (fromSession !== this.#fromSession) {
-      // A new source: its ids are a different sequence, and what it already holds is not news.
-      this.#fromSession = fromSession;
+  protected override update(changed: PropertyValues<this>): void {
+    // Here rather than in willUpdate: the store controller picks up a newly assigned session after willUpdate.
+    const source = this.#store.store;
+    if (source !== this.#source) {
+      // A new source: its ids are a different sequence, and what a session already holds is not news.
+      this.#source = source;
       this.#gone.clear();
       this.#deadlines.clear();
-      this.#lastSeenId = fromSession ? Math.max(0, ...this.#entries().map((n) => n.id)) : 0;
+      this.#lastSeenId = source === this.#own ? 0 : Math.max(0, ...this.#entries().map((n) => n.id));
     }
     this.#takeNew();
-  }
-
-  protected override update(changed: PropertyValues<this>): void {
-    const list = this.renderRoot.querySelector('[part~="list"]');
-    this.#kept = removalsFirst(
-      list,
-      "id",
+    this.#removalsFirst.run(
       () => this.active.slice(-this.#limit),
-      (entry) => String(entry.id),
+      () => super.update(changed),
     );
-    if (this.#kept) super.update(changed);
-    this.#kept = undefined;
-    super.update(changed);
   }
 
   protected override updated(): void {
@@ -324,7 +309,7 @@ export class PiNotifications extends LitElement {
   protected override render() {
     const active = this.active;
     // The newest `max` active notifications are the ones in the DOM.
-    const shown = this.#kept ?? active.slice(-this.#limit);
+    const shown = this.#removalsFirst.items(active.slice(-this.#limit));
     const more = Math.max(0, active.length - this.#limit);
     return html`<div class="visually-hidden" aria-live="polite" aria-atomic="true">${this.#polite}</div>
       <div class="visually-hidden" role="alert" aria-atomic="true">${this.#assertive}</div>

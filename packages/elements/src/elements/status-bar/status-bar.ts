@@ -1,9 +1,10 @@
-import { type PiSession, type StatusEntry, sanitizeStatusText } from "@pi-elements/core";
+import type { PiSession, StatusEntry } from "@pi-elements/core";
+import { UiState } from "@pi-elements/core/ui-state";
 import { html, LitElement, type PropertyValues } from "lit";
 import { repeat } from "lit/directives/repeat.js";
 import { stripAnsi } from "../../ansi/parse-ansi.js";
 import { renderAnsi } from "../../ansi/render-ansi.js";
-import { removalsFirst } from "../../controllers/removals-first.js";
+import { RemovalsFirst } from "../../controllers/removals-first.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
 import type { StringTable } from "../../i18n/strings.js";
@@ -15,15 +16,14 @@ export interface StatusInput {
   readonly text: string;
 }
 
-const byKey = new Intl.Collator();
-
 /**
  * pi's status line: every status set with `setStatus`, sorted by key, ANSI styling rendered (at most 1,000 styled
  * runs per status; the rest of its text shows unstyled). One line by default, cut with an ellipsis where it no
  * longer fits; each entry shows its full text as a tooltip on hover, and the entries cut short become focusable:
  * while one has keyboard focus the line unfolds to show everything. With `wrap`, the entries always wrap instead.
  *
- * The statuses come from the `session` property, else from an ancestor `<pi-session>`, else from `statuses`.
+ * The statuses come from the `session` property, else from an ancestor `<pi-session>`, else from `statuses`
+ * (kept in the element's own store, as a session keeps what `setStatus` sends).
  * Not a live region: statuses change often (a burst can be thousands), and announcing each would drown a screen
  * reader; the list is read when visited.
  *
@@ -67,10 +67,13 @@ export class PiStatusBar extends LitElement {
    */
   declare strings: StringTable | undefined;
 
-  readonly #store = new SessionStoreController<readonly StatusEntry[]>(this, (s) => s.statuses);
+  /** Where `statuses` go: shown while no session is in use. */
+  readonly #own = new UiState();
+  readonly #store = new SessionStoreController<readonly StatusEntry[]>(this, (s) => s.statuses, {
+    fallback: this.#own,
+  });
+  readonly #removalsFirst = new RemovalsFirst<StatusInput>(this, "list", "key", (entry) => entry.key);
   #resizeObserver: ResizeObserver | undefined;
-  /** The entries of an update's first render, when it has two (see removalsFirst). */
-  #kept: readonly StatusInput[] | undefined;
 
   constructor() {
     super();
@@ -80,16 +83,7 @@ export class PiStatusBar extends LitElement {
 
   /** The statuses on display, sorted by key, with sanitized text. */
   get entries(): readonly StatusInput[] {
-    const fromSession = this.#store.value;
-    if (fromSession) return fromSession;
-    // As with setStatus, a key given twice keeps its last text; anything but an array shows nothing.
-    const byKeyMap = new Map<string, StatusInput>();
-    for (const s of Array.isArray(this.statuses) ? this.statuses : []) {
-      if (s == null) continue;
-      const key = String(s.key);
-      byKeyMap.set(key, { key, text: sanitizeStatusText(String(s.text ?? "")) });
-    }
-    return [...byKeyMap.values()].sort((a, b) => byKey.compare(a.key, b.key));
+    return this.#store.value ?? [];
   }
 
   override connectedCallback(): void {
@@ -103,24 +97,36 @@ export class PiStatusBar extends LitElement {
     this.#resizeObserver?.disconnect();
   }
 
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has("statuses")) this.#writeStatuses();
+  }
+
+  /**
+   * Makes the own store hold exactly `statuses`, as a run of setStatus calls would: a key given twice keeps its last
+   * text; anything but an array holds nothing.
+   */
+  #writeStatuses(): void {
+    const given = new Map<string, string>();
+    for (const s of Array.isArray(this.statuses) ? this.statuses : []) {
+      if (s != null) given.set(String(s.key), String(s.text ?? ""));
+    }
+    for (const { key } of this.#own.getSnapshot().statuses) if (!given.has(key)) this.#own.setStatus(key, undefined);
+    for (const [key, text] of given) this.#own.setStatus(key, text);
+    this.#store.refresh();
+  }
+
   protected override update(changed: PropertyValues<this>): void {
-    const list = this.renderRoot.querySelector('[part~="list"]');
-    this.#kept = removalsFirst(
-      list,
-      "key",
+    this.#removalsFirst.run(
       () => this.entries,
-      (entry) => entry.key,
+      () => super.update(changed),
     );
-    if (this.#kept) super.update(changed);
-    this.#kept = undefined;
-    super.update(changed);
   }
 
   /** An entry keeps its `<li>` while its key stays (`repeat`), so a focused, unfolded entry stays put. */
   protected override render() {
     return html`<ul part="list" @focusout=${this.#onFocusOut} aria-label=${localizeOwn(this, "status")}>
       ${repeat(
-        this.#kept ?? this.entries,
+        this.#removalsFirst.items(this.entries),
         (entry) => entry.key,
         (entry) =>
           html`<li part="entry" dir="auto" data-key=${entry.key} title=${stripAnsi(entry.text)}>${renderAnsi(entry.text)}</li>`,

@@ -1,9 +1,10 @@
 import type { PiSession, UiSnapshot, WidgetPlacement } from "@pi-elements/core";
+import { UiState } from "@pi-elements/core/ui-state";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
 import { repeat } from "lit/directives/repeat.js";
 import { renderAnsi } from "../../ansi/render-ansi.js";
 import { emit } from "../../controllers/events.js";
-import { removalsFirst } from "../../controllers/removals-first.js";
+import { RemovalsFirst } from "../../controllers/removals-first.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
 import type { StringTable } from "../../i18n/strings.js";
@@ -28,7 +29,8 @@ export interface WidgetToggleDetail {
  * unfolds the rest (and folds it again). Blank lines keep their height and long lines wrap. The widget key is
  * `data-key` on the widget, not a visible heading.
  *
- * The widgets come from the `session` property, else from an ancestor `<pi-session>`, else from `widgets`. The
+ * The widgets come from the `session` property, else from an ancestor `<pi-session>`, else from `widgets` (kept in
+ * the element's own store, in this slot's placement, as a session keeps what `setWidget` sends). The
  * slot is one labelled group and not a live region: widgets often redraw (progress, spinners), and announcing each
  * redraw would drown a screen reader; the text is read when visited.
  *
@@ -79,12 +81,13 @@ export class PiWidgetSlot extends LitElement {
    */
   declare strings: StringTable | undefined;
 
+  /** Where `widgets` go: shown while no session is in use. */
+  readonly #own = new UiState();
   // Both placements: a slot whose placement changes then needs no re-subscription.
-  readonly #store = new SessionStoreController<UiSnapshot["widgets"]>(this, (s) => s.widgets);
+  readonly #store = new SessionStoreController<UiSnapshot["widgets"]>(this, (s) => s.widgets, { fallback: this.#own });
+  readonly #removalsFirst = new RemovalsFirst<WidgetInput>(this, "base", "key", (widget) => widget.key);
   /** Keys of the widgets the user unfolded: view state, kept while the widget is redrawn. */
   readonly #expanded = new Set<string>();
-  /** The widgets of an update's first render, when it has two (see removalsFirst). */
-  #kept: readonly WidgetInput[] | undefined;
 
   constructor() {
     super();
@@ -95,35 +98,46 @@ export class PiWidgetSlot extends LitElement {
 
   /** The widgets on display, in order. */
   get entries(): readonly WidgetInput[] {
-    const fromSession = this.#store.value?.[this.placement === "belowEditor" ? "belowEditor" : "aboveEditor"];
-    if (fromSession) return fromSession;
-    // As with setWidget, a key given twice shows once, where it was last given; anything but an array shows nothing.
-    const byKey = new Map<string, WidgetInput>();
+    return this.#store.value?.[this.#placement] ?? [];
+  }
+
+  get #placement(): WidgetPlacement {
+    return this.placement === "belowEditor" ? "belowEditor" : "aboveEditor";
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has("widgets") || changed.has("placement")) this.#writeWidgets();
+  }
+
+  /**
+   * Makes the own store hold exactly `widgets`, in this slot's placement, as a run of setWidget calls would: a key
+   * given twice shows once, where it was last given; lines that are not an array are none; anything but an array
+   * holds nothing.
+   */
+  #writeWidgets(): void {
+    const given = new Map<string, string[]>();
     for (const widget of Array.isArray(this.widgets) ? this.widgets : []) {
       if (widget == null) continue;
       const key = String(widget.key);
-      byKey.delete(key);
-      byKey.set(key, { key, lines: Array.isArray(widget.lines) ? widget.lines : [] });
+      given.delete(key);
+      given.set(key, Array.isArray(widget.lines) ? widget.lines.map(String) : []);
     }
-    return [...byKey.values()];
+    const { aboveEditor, belowEditor } = this.#own.getSnapshot().widgets;
+    for (const { key, placement } of [...aboveEditor, ...belowEditor]) this.#own.setWidget(key, undefined, placement);
+    for (const [key, lines] of given) this.#own.setWidget(key, lines, this.#placement);
+    this.#store.refresh();
   }
 
   protected override update(changed: PropertyValues<this>): void {
-    const base = this.renderRoot.querySelector('[part~="base"]');
-    this.#kept = removalsFirst(
-      base,
-      "key",
+    this.#removalsFirst.run(
       () => this.entries,
-      (widget) => widget.key,
+      () => super.update(changed),
     );
-    if (this.#kept) super.update(changed);
-    this.#kept = undefined;
-    super.update(changed);
   }
 
   /** A widget keeps its element while its key stays (`repeat`), so a focused toggle stays put. */
   protected override render() {
-    const widgets = this.#kept ?? this.entries;
+    const widgets = this.#removalsFirst.items(this.entries);
     if (widgets.length === 0) return nothing;
     return html`<div part="base" role="group" aria-label=${localizeOwn(this, "widgets")}>
       ${repeat(
@@ -143,7 +157,7 @@ export class PiWidgetSlot extends LitElement {
     const shown = expanded ? lines : lines.slice(0, limit);
     const id = `lines-${index}`;
     return html`<div part="lines" id=${id}>
-        ${shown.map((line) => html`<div part="line" dir="auto">${renderAnsi(String(line))}</div>`)}
+        ${shown.map((line) => html`<div part="line" dir="auto">${renderAnsi(line)}</div>`)}
       </div>
       ${
         truncatable
