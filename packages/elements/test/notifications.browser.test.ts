@@ -57,6 +57,18 @@ describe("pi-notifications", () => {
     expect(box.left).to.be.closeTo(8, 2);
   });
 
+  it("takes notify() before it is in the page: listed as active at once, shown and announced once mounted", async () => {
+    const el = document.createElement("pi-notifications");
+    el.clock = new ManualClock();
+    expect(el.notify("warning", "early")).to.equal(1);
+    expect(el.active.map((n) => n.message)).to.deep.equal(["early"]);
+    const wrapper = await fixture<HTMLDivElement>(html`<div></div>`);
+    wrapper.append(el);
+    await el.updateComplete;
+    expect(bodies(el)).to.deep.equal(["Warning: early"]);
+    expect(polite(el)).to.equal("Warning: early");
+  });
+
   it("treats an unknown type as info and markup as text", async () => {
     const { el } = await mount();
     el.notify("bogus" as "info", "<img src=x onerror=alert(1)><script>alert(2)</script>");

@@ -87,7 +87,14 @@ export class SessionStoreController<T> implements ReactiveController {
    * its own store (`fallback`), so its next update shows the write (subscribers hear of it only a microtask later).
    */
   refresh(): void {
-    if (this.#subscribed && this.#take(this.#subscribed)) this.#host.requestUpdate();
+    // Also before the host is first connected (nothing subscribed yet): the value still shows what it wrote.
+    const store = this.#subscribed ?? this.session?.ui ?? this.#fallback;
+    if (!store) return;
+    if (store !== this.#from) {
+      this.#from = store;
+      this.#value = undefined;
+    }
+    if (this.#take(store)) this.#host.requestUpdate();
   }
 
   #sync(requestUpdate: boolean): void {
