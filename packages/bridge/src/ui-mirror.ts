@@ -5,9 +5,9 @@
  * renders the state as the replay a new connection receives.
  */
 import {
+  answerFields,
   type Clock,
-  type DialogAnswer,
-  type DialogRequest,
+  DeadlineTimer,
   ExtensionUiRequest,
   type ExtensionUiResponse,
   FIRE_AND_FORGET_METHODS,
@@ -89,8 +89,8 @@ export class UiMirror {
   #limitsReported = new Set<string>();
   /** The fire-and-forget part of the replay, kept until the state changes. */
   #replayCache: string[] | undefined;
-  #timer: unknown;
-  #timerDeadline: number | undefined;
+  /** One timer for the earliest deadline among the pending dialogs. */
+  readonly #deadline: DeadlineTimer;
   #replaySeq = 0;
   /** The latest notifications, oldest first, for a page that connects later ("earlier" in its list). */
   #recentNotifications: RecentNotification[] = [];
@@ -100,6 +100,11 @@ export class UiMirror {
     this.#onExpired = options.onExpired;
     this.#limits = { ...DEFAULT_MIRROR_LIMITS, ...options.limits };
     this.#onLimit = options.onLimit ?? (() => {});
+    this.#deadline = new DeadlineTimer(this.#clock, () => {
+      const expired = this.#state.expire(this.#clock.now());
+      this.#arm();
+      if (expired.length > 0) this.#onExpired(expired);
+    });
   }
 
   get state(): UiState {
@@ -177,7 +182,7 @@ export class UiMirror {
     }
     for (let i = requests.length - 1; i >= 0; i--) {
       const request = requests[i] as ExtensionUiRequest;
-      if (isDialog(request)) {
+      if (isDialogMethod(request.method)) {
         if (this.#state.hasDialog(request.id)) continue;
         if (this.#state.getSnapshot().dialogs.length >= this.#limits.maxDialogs) {
           this.#limitReached("dialogs", `${this.#limits.maxDialogs} pending dialogs`);
@@ -185,7 +190,7 @@ export class UiMirror {
           continue;
         }
         if (this.#state.apply(request, now)) dialogsAdded = true;
-      } else if (this.#keep(request) && this.#state.apply(request, now)) {
+      } else if (this.#keep(request as FireAndForgetRequest) && this.#state.apply(request, now)) {
         this.#replayCache = undefined;
       }
     }
@@ -294,17 +299,17 @@ export class UiMirror {
     this.#onLimit(`UI state limit reached (${what}): what goes past it is relayed but not kept for the replay`);
   }
 
-  /** Judges a client's answer; on "forward" the dialog is removed, so any later answer is "not-pending". */
   /** True when `response` answers a pending dialog with the wrong shape for its method (nothing changes). */
   misfits(response: ExtensionUiResponse): boolean {
     const dialog = this.#state.getDialog(response.id);
-    return dialog !== undefined && !answerFits(dialog.request, response);
+    return dialog !== undefined && answerFields(dialog.request, response) === undefined;
   }
 
+  /** Judges a client's answer; on "forward" the dialog is removed, so any later answer is "not-pending". */
   answer(response: ExtensionUiResponse): AnswerVerdict {
     const dialog = this.#state.getDialog(response.id);
     if (dialog === undefined) return "not-pending";
-    if (!answerFits(dialog.request, response)) return "wrong-shape";
+    if (answerFields(dialog.request, response) === undefined) return "wrong-shape";
     this.#state.removeDialog(response.id);
     this.#arm();
     return "forward";
@@ -331,7 +336,7 @@ export class UiMirror {
   /** Starts over with an empty state: a new agent process knows nothing of the old one's UI. */
   clear(): void {
     this.#recentNotifications = [];
-    this.#disarm();
+    this.#deadline.clear();
     this.#state = new UiState({ schedule: () => {} });
     this.#sizes = new Map();
     this.#stateChars = 0;
@@ -399,32 +404,12 @@ export class UiMirror {
   }
 
   dispose(): void {
-    this.#disarm();
+    this.#deadline.clear();
   }
 
-  /** Keeps one timer, for the earliest deadline. */
+  /** Keeps the timer on the earliest deadline. */
   #arm(): void {
-    const deadline = this.#state.nextDeadline();
-    if (deadline === this.#timerDeadline) return;
-    this.#disarm();
-    if (deadline === undefined) return;
-    this.#timerDeadline = deadline;
-    this.#timer = this.#clock.setTimeout(
-      () => {
-        this.#timer = undefined;
-        this.#timerDeadline = undefined;
-        const expired = this.#state.expire(this.#clock.now());
-        this.#arm();
-        if (expired.length > 0) this.#onExpired(expired);
-      },
-      Math.max(0, deadline - this.#clock.now()),
-    );
-  }
-
-  #disarm(): void {
-    if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#timerDeadline = undefined;
+    this.#deadline.set(this.#state.nextDeadline());
   }
 }
 
@@ -446,24 +431,4 @@ function blockingId(value: unknown, tooDeep: boolean): string | undefined {
   if (typeof id !== "string" || id.length === 0) return undefined;
   const fireAndForget = (FIRE_AND_FORGET_METHODS as readonly unknown[]).includes(method);
   return fireAndForget && !(tooDeep && isDialogMethod(method)) ? undefined : id;
-}
-
-function isDialog(request: ExtensionUiRequest): request is DialogRequest {
-  return (
-    request.method === "select" ||
-    request.method === "confirm" ||
-    request.method === "input" ||
-    request.method === "editor"
-  );
-}
-
-/**
- * confirm takes {confirmed} or {cancelled}; select takes {cancelled} or a {value} that is one of its options; input
- * and editor take {value} or {cancelled}.
- */
-export function answerFits(request: DialogRequest, answer: DialogAnswer | ExtensionUiResponse): boolean {
-  if ("cancelled" in answer) return answer.cancelled === true;
-  if (request.method === "confirm") return "confirmed" in answer;
-  if (!("value" in answer)) return false;
-  return request.method !== "select" || request.options.includes(answer.value as string);
 }

@@ -93,10 +93,13 @@ describe("respond", () => {
     assert.equal(transport.sent.length, 1);
   });
 
-  test("a select value is not checked against the options (pi does not either)", () => {
-    const { transport, session } = setup();
+  test("a select value must be one of its options: the bridge refuses any other, so the session sends none", () => {
+    const { transport, session, ids } = setup();
     transport.receive(select("s"));
-    assert.equal(session.respond("s", { value: "not an option" }), true);
+    assert.equal(session.respond("s", { value: "not an option" }), false);
+    assert.equal(transport.sent.length, 0);
+    assert.deepEqual(ids(), ["s"]);
+    assert.equal(session.respond("s", { value: "a" }), true);
   });
 });
 

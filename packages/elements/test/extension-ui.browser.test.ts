@@ -37,6 +37,26 @@ describe("pi-extension-ui inline", () => {
   });
   afterEach(() => agent.session.close());
 
+  it("given another session, shows that session's dialog even when its id repeats one shown before", async () => {
+    const { host } = await mount(agent);
+    const first = agent.request("select", { title: "Deploy where?", options: ["staging", "production"] });
+    await settle();
+    expect(shown(host)!.localName).to.equal("pi-select");
+    const other = new FakeAgent();
+    try {
+      const second = other.request("input", { title: "Branch name?" });
+      expect(second).to.equal(first);
+      host.session = other.session;
+      await settle();
+      const dialog = shown(host)!;
+      expect(dialog.localName).to.equal("pi-input");
+      expect(dialog.shadowRoot!.textContent).to.contain("Branch name?");
+      expect(dialog.shadowRoot!.textContent).not.to.contain("Deploy where?");
+    } finally {
+      other.session.close();
+    }
+  });
+
   it("shows the slotted prompt while no dialog is pending", async () => {
     const { host, prompt } = await mount(agent);
     expect(shown(host)).to.equal(null);

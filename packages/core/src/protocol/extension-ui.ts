@@ -134,3 +134,23 @@ export type ExtensionUiResponse = z.infer<typeof ExtensionUiResponse>;
 
 /** What a user's answer to a dialog is, before it is addressed to a request id. */
 export type DialogAnswer = { value: string } | { confirmed: boolean } | { cancelled: true };
+
+/**
+ * The answer's fields as they go to the agent, or undefined when the answer does not fit the request: confirm takes
+ * `{confirmed: boolean}`, select a `{value}` that is one of its options, input and editor a string `{value}`; each
+ * also takes `{cancelled: true}`, which wins over any other field. The one check of an answer's shape, used by the
+ * session before it sends one and by the bridge before it forwards one (pi itself checks nothing, so an answer it
+ * would take but no presentation of the dialog can give is refused).
+ */
+export function answerFields(
+  request: DialogRequest,
+  answer: unknown,
+): { value: string } | { confirmed: boolean } | { cancelled: true } | undefined {
+  if (typeof answer !== "object" || answer === null) return undefined;
+  const { cancelled, confirmed, value } = answer as { cancelled?: unknown; confirmed?: unknown; value?: unknown };
+  if (cancelled === true) return { cancelled: true };
+  if (request.method === "confirm") return typeof confirmed === "boolean" ? { confirmed } : undefined;
+  if (typeof value !== "string") return undefined;
+  if (request.method === "select" && !request.options.includes(value)) return undefined;
+  return { value };
+}

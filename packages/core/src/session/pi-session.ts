@@ -26,6 +26,7 @@ import {
   type KnownAgentEventType,
 } from "../protocol/events.js";
 import {
+  answerFields,
   type DialogAnswer,
   ExtensionUiRequest,
   FIRE_AND_FORGET_METHODS,
@@ -33,7 +34,7 @@ import {
 } from "../protocol/extension-ui.js";
 import { RpcResponse } from "../protocol/responses.js";
 import type { Transport, TransportState } from "../transports/transport.js";
-import { type Clock, realClock } from "./clock.js";
+import { type Clock, DeadlineTimer, realClock } from "./clock.js";
 import { PiCommandError, PiSessionClosedError } from "./errors.js";
 import type { PendingDialog, UiStore } from "./ui-snapshot.js";
 import { toNotifyType, UiState } from "./ui-state.js";
@@ -120,8 +121,8 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
   readonly #commands = new Map<string, PendingCommand>();
   #diagnosticCount = 0;
   #closed = false;
-  #deadlineTimer: unknown;
-  #armedDeadline: number | undefined;
+  /** One timer for the earliest deadline among the pending dialogs. */
+  readonly #deadline: DeadlineTimer;
   /**
    * Event types anyone ever listened to. Others are not dispatched at all: building an Event per `message_update`
    * token that nobody hears is most of the cost of a busy stream.
@@ -137,6 +138,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
     super();
     this.transport = transport;
     this.#clock = options.clock ?? realClock;
+    this.#deadline = new DeadlineTimer(this.#clock, this.#expireDialogs);
     this.#state = new UiState({ ...options, connection: transport.state });
     transport.addEventListener("record", this.#onRecord);
     transport.addEventListener("state", this.#onState);
@@ -146,6 +148,11 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
   /** The extension-UI store: `getSnapshot()` and `subscribe(listener)`, both usable unbound. */
   get ui(): UiStore {
     return this.#state;
+  }
+
+  /** The session's time: its dialogs' deadlines (`PendingDialog.deadline`) and command timeouts are on it. */
+  get clock(): Clock {
+    return this.#clock;
   }
 
   /** How many diagnostics this session has dispatched. */
@@ -179,11 +186,13 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
     if (problem !== undefined) return Promise.reject(new TypeError(`Invalid "${type}" command: ${problem}`));
     const line = JSON.stringify(command);
     return new Promise<unknown>((resolve, reject) => {
-      let timer: unknown;
+      const timer = new DeadlineTimer(this.#clock, () =>
+        settle(() => reject(new DOMException(`"${type}" got no response within ${timeout} ms.`, "TimeoutError"))),
+      );
       const onAbort = () => settle(() => reject(signal?.reason));
       const settle = (finish: () => void) => {
         if (!this.#commands.delete(id)) return;
-        if (timer !== undefined) this.#clock.clearTimeout(timer);
+        timer.clear();
         signal?.removeEventListener("abort", onAbort);
         finish();
       };
@@ -194,17 +203,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
         reject: (error) => settle(() => reject(error)),
       });
       signal?.addEventListener("abort", onAbort, { once: true });
-      if (timeout !== undefined) {
-        const due = this.#clock.now() + timeout;
-        // A clock may cap one wait (real timers overflow past 2^31-1 ms), so an early wake-up just waits again.
-        const wait = () => {
-          timer = this.#clock.setTimeout(() => {
-            if (this.#clock.now() < due) return wait();
-            settle(() => reject(new DOMException(`"${type}" got no response within ${timeout} ms.`, "TimeoutError")));
-          }, due - this.#clock.now());
-        };
-        wait();
-      }
+      if (timeout !== undefined) timer.set(this.#clock.now() + timeout);
       try {
         this.transport.send(line);
       } catch (error) {
@@ -215,8 +214,8 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
 
   /**
    * The one way to answer a dialog. Sends exactly one extension_ui_response; returns false and sends nothing for a
-   * second answer, an unknown or expired id, or an answer of the wrong shape for the method (confirm takes
-   * {confirmed} or {cancelled:true}; select, input and editor take {value} or {cancelled:true}).
+   * second answer, an unknown or expired id, or an answer of the wrong shape for the request (see `answerFields`:
+   * confirm takes {confirmed}, select a {value} among its options, input and editor a {value}; all {cancelled:true}).
    */
   respond(id: string, answer: DialogAnswer): boolean {
     const dialog = this.#closed ? undefined : this.#state.getDialog(id);
@@ -226,7 +225,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
       this.#expireDialogs();
       return false;
     }
-    const fields = answerFields(dialog, answer);
+    const fields = answerFields(dialog.request, answer);
     if (!fields) return false;
     this.#closeDialog(dialog, "answered", fields);
     return true;
@@ -466,19 +465,10 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
    * that deadline is the one already armed. Runs after every change to the pending dialogs.
    */
   #syncDeadline(): void {
-    const next = this.#closed ? undefined : this.#state.nextDeadline();
-    if (next === this.#armedDeadline) return;
-    if (this.#deadlineTimer !== undefined) this.#clock.clearTimeout(this.#deadlineTimer);
-    this.#armedDeadline = next;
-    this.#deadlineTimer =
-      next === undefined
-        ? undefined
-        : this.#clock.setTimeout(this.#expireDialogs, Math.max(0, next - this.#clock.now()));
+    this.#deadline.set(this.#closed ? undefined : this.#state.nextDeadline());
   }
 
-  #expireDialogs = (): void => {
-    // Forget the armed deadline: after an early wake-up (a clock caps one wait) it is still pending and re-armed.
-    this.#armedDeadline = undefined;
+  readonly #expireDialogs = (): void => {
     for (const dialog of this.#state.expire(this.#clock.now())) {
       this.#sendUiResponse({ id: dialog.id, cancelled: true });
       this.#emit("dialog-closed", { id: dialog.id, reason: "timeout" });
@@ -497,16 +487,6 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
   ): void {
     if (this.#listened.has(type)) this.dispatchEvent(new ValueEvent(type, value));
   }
-}
-
-/** The wire fields of an answer, or undefined when its shape does not fit the dialog's method. */
-function answerFields(dialog: PendingDialog, answer: DialogAnswer): Record<string, unknown> | undefined {
-  if (typeof answer !== "object" || answer === null) return undefined;
-  if ("cancelled" in answer && answer.cancelled === true) return { cancelled: true };
-  if (dialog.request.method === "confirm") {
-    return "confirmed" in answer && typeof answer.confirmed === "boolean" ? { confirmed: answer.confirmed } : undefined;
-  }
-  return "value" in answer && typeof answer.value === "string" ? { value: answer.value } : undefined;
 }
 
 function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {

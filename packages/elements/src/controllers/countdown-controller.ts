@@ -3,33 +3,21 @@
  * second, and a callback at zero. Time comes from an injectable clock (the session's `Clock` shape), so tests
  * advance a controlled clock instead of waiting.
  */
+import { type Clock, DeadlineTimer, realClock } from "@pi-elements/core";
 import type { ReactiveController, ReactiveControllerHost } from "lit";
 
-/**
- * The same shape as the core session's `Clock` (structurally identical, so a PiSession's clock fits). Defined here,
- * not imported at run time, so a dialog element loaded on its own does not pull in the core's protocol code.
- */
-export interface Clock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const realClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => globalThis.setTimeout(fn, Math.min(ms, 2 ** 31 - 1)),
-  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
+/** The core's clock, re-exported for the elements that take one. */
+export { type Clock, realClock };
 
 export class CountdownController implements ReactiveController {
   readonly #host: ReactiveControllerHost;
   readonly #onExpire: () => void;
+  #timer: DeadlineTimer | undefined;
   #clock: Clock = realClock;
   #deadline: number | undefined;
-  #timer: unknown;
   #seconds: number | undefined;
 
-  constructor(host: ReactiveControllerHost, onExpire: () => void) {
+  constructor(host: ReactiveControllerHost, onExpire: () => void = () => {}) {
     this.#host = host;
     this.#onExpire = onExpire;
     host.addController(this);
@@ -47,30 +35,30 @@ export class CountdownController implements ReactiveController {
   start(deadline: number | undefined, clock: Clock): void {
     this.stop();
     if (!Number.isFinite(deadline)) return;
-    this.#clock = clock;
+    if (clock !== this.#clock || this.#timer === undefined) {
+      this.#clock = clock;
+      this.#timer = new DeadlineTimer(clock, () => this.#tick());
+    }
     this.#deadline = deadline;
     this.#tick();
   }
 
   stop(): void {
-    if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
-    this.#timer = undefined;
+    this.#timer?.clear();
     this.#deadline = undefined;
     this.#seconds = undefined;
   }
 
   hostConnected(): void {
     // Re-arm after the host was moved in the DOM while counting down.
-    if (this.#deadline !== undefined && this.#timer === undefined) this.#tick();
+    if (this.#deadline !== undefined && this.#timer?.deadline === undefined) this.#tick();
   }
 
   hostDisconnected(): void {
-    if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
-    this.#timer = undefined;
+    this.#timer?.clear();
   }
 
   #tick(): void {
-    this.#timer = undefined;
     const deadline = this.#deadline;
     if (deadline === undefined) return;
     const remaining = deadline - this.#clock.now();
@@ -86,7 +74,6 @@ export class CountdownController implements ReactiveController {
       this.#host.requestUpdate();
     }
     // Wake at the next whole-second boundary (or the deadline), not on a drifting 1 s interval.
-    const untilNext = remaining - (seconds - 1) * 1000;
-    this.#timer = this.#clock.setTimeout(() => this.#tick(), untilNext);
+    this.#timer?.set(deadline - (seconds - 1) * 1000);
   }
 }

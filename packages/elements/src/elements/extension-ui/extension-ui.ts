@@ -119,6 +119,8 @@ export class PiExtensionUi extends LitElement {
   #pageTitle: string | undefined;
   /** One element per pending dialog, made for its id: a new request never inherits another's state. */
   #elements = new Map<string, HTMLElement>();
+  /** The session those elements were made for: in another session, the same id names another dialog. */
+  #elementsSession: PiSession | undefined;
 
   constructor() {
     super();
@@ -152,6 +154,12 @@ export class PiExtensionUi extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
+    const session = this.#store.session;
+    if (session !== this.#elementsSession) {
+      this.#elementsSession = session;
+      this.#elements.clear();
+      this.#currentId = undefined;
+    }
     const dialogs = this.#dialogs;
     const current = this.current;
     // Remember focus before the first dialog of a run covers the page (modal) or takes it (inline).
