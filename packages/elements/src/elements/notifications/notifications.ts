@@ -1,10 +1,17 @@
-import type { Clock, NotificationEntry, NotifyType, PiSession, UiStore } from "@pi-elements/core";
+import {
+  type Clock,
+  DeadlineTimer,
+  type NotificationEntry,
+  type NotifyType,
+  type PiSession,
+  realClock,
+  type UiStore,
+} from "@pi-elements/core";
 import { UiState } from "@pi-elements/core/ui-state";
 import { html, LitElement, nothing, type PropertyValues, svg } from "lit";
 import { repeat } from "lit/directives/repeat.js";
 import { stripAnsi } from "../../ansi/parse-ansi.js";
 import { renderAnsi } from "../../ansi/render-ansi.js";
-import { realClock } from "../../controllers/countdown-controller.js";
 import { emit } from "../../controllers/events.js";
 import { RemovalsFirst } from "../../controllers/removals-first.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
@@ -114,8 +121,8 @@ export class PiNotifications extends LitElement {
   #lastSeenId = 0;
   /** The store whose notifications are shown (a session's or this element's own); undefined before the first update. */
   #source: UiStore | undefined;
-  /** Clears the armed timer on the clock that armed it (the `clock` property may change meanwhile). */
-  #clearTimer: (() => void) | undefined;
+  /** The one timer, towards the earliest deadline, on the clock it was made for (`clock` may change meanwhile). */
+  #timer: { readonly clock: Clock; readonly timer: DeadlineTimer } | undefined;
   #pausedAt: number | undefined;
   /** What holds the countdown: the pointer over the stack, focus inside it, or both. */
   readonly #holds = new Set<"pointer" | "focus">();
@@ -247,23 +254,25 @@ export class PiNotifications extends LitElement {
   // --- timers -------------------------------------------------------------------------------------------------
 
   #disarm(): void {
-    this.#clearTimer?.();
-    this.#clearTimer = undefined;
+    this.#timer?.timer.clear();
   }
 
-  /** One timer, for the earliest deadline; none while paused. */
+  /** One timer, for the earliest deadline (none while there is none, and while paused). */
   #arm(): void {
-    this.#disarm();
-    if (this.#pausedAt !== undefined || !this.isConnected || !this.#timeout) return;
-    const earliest = Math.min(...this.#deadlines.values());
-    if (earliest === Infinity) return;
+    if (this.#pausedAt !== undefined || !this.isConnected || !this.#timeout) {
+      this.#disarm();
+      return;
+    }
     const clock = this.clock;
-    const handle = clock.setTimeout(() => this.#expire(), Math.max(0, earliest - clock.now()));
-    this.#clearTimer = () => clock.clearTimeout(handle);
+    if (this.#timer?.clock !== clock) {
+      this.#disarm();
+      this.#timer = { clock, timer: new DeadlineTimer(clock, () => this.#expire()) };
+    }
+    // With no deadline left this is Infinity, which disarms the timer.
+    this.#timer.timer.set(Math.min(...this.#deadlines.values()));
   }
 
   #expire(): void {
-    this.#clearTimer = undefined;
     const now = this.clock.now();
     for (const [id, deadline] of this.#deadlines) if (deadline <= now) this.#dismiss(id, "timeout");
     this.#arm();
