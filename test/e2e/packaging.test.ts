@@ -11,11 +11,12 @@
  *   Vite binary, resolving the app's imports from the project's node_modules), served by the bridge;
  * - README.md's "Embedding in a page" taken literally: its `index.html` and `ext.ts` blocks written as files, its
  *   `npx pi-bridge …` line run as written (with pi on PATH), the printed address opened, the extension's dialog
- *   answered. The page loads the installed single-file bundle from a plain `<script type="module">`.
+ *   answered, with pi 0.73.1 and pi 1.6.0 on PATH. The page loads the installed single-file bundle from a plain
+ *   `<script type="module">`.
  *
  * npm's cache is kept in node_modules/.cache/pi-elements-packaging, so a second run needs no download.
- * PACKAGING_SCREENSHOT=/tmp/embed saves the README page with its dialog open (/tmp/embed-dialog.png) and answered
- * (/tmp/embed-answered.png).
+ * PACKAGING_SCREENSHOT=/tmp/embed saves the README page with its dialog open (/tmp/embed-0.73.1-dialog.png) and
+ * answered (/tmp/embed-0.73.1-answered.png).
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, execFile, spawn } from "node:child_process";
@@ -27,7 +28,7 @@ import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { type Browser, chromium, type LaunchOptions, type Page } from "playwright-core";
-import { isolatedPi, PI_0_73, piScript } from "../support/real-pi.js";
+import { isolatedPi, PI_VERSIONS, piScript } from "../support/real-pi.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const NPM_CACHE = join(ROOT, "node_modules/.cache/pi-elements-packaging/npm");
@@ -125,16 +126,26 @@ async function startBridgeProcess(
   return { process: child, page, output: () => output };
 }
 
+/**
+ * Stops a bridge command: SIGTERM to its process group (npx, the bridge), then waits until the group is gone, so
+ * the bridge has stopped its agent and closed its port (the next test may want the same port).
+ */
 async function stopBridgeProcess(bridge: Bridge | undefined): Promise<void> {
-  const child = bridge?.process;
-  if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const pid = bridge?.process.pid;
+  if (pid === undefined) return;
   try {
-    process.kill(-child.pid, "SIGTERM");
+    process.kill(-pid, "SIGTERM");
   } catch {
     return; // Already gone.
   }
-  await exited;
+  for (;;) {
+    try {
+      process.kill(-pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** Whether nothing listens on 127.0.0.1:port. */
@@ -216,6 +227,8 @@ const TSCONFIG = {
     moduleResolution: "NodeNext",
     strict: true,
     noEmit: true,
+    // `import "@pi-elements/elements/all.js"` must resolve too.
+    noUncheckedSideEffectImports: true,
     // The packages' own declarations are what is under test; the libraries' (lit, zod) cost 15 s more to check.
     skipLibCheck: true,
     types: ["node"],
@@ -347,40 +360,45 @@ describe("the packed packages, installed with npm into a fresh project", { timeo
     await stopBridgeProcess(bridge);
   });
 
-  it("follows README.md's embedding section as written: its page and extension, its bridge command", async () => {
-    writeFileSync(join(project, "index.html"), readmeBlock("index.html"));
-    writeFileSync(join(project, "ext.ts"), readmeBlock("ext.ts"));
-    const commands = readmeBlock("commands").split("\n");
-    assert.ok(commands.includes("npm install @pi-elements/elements @pi-elements/bridge"), "installs what the test did");
-    const bridgeCommand = commands.find((line) => line.startsWith("npx pi-bridge "));
-    assert.ok(bridgeCommand, "the README starts the bridge with npx pi-bridge");
-    assert.ok(await portIsFree(8787), "the README's bridge uses port 8787, which something else holds");
-    // `pi` on PATH, as the README asks: the workspace's pi 0.73.1, with a throwaway home.
-    const bin = mkdtempSync(join(tmpdir(), "pi-elements-path-"));
-    homes.push(() => rmSync(bin, { recursive: true, force: true }));
-    writeFileSync(join(bin, "pi"), `#!/bin/sh\nexec "${process.execPath}" "${piScript(PI_0_73)}" "$@"\n`);
-    chmodSync(join(bin, "pi"), 0o755);
-    const pi = isolatedPi(undefined);
-    homes.push(pi.cleanup);
-    const env = userEnv({ ...pi.options.env, PATH: `${bin}:${process.env.PATH ?? ""}` });
-    const bridge = await startBridgeProcess("bash", ["-c", bridgeCommand], { cwd: project, env });
-    bridges.push(bridge);
-    assert.match(bridge.page, /^http:\/\/127\.0\.0\.1:8787\/\?token=/);
+  for (const version of PI_VERSIONS) {
+    it(`follows README.md's embedding section as written: its page, extension and bridge command (pi ${version.version})`, async () => {
+      writeFileSync(join(project, "index.html"), readmeBlock("index.html"));
+      writeFileSync(join(project, "ext.ts"), readmeBlock("ext.ts"));
+      const commands = readmeBlock("commands").split("\n");
+      assert.ok(
+        commands.includes("npm install @pi-elements/elements @pi-elements/bridge"),
+        "installs what the test did",
+      );
+      const bridgeCommand = commands.find((line) => line.startsWith("npx pi-bridge "));
+      assert.ok(bridgeCommand, "the README starts the bridge with npx pi-bridge");
+      assert.ok(await portIsFree(8787), "the README's bridge uses port 8787, which something else holds");
+      // `pi` on PATH, as the README asks: one the tests install, with a throwaway home.
+      const bin = mkdtempSync(join(tmpdir(), "pi-elements-path-"));
+      homes.push(() => rmSync(bin, { recursive: true, force: true }));
+      writeFileSync(join(bin, "pi"), `#!/bin/sh\nexec "${version.node}" "${piScript(version)}" "$@"\n`);
+      chmodSync(join(bin, "pi"), 0o755);
+      const pi = isolatedPi(undefined, { pi: version });
+      homes.push(pi.cleanup);
+      const env = userEnv({ ...pi.options.env, PATH: `${bin}:${process.env.PATH ?? ""}` });
+      const bridge = await startBridgeProcess("bash", ["-c", bridgeCommand], { cwd: project, env });
+      bridges.push(bridge);
+      assert.match(bridge.page, /^http:\/\/127\.0\.0\.1:8787\/\?token=/);
 
-    const { page, errors } = await open(browser, bridge.page);
-    const prompt = page.locator("pi-prompt").getByRole("textbox");
-    await prompt.fill("/hello");
-    await prompt.press("Enter");
-    const input = page.locator("pi-extension-ui pi-input").getByRole("textbox");
-    await input.waitFor();
-    const screenshot = process.env.PACKAGING_SCREENSHOT;
-    if (screenshot) await page.screenshot({ path: `${screenshot}-dialog.png` });
-    await input.fill("Grace");
-    await input.press("Enter");
-    await page.locator("pi-notifications", { hasText: "Hello, Grace!" }).waitFor();
-    if (screenshot) await page.screenshot({ path: `${screenshot}-answered.png` });
-    assert.deepEqual(errors, []);
-    await page.close();
-    await stopBridgeProcess(bridge);
-  });
+      const { page, errors } = await open(browser, bridge.page);
+      const prompt = page.locator("pi-prompt").getByRole("textbox");
+      await prompt.fill("/hello");
+      await prompt.press("Enter");
+      const input = page.locator("pi-extension-ui pi-input").getByRole("textbox");
+      await input.waitFor();
+      const screenshot = process.env.PACKAGING_SCREENSHOT;
+      if (screenshot) await page.screenshot({ path: `${screenshot}-${version.version}-dialog.png` });
+      await input.fill("Grace");
+      await input.press("Enter");
+      await page.locator("pi-notifications", { hasText: "Hello, Grace!" }).waitFor();
+      if (screenshot) await page.screenshot({ path: `${screenshot}-${version.version}-answered.png` });
+      assert.deepEqual(errors, []);
+      await page.close();
+      await stopBridgeProcess(bridge);
+    });
+  }
 });
