@@ -153,6 +153,41 @@ describe("pi-session with a url", () => {
     agent.session.close();
   });
 
+  it("resolves a relative url against the page, with the page's token only for the page's own origin", async () => {
+    const before = location.href;
+    const socket = (el: PiSessionElement) => (el.session!.transport as WebSocketTransport).url;
+    const origin = `ws://${location.host}`;
+    const base = document.createElement("base");
+    const withToken = new URL(before);
+    withToken.searchParams.set("token", "t 1&x=<b>");
+    history.replaceState(history.state, "", withToken);
+    try {
+      // What a page the bridge serves (opened at its http://…/?token=… address) writes: url="/". (Here a path that
+      // no socket of the test runner's server answers.)
+      const served = await fixture<PiSessionElement>(html`<pi-session url="/no-bridge/"></pi-session>`);
+      expect(socket(served)).to.equal(`${origin}/no-bridge/?token=t+1%26x%3D%3Cb%3E`);
+      const own = await fixture<PiSessionElement>(html`<pi-session url="/no-bridge/?token=mine"></pi-session>`);
+      expect(socket(own)).to.equal(`${origin}/no-bridge/?token=mine`);
+      const absolute = await fixture<PiSessionElement>(html`<pi-session url="ws://127.0.0.1:9/"></pi-session>`);
+      expect(socket(absolute)).to.equal("ws://127.0.0.1:9/");
+      // A relative url that resolves elsewhere (another base, another host) never gets the page's token.
+      const otherHost = await fixture<PiSessionElement>(html`<pi-session url="//agent.invalid/"></pi-session>`);
+      expect(socket(otherHost)).to.equal("ws://agent.invalid/");
+      base.href = "https://agent.invalid/app/";
+      document.head.append(base);
+      const elsewhere = await fixture<PiSessionElement>(html`<pi-session url="socket"></pi-session>`);
+      expect(socket(elsewhere)).to.equal("wss://agent.invalid/app/socket");
+      base.remove();
+      history.replaceState(history.state, "", before);
+      const noToken = await fixture<PiSessionElement>(html`<pi-session url="/no-bridge/"></pi-session>`);
+      expect(socket(noToken)).to.equal(`${origin}/no-bridge/`);
+      for (const el of [served, own, absolute, otherHost, elsewhere, noToken]) el.remove();
+    } finally {
+      base.remove();
+      history.replaceState(history.state, "", before);
+    }
+  });
+
   it("has no session without url or property", async () => {
     const el = await fixture<PiSessionElement>(html`<pi-session></pi-session>`);
     expect(el.session).to.equal(undefined);

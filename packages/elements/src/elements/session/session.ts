@@ -11,8 +11,10 @@ export interface SessionChangeDetail {
 
 /**
  * Declarative wiring for plain HTML: `<pi-session url="ws://127.0.0.1:8787/?token=…">` connects to a pi-elements
- * bridge over a WebSocket and gives the session to every pi-* descendant (through @lit/context). For any other
- * transport, set the `session` property to a `PiSession` you made; it takes precedence over `url`.
+ * bridge over a WebSocket and gives the session to every pi-* descendant (through @lit/context). On a page the
+ * bridge serves itself (`pi-bridge --static DIR`, opened at the `http://…/?token=…` address it prints),
+ * `<pi-session url="/">` connects back to that bridge with the page's token. For any other transport, set the
+ * `session` property to a `PiSession` you made; it takes precedence over `url`.
  *
  * A session made from `url` belongs to this element: it is closed when the element leaves the document or the
  * url changes. A session given through the property belongs to the page and is never closed here.
@@ -33,7 +35,10 @@ export class PiSessionElement extends LitElement {
   };
 
   /**
-   * WebSocket URL of a pi-elements bridge (the token goes in the query).
+   * WebSocket URL of a pi-elements bridge (the token goes in the query). A relative URL, such as `"/"`, is resolved
+   * against the page's base URL (`http:` becomes `ws:`, `https:` becomes `wss:`); when it then points at the page's
+   * own origin and has no `token`, the page's own `?token=` is added, so the page the bridge serves needs no
+   * editing. A token is never carried to another origin.
    * @default undefined
    */
   declare url: string | undefined;
@@ -93,7 +98,7 @@ export class PiSessionElement extends LitElement {
   #openFromUrl(): void {
     if (this.#owned || !this.url) return;
     const before = this.session;
-    this.#owned = new PiSession(new WebSocketTransport(this.url, { framing: this.#framing() }));
+    this.#owned = new PiSession(new WebSocketTransport(socketUrl(this.url), { framing: this.#framing() }));
     this.#ownedFrom = this.#from();
     this.#publish(before);
   }
@@ -122,4 +127,22 @@ export class PiSessionElement extends LitElement {
     this.#provider.setValue(session);
     emit(this, "pi-session-change", { session });
   }
+}
+
+/**
+ * `url` as given when it is absolute; a relative one resolved against the page, with a WebSocket scheme, and with
+ * the page's `?token=` when it leads back to the page's origin (the bridge that served the page).
+ */
+function socketUrl(url: string): string {
+  if (URL.canParse(url)) return url;
+  const resolved = new URL(url, document.baseURI);
+  if (resolved.protocol === "http:") resolved.protocol = "ws:";
+  else if (resolved.protocol === "https:") resolved.protocol = "wss:";
+  const page = new URL(location.href);
+  const token = page.searchParams.get("token");
+  const pageSocketOrigin = `${page.protocol === "https:" ? "wss:" : "ws:"}//${page.host}`;
+  if (token !== null && resolved.origin === pageSocketOrigin && !resolved.searchParams.has("token")) {
+    resolved.searchParams.set("token", token);
+  }
+  return resolved.href;
 }

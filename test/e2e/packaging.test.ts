@@ -1,0 +1,404 @@
+/**
+ * The packages as a user gets them: `pnpm pack` makes the three tarballs, npm installs them into a fresh project
+ * outside the workspace (with their dependencies from the registry), and that project uses them the documented
+ * ways, each against a real pi 0.73.1 behind the installed `pi-bridge` bin:
+ *
+ * - the tarballs: a LICENSE and a README each, every path `exports` / `main` / `types` / `bin` names is in the
+ *   tarball, no `workspace:` dependency is left, and Node imports the core and the bridge from the project;
+ * - TypeScript (`tsc --noEmit`, strict, NodeNext) on a file using the public API, so the `types` conditions are
+ *   proven (and are not `any`: wrong uses are errors), and a deep import past `exports` is refused;
+ * - a Vite app importing `@pi-elements/core` and `@pi-elements/elements/all.js`, built by Vite (the workspace's
+ *   Vite binary, resolving the app's imports from the project's node_modules), served by the bridge;
+ * - README.md's "Embedding in a page" taken literally: its `index.html` and `ext.ts` blocks written as files, its
+ *   `npx pi-bridge …` line run as written (with pi on PATH), the printed address opened, the extension's dialog
+ *   answered, with pi 0.73.1 and pi 1.6.0 on PATH. The page loads the installed single-file bundle from a plain
+ *   `<script type="module">`.
+ *
+ * npm's cache is kept in node_modules/.cache/pi-elements-packaging, so a second run needs no download.
+ * PACKAGING_SCREENSHOT=/tmp/embed saves the README page with its dialog open (/tmp/embed-0.73.1-dialog.png) and
+ * answered (/tmp/embed-0.73.1-answered.png).
+ */
+import assert from "node:assert/strict";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { type Browser, chromium, type LaunchOptions, type Page } from "playwright-core";
+import { isolatedPi, PI_VERSIONS, piScript } from "../support/real-pi.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const NPM_CACHE = join(ROOT, "node_modules/.cache/pi-elements-packaging/npm");
+const EXTENSION = join(ROOT, "test/fixtures/pi/extensions/ui-exercise.ts");
+const PACKAGES = ["core", "elements", "bridge"] as const;
+/** The shared Chromium settings (scripts/chromium.mjs ships no types; a computed specifier keeps tsc out of it). */
+const chromiumScript = new URL("../../scripts/chromium.mjs", import.meta.url).href;
+const { launchOptions } = (await import(chromiumScript)) as { launchOptions(): LaunchOptions };
+
+const execFileAsync = promisify(execFile);
+
+/** Runs a command to its end; a failure carries its output. */
+async function run(file: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }) {
+  try {
+    return await execFileAsync(file, args, { ...options, maxBuffer: 64 * 1024 * 1024 });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(`${file} ${args.join(" ")} failed in ${options.cwd}:\n${stdout ?? ""}\n${stderr ?? ""}`);
+  }
+}
+
+/** The environment of a user's shell: none of the npm_* settings that `pnpm run` puts in ours. */
+function userEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!/^npm_/i.test(key)) env[key] = value;
+  return { ...env, ...extra };
+}
+
+interface PackedFile {
+  name: string;
+  filename: string;
+  files: { path: string }[];
+}
+
+/** The fenced block after `<!-- embedding: NAME -->` in README.md. */
+function readmeBlock(name: string): string {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const marker = `<!-- embedding: ${name} -->`;
+  const at = readme.indexOf(marker);
+  assert.notEqual(at, -1, `README.md has ${marker}`);
+  const block = /^```[a-z]*\n([\s\S]*?)^```$/m.exec(readme.slice(at + marker.length));
+  assert.ok(block?.[1], `a code block follows ${marker}`);
+  return block[1];
+}
+
+/** Every file path a manifest points at, with `*` patterns expanded against the tarball's files. */
+function manifestTargets(manifest: Record<string, unknown>, files: readonly string[]): string[] {
+  const targets: string[] = [];
+  const collect = (value: unknown): void => {
+    if (typeof value === "string") targets.push(value);
+    else if (value && typeof value === "object") for (const v of Object.values(value)) collect(v);
+  };
+  collect(manifest.exports);
+  collect(manifest.main);
+  collect(manifest.types);
+  collect(manifest.bin);
+  return targets.flatMap((target) => {
+    const path = target.replace(/^\.\//, "");
+    if (!path.includes("*")) return [path];
+    const pattern = new RegExp(`^${path.split("*").map(escapeRegExp).join("[^/]+")}$`);
+    const matches = files.filter((file) => pattern.test(file));
+    return matches.length > 0 ? matches : [path];
+  });
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+interface Bridge {
+  process: ChildProcess;
+  /** The `http://…/?token=…` address it printed. */
+  page: string;
+  output: () => string;
+}
+
+/** Starts a bridge command (its own process group) and waits for the page address it prints. */
+async function startBridgeProcess(
+  file: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<Bridge> {
+  const child = spawn(file, args, { ...options, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  const page = await new Promise<string>((resolve, reject) => {
+    const look = () => {
+      const address = /^http:\/\/\S+\?token=\S+$/m.exec(output);
+      if (address) resolve(address[0]);
+    };
+    child.stdout.on("data", look);
+    child.on("exit", (code) => reject(new Error(`${file} ${args.join(" ")} exited ${code}:\n${output}`)));
+  });
+  return { process: child, page, output: () => output };
+}
+
+/**
+ * Stops a bridge command: SIGTERM to its process group (npx, the bridge), then waits until the group is gone, so
+ * the bridge has stopped its agent and closed its port (the next test may want the same port).
+ */
+async function stopBridgeProcess(bridge: Bridge | undefined): Promise<void> {
+  const pid = bridge?.process.pid;
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, "SIGTERM");
+  } catch {
+    return; // Already gone.
+  }
+  for (;;) {
+    try {
+      process.kill(-pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Whether nothing listens on 127.0.0.1:port. */
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}
+
+/** Opens a page and collects its uncaught errors. */
+async function open(browser: Browser, address: string): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto(address);
+  return { page, errors };
+}
+
+const VITE_INDEX = `<!doctype html>
+<html lang="en">
+<meta charset="utf-8">
+<title>pi-elements from Vite</title>
+<link rel="icon" href="data:,">
+<pi-session>
+  <pi-extension-ui><pi-prompt></pi-prompt></pi-extension-ui>
+  <pi-notifications floating></pi-notifications>
+</pi-session>
+<script type="module" src="/main.ts"></script>
+`;
+
+const VITE_MAIN = `import { PiSession, WebSocketTransport } from "@pi-elements/core";
+import "@pi-elements/elements/all.js";
+
+// The bridge that served this page, with the token from the page's address.
+const socket = new URL("/", location.href);
+socket.protocol = "ws:";
+socket.searchParams.set("token", new URLSearchParams(location.search).get("token") ?? "");
+// pi-session gives it to every pi-* element inside.
+document.querySelector("pi-session")!.session = new PiSession(new WebSocketTransport(socket.href, { framing: "jsonl" }));
+`;
+
+/** Uses the public API of all three packages; compiled with tsc against the installed packages' types. */
+const TYPES_CHECK = `import { createMemoryPair, PiSession, type UiSnapshot } from "@pi-elements/core";
+import { PiSelect, PiSessionElement, setStrings } from "@pi-elements/elements";
+import "@pi-elements/elements/all.js";
+import "@pi-elements/elements/elements/select.js";
+import { PiSession as BundledSession } from "@pi-elements/elements/bundle.js";
+import { type RunningBridge, startBridge } from "@pi-elements/bridge";
+
+const [client] = createMemoryPair();
+const session = new PiSession(client);
+const snapshot: UiSnapshot = session.ui.getSnapshot();
+const dialogs: number = snapshot.dialogs.length;
+const select: PiSelect = document.createElement("pi-select");
+select.session = session;
+const host: PiSessionElement | null = document.querySelector("pi-session");
+setStrings("fr", { yes: "Oui" });
+const bundled: typeof PiSession = BundledSession;
+const start: () => Promise<RunningBridge> = () => startBridge({ port: 0, token: false });
+// @ts-expect-error: "exports" keeps the package's files private
+import("@pi-elements/core/dist/session/pi-session.js");
+// The types are the packages' own, not \`any\`: each of these is an error.
+// @ts-expect-error: a snapshot's dialogs are no string
+const notText: string = snapshot.dialogs;
+// @ts-expect-error: a port is a number
+startBridge({ port: "8787" });
+// @ts-expect-error: pi-select's options are strings
+select.options = [1, 2];
+export { bundled, dialogs, host, notText, start };
+`;
+
+const TSCONFIG = {
+  compilerOptions: {
+    target: "ES2022",
+    lib: ["ES2022", "DOM", "DOM.Iterable"],
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    strict: true,
+    noEmit: true,
+    // `import "@pi-elements/elements/all.js"` must resolve too.
+    noUncheckedSideEffectImports: true,
+    // The packages' own declarations are what is under test; the libraries' (lit, zod) cost 15 s more to check.
+    skipLibCheck: true,
+    types: ["node"],
+  },
+  files: ["types-check.ts", "app/main.ts"],
+};
+
+describe("the packed packages, installed with npm into a fresh project", { timeout: 600_000 }, () => {
+  const work = mkdtempSync(join(tmpdir(), "pi-elements-packaging-"));
+  const tarballs = join(work, "tarballs");
+  const project = join(work, "project");
+  let packed: PackedFile[] = [];
+  let browser: Browser;
+  const bridges: Bridge[] = [];
+  const homes: (() => void)[] = [];
+
+  before(async () => {
+    mkdirSync(tarballs);
+    mkdirSync(project);
+    mkdirSync(NPM_CACHE, { recursive: true });
+    const pnpmPack = await run(
+      "npx",
+      ["--yes", "pnpm@12.4.2", "--filter", "./packages/*", "pack", "--pack-destination", tarballs, "--json"],
+      { cwd: ROOT },
+    );
+    packed = JSON.parse(pnpmPack.stdout) as PackedFile[];
+    writeFileSync(join(project, "package.json"), `${JSON.stringify({ private: true, type: "module" }, null, 2)}\n`);
+    const typesNode = JSON.parse(readFileSync(join(ROOT, "node_modules/@types/node/package.json"), "utf8")) as {
+      version: string;
+    };
+    await run(
+      "npm",
+      [
+        "install",
+        "--no-audit",
+        "--no-fund",
+        "--prefer-offline",
+        "--cache",
+        NPM_CACHE,
+        ...packed.map((p) => p.filename),
+        `@types/node@${typesNode.version}`,
+      ],
+      { cwd: project, env: userEnv() },
+    );
+    browser = await chromium.launch(launchOptions());
+  });
+
+  after(async () => {
+    await browser?.close();
+    for (const bridge of bridges) await stopBridgeProcess(bridge);
+    for (const cleanup of homes) cleanup();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it("packs each package with its LICENSE, README and every file its manifest points at, and real versions", () => {
+    assert.deepEqual(packed.map((p) => p.name).sort(), PACKAGES.map((name) => `@pi-elements/${name}`).sort());
+    for (const pack of packed) {
+      const files = pack.files.map((f) => f.path);
+      for (const required of ["LICENSE", "README.md", "package.json"]) {
+        assert.ok(files.includes(required), `${pack.name} ships ${required}`);
+      }
+      assert.match(readFileSync(join(project, "node_modules", pack.name, "LICENSE"), "utf8"), /^MIT License/);
+      const manifest = JSON.parse(readFileSync(join(project, "node_modules", pack.name, "package.json"), "utf8"));
+      assert.equal(manifest.license, "MIT");
+      assert.ok(manifest.sideEffects !== undefined, `${pack.name} declares sideEffects`);
+      assert.ok(!JSON.stringify(manifest).includes("workspace:"), `${pack.name} has no workspace: range left`);
+      for (const target of manifestTargets(manifest, files)) {
+        assert.ok(files.includes(target), `${pack.name}: ${target} (named in package.json) is in the tarball`);
+      }
+    }
+    const elements = JSON.parse(
+      readFileSync(join(project, "node_modules/@pi-elements/elements/package.json"), "utf8"),
+    ) as { dependencies: Record<string, string> };
+    assert.equal(elements.dependencies["@pi-elements/core"], "0.1.0");
+  });
+
+  it("imports the core and the bridge in Node from the project, with their dependencies installed", async () => {
+    const script = `
+      const core = await import("@pi-elements/core");
+      const bridge = await import("@pi-elements/bridge");
+      const running = await bridge.startBridge({ port: 0, token: false, agent: { command: process.execPath, args: ["-e", "setTimeout(() => {}, 60000)"] }, log: () => {} });
+      console.log(JSON.stringify({ session: typeof core.PiSession, resolved: import.meta.resolve("@pi-elements/elements/all.js"), url: running.url }));
+      await running.close();`;
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: project });
+    const result = JSON.parse(stdout) as { session: string; resolved: string; url: string };
+    assert.equal(result.session, "function");
+    assert.equal(fileURLToPath(result.resolved), join(project, "node_modules/@pi-elements/elements/dist/all.js"));
+    assert.match(result.url, /^ws:\/\/127\.0\.0\.1:\d+\/$/);
+  });
+
+  it("type-checks a file using the public API against the installed types (tsc --noEmit)", async () => {
+    mkdirSync(join(project, "app"), { recursive: true });
+    writeFileSync(join(project, "app/index.html"), VITE_INDEX);
+    writeFileSync(join(project, "app/main.ts"), VITE_MAIN);
+    writeFileSync(join(project, "types-check.ts"), TYPES_CHECK);
+    writeFileSync(join(project, "tsconfig.json"), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
+    await run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], {
+      cwd: project,
+    });
+  });
+
+  it("builds a Vite app that imports the core and all.js; served by the bridge, it answers pi's dialog", async () => {
+    const app = join(project, "app");
+    if (!existsSync(join(app, "main.ts"))) {
+      mkdirSync(app, { recursive: true });
+      writeFileSync(join(app, "index.html"), VITE_INDEX);
+      writeFileSync(join(app, "main.ts"), VITE_MAIN);
+    }
+    await run(process.execPath, [join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], {
+      cwd: app,
+    });
+    const pi = isolatedPi(EXTENSION);
+    homes.push(pi.cleanup);
+    const { command, args } = pi.options.agent;
+    const bridge = await startBridgeProcess(
+      join(project, "node_modules/.bin/pi-bridge"),
+      ["--port", "0", "--static", join(app, "dist"), "--cwd", pi.cwd, "--", command, ...args],
+      { cwd: project, env: userEnv(pi.options.env) },
+    );
+    bridges.push(bridge);
+    const { page, errors } = await open(browser, bridge.page);
+    const prompt = page.locator("pi-prompt").getByRole("textbox");
+    await prompt.fill("/ui-confirm");
+    await prompt.press("Enter");
+    await page.locator("pi-extension-ui pi-confirm").getByRole("button", { name: "Yes" }).click();
+    await page.locator("pi-notifications", { hasText: "ui-confirm -> true" }).waitFor();
+    assert.deepEqual(errors, []);
+    await page.close();
+    await stopBridgeProcess(bridge);
+  });
+
+  for (const version of PI_VERSIONS) {
+    it(`follows README.md's embedding section as written: its page, extension and bridge command (pi ${version.version})`, async () => {
+      writeFileSync(join(project, "index.html"), readmeBlock("index.html"));
+      writeFileSync(join(project, "ext.ts"), readmeBlock("ext.ts"));
+      const commands = readmeBlock("commands").split("\n");
+      assert.ok(
+        commands.includes("npm install @pi-elements/elements @pi-elements/bridge"),
+        "installs what the test did",
+      );
+      const bridgeCommand = commands.find((line) => line.startsWith("npx pi-bridge "));
+      assert.ok(bridgeCommand, "the README starts the bridge with npx pi-bridge");
+      assert.ok(await portIsFree(8787), "the README's bridge uses port 8787, which something else holds");
+      // `pi` on PATH, as the README asks: one the tests install, with a throwaway home.
+      const bin = mkdtempSync(join(tmpdir(), "pi-elements-path-"));
+      homes.push(() => rmSync(bin, { recursive: true, force: true }));
+      writeFileSync(join(bin, "pi"), `#!/bin/sh\nexec "${version.node}" "${piScript(version)}" "$@"\n`);
+      chmodSync(join(bin, "pi"), 0o755);
+      const pi = isolatedPi(undefined, { pi: version });
+      homes.push(pi.cleanup);
+      const env = userEnv({ ...pi.options.env, PATH: `${bin}:${process.env.PATH ?? ""}` });
+      const bridge = await startBridgeProcess("bash", ["-c", bridgeCommand], { cwd: project, env });
+      bridges.push(bridge);
+      assert.match(bridge.page, /^http:\/\/127\.0\.0\.1:8787\/\?token=/);
+
+      const { page, errors } = await open(browser, bridge.page);
+      const prompt = page.locator("pi-prompt").getByRole("textbox");
+      await prompt.fill("/hello");
+      await prompt.press("Enter");
+      const input = page.locator("pi-extension-ui pi-input").getByRole("textbox");
+      await input.waitFor();
+      const screenshot = process.env.PACKAGING_SCREENSHOT;
+      if (screenshot) await page.screenshot({ path: `${screenshot}-${version.version}-dialog.png` });
+      await input.fill("Grace");
+      await input.press("Enter");
+      await page.locator("pi-notifications", { hasText: "Hello, Grace!" }).waitFor();
+      if (screenshot) await page.screenshot({ path: `${screenshot}-${version.version}-answered.png` });
+      assert.deepEqual(errors, []);
+      await page.close();
+      await stopBridgeProcess(bridge);
+    });
+  }
+});
