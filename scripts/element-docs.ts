@@ -4,6 +4,13 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
+interface Parameter {
+  name: string;
+  type?: { text: string };
+  default?: string;
+  optional?: boolean;
+  description?: string;
+}
 interface Named {
   name: string;
   description?: string;
@@ -14,14 +21,18 @@ interface Named {
   privacy?: string;
   static?: boolean;
   readonly?: boolean;
+  parameters?: Parameter[];
+  return?: { type?: { text: string } };
   inheritedFrom?: { name: string };
 }
 interface Declaration {
+  kind: string;
   name: string;
   tagName?: string;
   customElement?: boolean;
   description?: string;
   summary?: string;
+  superclass?: { name: string };
   attributes?: Named[];
   members?: Named[];
   events?: Named[];
@@ -35,6 +46,36 @@ const manifest = JSON.parse(readFileSync(new URL("packages/elements/custom-eleme
   modules: Array<{ path: string; declarations?: Declaration[] }>;
 };
 const outFile = fileURLToPath(new URL("docs/elements.md", root));
+
+const declarations = manifest.modules.flatMap((m) => m.declarations ?? []);
+const elements = declarations
+  .filter((d) => d.customElement && d.tagName)
+  .sort((a, b) => (a.tagName ?? "").localeCompare(b.tagName ?? ""));
+/** The classes elements extend that are documented here too (no tag of their own): DialogElement, PiElement. */
+const bases = declarations
+  .filter((d) => d.kind === "class" && !d.tagName && elements.some((e) => e.superclass?.name === d.name))
+  .sort((a, b) => a.name.localeCompare(b.name));
+
+/** Where each documented class is described: its section in this file. */
+const anchors = new Map<string, string>([
+  ...elements.map((e): [string, string] => [e.name, `#${e.tagName}`]),
+  ...bases.map((b): [string, string] => [b.name, `#${b.name.toLowerCase()}`]),
+]);
+/** Names the descriptions refer to ("see setStrings") that are documented elsewhere. */
+const elsewhere = new Map([["setStrings", "../README.md#languages"]]);
+
+/**
+ * Turns "See X" / "see X" (X a class or function name, optionally in backticks) into a link to X's section; a
+ * reference to anything this file does not know stops the generator, so no "See X" is left pointing nowhere.
+ */
+function resolveReferences(text: string, where: string): string {
+  return text.replace(/\b([Ss]ee) `?([A-Za-z_$][\w$]*)`?(\(\))?/g, (match, see: string, name: string) => {
+    if (/^[a-z]+$/.test(name) && !elsewhere.has(name)) return match; // "see the …", "see below": prose.
+    const target = anchors.get(name) ?? elsewhere.get(name);
+    if (!target) throw new Error(`${where} refers to "${name}", which is documented nowhere: link it or reword.`);
+    return `${see} [\`${name}\`](${target})`;
+  });
+}
 
 const cell = (text: string | undefined) =>
   (text ?? "")
@@ -52,25 +93,45 @@ function table(headers: string[], rows: string[][]): string {
   ].join("\n");
 }
 
-function section(element: Declaration): string {
-  const attributes = new Map((element.attributes ?? []).map((a) => [a.fieldName ?? a.name, a.name]));
-  // Public API only: no #private or _internal names, no protected members, no controller instances.
-  const isPublic = (m: Named) =>
-    !m.static &&
-    (m.privacy ?? "public") === "public" &&
-    !/^[#_]/.test(m.name) &&
-    !/Controller\b/.test(m.type?.text ?? "");
-  const properties = (element.members ?? []).filter((m) => m.kind === "field" && isPublic(m));
-  const methods = (element.members ?? []).filter((m) => m.kind === "method" && isPublic(m));
-  const parts = [
-    `## \`<${element.tagName}>\``,
-    "",
-    `Class \`${element.name}\`. Import \`@pi-elements/elements/elements/${element.tagName?.replace(/^pi-/, "")}.js\` to register it alone.`,
-    "",
-    element.description ?? element.summary ?? "",
-    "",
-  ];
-  const blocks: Array<[string, string]> = [
+/** Public API only: no #private or _internal names, no protected members, no controller instances. */
+const isPublic = (m: Named) =>
+  (m.privacy ?? "public") === "public" && !/^[#_]/.test(m.name) && !/Controller\b/.test(m.type?.text ?? "");
+
+/**
+ * `name(a: T, b: U = default): R`. A static method typed on `this` (`this: new () => T`) is written for the class
+ * it is called on: `T` becomes that class.
+ */
+function signature(method: Named, owner: Declaration): string {
+  const self = method.parameters?.find((p) => p.name === "this")?.type?.text.match(/^new \(\) => (\w+)$/)?.[1];
+  const bind = (text: string) =>
+    self && owner.tagName ? text.replace(new RegExp(`\\b${self}\\b`, "g"), owner.name) : text;
+  const parameters = (method.parameters ?? [])
+    .filter((p) => p.name !== "this")
+    .map((p) => {
+      const type = p.type ? `${p.optional ? "?" : ""}: ${bind(p.type.text)}` : p.optional ? "?" : "";
+      return `${p.name}${type}${p.default !== undefined ? ` = ${p.default}` : ""}`;
+    });
+  const returns = method.return?.type?.text;
+  return `${method.static ? `${owner.name}.` : ""}${method.name}(${parameters.join(", ")})${returns ? `: ${bind(returns)}` : ""}`;
+}
+
+/** A method's description, then what each described parameter is. */
+function methodText(method: Named, owner: Declaration, where: string): string {
+  const params = (method.parameters ?? []).filter((p) => p.description).map((p) => `\`${p.name}\`: ${p.description}`);
+  const self = method.parameters?.find((p) => p.name === "this")?.type?.text.match(/^new \(\) => (\w+)$/)?.[1];
+  // On a base, the class a `this`-typed static method is called on is still open.
+  const note = self && !owner.tagName ? `(\`${self}\`: the class it is called on.)` : "";
+  return cell(resolveReferences([method.description ?? "", ...params, note].filter(Boolean).join(" "), where));
+}
+
+function apiTables(declaration: Declaration): Array<[string, string]> {
+  const attributes = new Map((declaration.attributes ?? []).map((a) => [a.fieldName ?? a.name, a.name]));
+  const members = (declaration.members ?? []).filter(isPublic);
+  const properties = members.filter((m) => m.kind === "field" && !m.static);
+  const methods = members.filter((m) => m.kind === "method" && !m.static);
+  const statics = members.filter((m) => m.kind === "method" && m.static);
+  const where = (m: Named) => `${declaration.name}.${m.name}`;
+  return [
     [
       "Properties",
       table(
@@ -80,7 +141,7 @@ function section(element: Declaration): string {
           code(attributes.get(p.name)),
           code(p.type?.text),
           code(p.default),
-          cell(`${p.description ?? ""}${p.readonly ? " (read-only)" : ""}`),
+          cell(resolveReferences(`${p.description ?? ""}${p.readonly ? " (read-only)" : ""}`, where(p))),
         ]),
       ),
     ],
@@ -88,14 +149,36 @@ function section(element: Declaration): string {
       "Methods",
       table(
         ["Method", "Description"],
-        methods.map((m) => [code(`${m.name}()`), cell(m.description)]),
+        methods.map((m) => [code(signature(m, declaration)), methodText(m, declaration, where(m))]),
       ),
     ],
+    [
+      "Static methods",
+      table(
+        ["Method", "Description"],
+        statics.map((m) => [code(signature(m, declaration)), methodText(m, declaration, where(m))]),
+      ),
+    ],
+  ];
+}
+
+function section(element: Declaration): string {
+  const base = element.superclass && anchors.has(element.superclass.name) ? element.superclass.name : undefined;
+  const parts = [
+    `## \`<${element.tagName}>\``,
+    "",
+    `Class \`${element.name}\`${base ? ` (extends [\`${base}\`](${anchors.get(base)}))` : ""}. Import \`@pi-elements/elements/elements/${element.tagName?.replace(/^pi-/, "")}.js\` to register it alone.`,
+    "",
+    resolveReferences(element.description ?? element.summary ?? "", element.name),
+    "",
+  ];
+  const blocks: Array<[string, string]> = [
+    ...apiTables(element),
     [
       "Events",
       table(
         ["Event", "Detail and meaning"],
-        (element.events ?? []).map((e) => [code(e.name), cell(e.description)]),
+        (element.events ?? []).map((e) => [code(e.name), cell(resolveReferences(e.description ?? "", element.name))]),
       ),
     ],
     [
@@ -124,10 +207,21 @@ function section(element: Declaration): string {
   return parts.join("\n");
 }
 
-const elements = manifest.modules
-  .flatMap((m) => m.declarations ?? [])
-  .filter((d) => d.customElement && d.tagName)
-  .sort((a, b) => (a.tagName ?? "").localeCompare(b.tagName ?? ""));
+/** A shared base: what it gives the elements that extend it (each element's section lists the same members). */
+function baseSection(base: Declaration): string {
+  const users = elements
+    .filter((e) => e.superclass?.name === base.name)
+    .map((e) => `[\`<${e.tagName}>\`](#${e.tagName})`);
+  const parts = [
+    `## \`${base.name}\``,
+    "",
+    `The base class of ${users.join(", ")}; no tag of its own. Exported from \`@pi-elements/elements\` for subclassing.`,
+    "",
+  ];
+  if (base.description) parts.push(resolveReferences(base.description, base.name), "");
+  for (const [title, body] of apiTables(base)) if (body) parts.push(`### ${title}`, "", body, "");
+  return parts.join("\n");
+}
 
 const text = [
   "# Element reference",
@@ -135,8 +229,10 @@ const text = [
   "Generated from `packages/elements/custom-elements.json` by `scripts/element-docs.ts`; do not edit by hand.",
   "",
   ...elements.map((e) => `- [\`<${e.tagName}>\`](#${e.tagName})`),
+  ...bases.map((b) => `- [\`${b.name}\`](${anchors.get(b.name)}) (shared base)`),
   "",
   ...elements.map(section),
+  ...bases.map(baseSection),
 ].join("\n");
 
 if (process.argv.includes("--check")) {
