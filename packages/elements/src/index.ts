@@ -3,6 +3,7 @@
  * register it under another name. `@pi-elements/elements/all.js` registers every element; each
  * `@pi-elements/elements/elements/<name>.js` registers one.
  */
+export { PiElement } from "./base/pi-element.js";
 export * from "./context.js";
 export type { Clock } from "./controllers/countdown-controller.js";
 export {

@@ -17,7 +17,7 @@ export const styles = [
       z-index: 1000;
       max-inline-size: calc(100vw - 2 * var(--_space));
     }
-    [part~="stack"] {
+    [part~="base"] {
       display: flex;
       flex-direction: column;
       gap: calc(var(--_space) / 2);

@@ -8,15 +8,15 @@ import {
   type UiStore,
 } from "@pi-elements/core";
 import { UiState } from "@pi-elements/core/ui-state";
-import { html, LitElement, nothing, type PropertyValues, svg } from "lit";
+import { html, nothing, type PropertyValues, svg } from "lit";
 import { repeat } from "lit/directives/repeat.js";
 import { stripAnsi } from "../../ansi/parse-ansi.js";
 import { renderAnsi } from "../../ansi/render-ansi.js";
+import { PiElement } from "../../base/pi-element.js";
 import { emit } from "../../controllers/events.js";
 import { RemovalsFirst } from "../../controllers/removals-first.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
-import type { StringTable } from "../../i18n/strings.js";
 import { styles } from "./notifications.styles.js";
 
 /** Each type's icon (drawn in its colour; decorative: the text says the type). */
@@ -51,7 +51,8 @@ export interface NotificationDismissDetail {
  * (kept in the element's own store, as a session keeps what pi's `notify` sends: the newest 100).
  *
  * @event pi-notification-dismiss - A toast was dismissed. `detail: { id: number, type: "info" | "warning" | "error", message: string, source: "button" | "keyboard" | "timeout" }`.
- * @csspart stack - The labelled group of toasts (absent while there are none).
+ * @csspart base - The labelled group of toasts (absent while there are none).
+ * @csspart stack - The same as `base`: its earlier name, kept as an alias.
  * @csspart more - The "+N more" line.
  * @csspart list - The list of visible toasts.
  * @csspart toast - One notification; also `toast-info`, `toast-warning` or `toast-error`.
@@ -67,7 +68,7 @@ export interface NotificationDismissDetail {
  * @cssprop --pi-color-surface - Toast background.
  * @cssprop --pi-notification-width - Maximum width of a toast (default 32rem).
  */
-export class PiNotifications extends LitElement {
+export class PiNotifications extends PiElement {
   static override styles = styles;
 
   static override properties = {
@@ -76,8 +77,6 @@ export class PiNotifications extends LitElement {
     max: { type: Number },
     floating: { type: Boolean, reflect: true },
     clock: { attribute: false },
-    theme: { type: String, reflect: true },
-    strings: { attribute: false },
   };
 
   /**
@@ -93,16 +92,6 @@ export class PiNotifications extends LitElement {
   declare floating: boolean;
   /** The clock for auto-dismissal; tests and apps can drive it. Default: real time. */
   declare clock: Clock;
-  /**
-   * `"light"` or `"dark"` forces a theme; by default it follows `prefers-color-scheme`.
-   * @default undefined
-   */
-  declare theme: "light" | "dark" | undefined;
-  /**
-   * Per-element string overrides.
-   * @default undefined
-   */
-  declare strings: StringTable | undefined;
 
   /** Where `notify()` goes: shown while no session is in use. */
   readonly #own = new UiState();
@@ -326,7 +315,7 @@ export class PiNotifications extends LitElement {
         active.length === 0
           ? nothing
           : html`<section
-            part="stack"
+            part="base stack"
             aria-label=${localizeOwn(this, "notifications")}
             @pointerenter=${() => this.#hold("pointer", true)}
             @pointerleave=${() => this.#hold("pointer", false)}

@@ -1,10 +1,11 @@
 import type { AgentExit, CommandType, PiSession, SlashCommand, TransportState } from "@pi-elements/core";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
+import { PiElement } from "../../base/pi-element.js";
 import { emit } from "../../controllers/events.js";
 import { ImeGuardController } from "../../controllers/ime-guard-controller.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
-import type { StringKey, StringTable } from "../../i18n/strings.js";
+import type { StringKey } from "../../i18n/strings.js";
 import {
   applyCompletion,
   type CompletionItem,
@@ -76,7 +77,7 @@ interface PromptSlice {
  * @cssprop --pi-color-error - The stop button and the mark beside the agent-exit alert.
  * @cssprop --pi-font-family-mono - The text field's font.
  */
-export class PiPrompt extends LitElement {
+export class PiPrompt extends PiElement {
   static override styles = styles;
   static override shadowRootOptions: ShadowRootInit = { ...LitElement.shadowRootOptions, delegatesFocus: true };
 
@@ -86,7 +87,6 @@ export class PiPrompt extends LitElement {
     disabled: { type: Boolean, reflect: true },
     placeholder: { type: String },
     commands: { attribute: false },
-    strings: { attribute: false },
   };
 
   /**
@@ -108,11 +108,6 @@ export class PiPrompt extends LitElement {
    * @default undefined
    */
   declare commands: readonly SlashCommand[] | undefined;
-  /**
-   * Per-element string overrides.
-   * @default undefined
-   */
-  declare strings: StringTable | undefined;
   /** A command is in flight. */
   #busy = false;
   /** Why the last message was not sent (pi's error), shown until the text changes or is sent again. */

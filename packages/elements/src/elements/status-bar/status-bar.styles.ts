@@ -15,7 +15,7 @@ export const styles = [
       line-height: 1.5;
     }
     /* As pi's status line: the entries run on one line that ends in an ellipsis where it no longer fits. */
-    [part~="list"] {
+    [part~="base"] {
       margin: 0;
       padding: calc(var(--_space) / 2) var(--_space);
       list-style: none;
@@ -23,7 +23,7 @@ export const styles = [
       white-space: nowrap;
       text-overflow: ellipsis;
     }
-    [part~="list"]:empty {
+    [part~="base"]:empty {
       padding: 0;
     }
     [part~="entry"] {
@@ -39,12 +39,12 @@ export const styles = [
       margin-inline-end: 1.5ch;
     }
     /* Wrapping mode, and the one-line mode while an entry has keyboard focus: everything unfolds. */
-    :host([wrap]) [part~="list"],
-    [part~="list"]:focus-within {
+    :host([wrap]) [part~="base"],
+    [part~="base"]:focus-within {
       white-space: normal;
     }
     :host([wrap]) [part~="entry"],
-    [part~="list"]:focus-within [part~="entry"] {
+    [part~="base"]:focus-within [part~="entry"] {
       white-space: pre-wrap;
       overflow-wrap: anywhere;
     }

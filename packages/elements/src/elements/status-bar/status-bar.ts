@@ -1,13 +1,13 @@
 import type { PiSession, StatusEntry } from "@pi-elements/core";
 import { UiState } from "@pi-elements/core/ui-state";
-import { html, LitElement, type PropertyValues } from "lit";
+import { html, type PropertyValues } from "lit";
 import { repeat } from "lit/directives/repeat.js";
 import { stripAnsi } from "../../ansi/parse-ansi.js";
 import { renderAnsi } from "../../ansi/render-ansi.js";
+import { PiElement } from "../../base/pi-element.js";
 import { RemovalsFirst } from "../../controllers/removals-first.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
-import type { StringTable } from "../../i18n/strings.js";
 import { styles } from "./status-bar.styles.js";
 
 /** A status as the element takes it standalone; `text` may be raw (the core's `sanitizeStatusText` cleans it, as pi does). */
@@ -27,7 +27,8 @@ export interface StatusInput {
  * Not a live region: statuses change often (a burst can be thousands), and announcing each would drown a screen
  * reader; the list is read when visited.
  *
- * @csspart list - The line of entries (a list named "Status").
+ * @csspart base - The line of entries (a list named "Status").
+ * @csspart list - The same as `base`: its earlier name, kept as an alias.
  * @csspart entry - One status; carries `data-key` with the status key.
  * @csspart link - An OSC 8 hyperlink inside a status.
  * @cssprop --pi-color-surface - Background of the bar.
@@ -36,15 +37,13 @@ export interface StatusInput {
  * @cssprop --pi-font-family-mono - Font of the entries.
  * @cssprop --pi-ansi-red - One of the 16 ANSI colours (`--pi-ansi-black` … `--pi-ansi-bright-white`).
  */
-export class PiStatusBar extends LitElement {
+export class PiStatusBar extends PiElement {
   static override styles = styles;
 
   static override properties = {
     session: { attribute: false },
     statuses: { attribute: false },
     wrap: { type: Boolean, reflect: true },
-    theme: { type: String, reflect: true },
-    strings: { attribute: false },
   };
 
   /**
@@ -56,23 +55,13 @@ export class PiStatusBar extends LitElement {
   declare statuses: readonly StatusInput[];
   /** Wrap long statuses onto more lines instead of truncating them to one line. */
   declare wrap: boolean;
-  /**
-   * `"light"` or `"dark"` forces a theme; by default it follows `prefers-color-scheme`.
-   * @default undefined
-   */
-  declare theme: "light" | "dark" | undefined;
-  /**
-   * Per-element string overrides.
-   * @default undefined
-   */
-  declare strings: StringTable | undefined;
 
   /** Where `statuses` go: shown while no session is in use. */
   readonly #own = new UiState();
   readonly #store = new SessionStoreController<readonly StatusEntry[]>(this, (s) => s.statuses, {
     fallback: this.#own,
   });
-  readonly #removalsFirst = new RemovalsFirst<StatusInput>(this, "list", "key", (entry) => entry.key);
+  readonly #removalsFirst = new RemovalsFirst<StatusInput>(this, "base", "key", (entry) => entry.key);
   #resizeObserver: ResizeObserver | undefined;
 
   constructor() {
@@ -124,7 +113,7 @@ export class PiStatusBar extends LitElement {
 
   /** An entry keeps its `<li>` while its key stays (`repeat`), so a focused, unfolded entry stays put. */
   protected override render() {
-    return html`<ul part="list" @focusout=${this.#onFocusOut} aria-label=${localizeOwn(this, "status")}>
+    return html`<ul part="base list" @focusout=${this.#onFocusOut} aria-label=${localizeOwn(this, "status")}>
       ${repeat(
         this.#removalsFirst.items(this.entries),
         (entry) => entry.key,

@@ -1,13 +1,13 @@
 import type { PiSession, UiSnapshot, WidgetPlacement } from "@pi-elements/core";
 import { UiState } from "@pi-elements/core/ui-state";
-import { html, LitElement, nothing, type PropertyValues } from "lit";
+import { html, nothing, type PropertyValues } from "lit";
 import { repeat } from "lit/directives/repeat.js";
 import { renderAnsi } from "../../ansi/render-ansi.js";
+import { PiElement } from "../../base/pi-element.js";
 import { emit } from "../../controllers/events.js";
 import { RemovalsFirst } from "../../controllers/removals-first.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
-import type { StringTable } from "../../i18n/strings.js";
 import { styles } from "./widget-slot.styles.js";
 
 /** A widget as the element takes it standalone. */
@@ -47,7 +47,7 @@ export interface WidgetToggleDetail {
  * @cssprop --pi-font-family-mono - Font of the lines.
  * @cssprop --pi-ansi-red - One of the 16 ANSI colours (`--pi-ansi-black` … `--pi-ansi-bright-white`).
  */
-export class PiWidgetSlot extends LitElement {
+export class PiWidgetSlot extends PiElement {
   static override styles = styles;
 
   static override properties = {
@@ -55,8 +55,6 @@ export class PiWidgetSlot extends LitElement {
     placement: { type: String, reflect: true },
     widgets: { attribute: false },
     maxLines: { type: Number, attribute: "max-lines" },
-    theme: { type: String, reflect: true },
-    strings: { attribute: false },
   };
 
   /**
@@ -70,16 +68,6 @@ export class PiWidgetSlot extends LitElement {
   declare widgets: readonly WidgetInput[];
   /** Lines shown before the "truncated" row; pi's is 10. Values below 1 count as 1, NaN as 10. */
   declare maxLines: number;
-  /**
-   * `"light"` or `"dark"` forces a theme; by default it follows `prefers-color-scheme`.
-   * @default undefined
-   */
-  declare theme: "light" | "dark" | undefined;
-  /**
-   * Per-element string overrides.
-   * @default undefined
-   */
-  declare strings: StringTable | undefined;
 
   /** Where `widgets` go: shown while no session is in use. */
   readonly #own = new UiState();
