@@ -2,8 +2,8 @@ import { LitElement, type PropertyDeclarations } from "lit";
 import type { StringTable } from "../i18n/strings.js";
 
 /**
- * What the pi-* elements that draw something share, declared once: `theme`, honoured by the shared design tokens
- * (their `:host([theme])` rules), and `strings`, read by `localizeOwn`. An element's own `static properties` lists
+ * What the pi-* elements that draw something share, declared once: `theme`, which the shared design tokens honour
+ * (a forced colour scheme), and `strings`, per-element text overrides. A subclass's own `static properties` lists
  * only what it adds; Lit gives it these too.
  */
 export class PiElement extends LitElement {
