@@ -35,6 +35,9 @@ import { RpcResponse } from "../protocol/responses.js";
 import type { Transport, TransportState } from "../transports/transport.js";
 import { type Clock, DeadlineTimer, realClock } from "./clock.js";
 import { type DialogClosed, type DialogSession, Dialogs } from "./dialogs.js";
+
+export type { DialogClosed, DialogClosedReason } from "./dialogs.js";
+
 import { PiCommandError, PiSessionClosedError } from "./errors.js";
 import type { UiStore } from "./ui-snapshot.js";
 import { toNotifyType, UiState } from "./ui-state.js";
