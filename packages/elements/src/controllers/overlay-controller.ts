@@ -1,5 +1,5 @@
 /**
- * The one owner of a dialog's overlay: the native `<dialog>`, inline (`show()`, in the flow of the page) or modal
+ * The one owner of a dialog's overlay: the native `<dialog>`, inline (open, in the flow of the page) or modal
  * (`showModal()`: top layer, the page behind inert, a backdrop), focus moved in when it opens and given back when it
  * closes, and the ways a user dismisses it (Escape's close request, a click on a modal's backdrop). A dialog element
  * used on its own and `pi-extension-ui` both put their content in one; a dialog element shown by `pi-extension-ui`
@@ -96,9 +96,11 @@ export class OverlayController implements ReactiveController {
       if (this.#open) {
         // Shown the other way (inline <-> modal) since it opened: close it to show it again.
         if (dialog.open && dialog.matches(":modal") !== this.#modal) dialog.close();
+        // Inline, the open attribute rather than show(): show() would first focus the <dialog> itself (no control in
+        // it can take focus before the content has rendered), a needless hop before focus moves to the control.
         if (!dialog.open) {
           if (this.#modal) dialog.showModal();
-          else dialog.show();
+          else dialog.setAttribute("open", "");
         }
       } else if (dialog.open) {
         dialog.close();
