@@ -124,8 +124,9 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
   readonly #context = new ContextConsumer(this, {
     context: sessionContext,
     subscribe: true,
-    callback: () => {
-      if (this.request && !this.session) this.requestUpdate("request");
+    // A request asked before the provided session arrived (or of another session) moves to the provided one.
+    callback: (session) => {
+      if (this.request && !this.session && session && this.#driver !== session) this.requestUpdate("request");
     },
   });
   /** The element's own session, for standalone use; made again when `clock` changes. */

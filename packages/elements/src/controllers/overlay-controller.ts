@@ -20,11 +20,16 @@ export interface OverlayOptions {
   focusTarget(): HTMLElement | null | undefined;
 }
 
-/** How the overlay's `<dialog>` is named and described (ids in the host's shadow root). */
+/**
+ * How the overlay's `<dialog>` is named and described: by ids in the host's shadow root, or (content of another
+ * shadow root, which ids cannot reach) by text.
+ */
 export interface OverlayAria {
   role?: "alertdialog" | undefined;
   labelledby?: string | undefined;
   describedby?: string | undefined;
+  label?: string | undefined;
+  description?: string | undefined;
 }
 
 /** The focused element in the document, looking through open shadow roots. */
@@ -85,6 +90,8 @@ export class OverlayController implements ReactiveController {
       role=${aria.role ?? nothing}
       aria-labelledby=${aria.labelledby ?? nothing}
       aria-describedby=${aria.describedby || nothing}
+      aria-label=${aria.label ?? nothing}
+      aria-description=${aria.description || nothing}
       @cancel=${this.#onNativeCancel}
       @click=${this.#onClick}
     >${content}</dialog>`;

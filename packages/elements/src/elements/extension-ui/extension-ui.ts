@@ -230,17 +230,13 @@ export class PiExtensionUi extends LitElement {
     const current = this.current;
     const session = this.#store.session;
     const element = current && session ? this.#dialogElement(current, session) : undefined;
-    // The one name and description of the dialog, from the shown element (ids in this shadow root).
-    const content =
-      current && element
-        ? html`<span id="dialog-title" hidden>${plainTitle(current)}</span
-            ><span id="dialog-description" hidden>${element.description ?? ""}</span
-            >${this.#queueBar(dialogs, current)}${element}`
-        : nothing;
+    const content = current && element ? html`${this.#queueBar(dialogs, current)}${element}` : nothing;
+    // The one name and description of the dialog, as text: the shown element's heading and message are in its own
+    // shadow root, which no id reference from here reaches.
     const overlay = this.#overlay.render(content, {
       role: element?.dialogRole,
-      labelledby: element ? "dialog-title" : undefined,
-      describedby: element?.description ? "dialog-description" : undefined,
+      label: current && element ? plainTitle(current) : undefined,
+      description: element?.description,
     });
     const status = html`<span class="visually-hidden" role="status">${this.#announcement}</span>`;
     return this.modal ? html`${status}<slot></slot>${overlay}` : html`${status}${overlay}<slot></slot>`;
