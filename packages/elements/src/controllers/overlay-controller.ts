@@ -9,7 +9,6 @@
  * if the user has clicked elsewhere meanwhile, that choice wins.
  */
 import { html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from "lit";
-import { createRef, ref } from "lit/directives/ref.js";
 
 export type OverlayCancelSource = "keyboard" | "backdrop";
 
@@ -42,7 +41,6 @@ export function deepActiveElement(): Element | null {
 export class OverlayController implements ReactiveController {
   readonly #host: ReactiveControllerHost & HTMLElement;
   readonly #options: OverlayOptions;
-  readonly #dialog = createRef<HTMLDialogElement>();
   #open = false;
   #modal = false;
   #entering = false;
@@ -82,10 +80,9 @@ export class OverlayController implements ReactiveController {
     this.#host.requestUpdate();
   }
 
-  /** The `<dialog>` around `content`. */
+  /** The `<dialog>` around `content`; a host renders one. */
   render(content: unknown, aria: OverlayAria = {}, part = "dialog"): TemplateResult {
     return html`<dialog
-      ${ref(this.#dialog)}
       part=${part}
       role=${aria.role ?? nothing}
       aria-labelledby=${aria.labelledby ?? nothing}
@@ -98,7 +95,8 @@ export class OverlayController implements ReactiveController {
   }
 
   hostUpdated(): void {
-    const dialog = this.#dialog.value;
+    // The one <dialog> of the host's own shadow root (a dialog element's inside the host is in its own).
+    const dialog = this.#host.shadowRoot?.querySelector("dialog");
     if (dialog) {
       if (this.#open) {
         // Shown the other way (inline <-> modal) since it opened: close it to show it again.
