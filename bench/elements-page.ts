@@ -68,7 +68,7 @@ async function dialogOpen(mode: "inline" | "modal", runs: number, warmup: number
   const [client, agent] = createMemoryPair();
   const session = new PiSession(client);
   const host = document.createElement("pi-extension-ui");
-  host.mode = mode;
+  host.modal = mode === "modal";
   host.session = session;
   const prompt = document.createElement("pi-prompt");
   prompt.session = session;

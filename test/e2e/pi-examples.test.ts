@@ -106,7 +106,8 @@ async function commandShowsNothing(user: ExampleUser, command: string): Promise<
   assert.equal(state.success, true);
   const uiRequests = user.session.client.records.slice(from).filter((r) => r.type === "extension_ui_request");
   assert.deepEqual(uiRequests, [], "pi sent the page nothing for it");
-  assert.equal(await user.page.locator("pi-extension-ui").getByRole("group").count(), 0, "no dialog is shown");
+  const host = user.page.locator("pi-extension-ui");
+  assert.equal(await host.getByRole("dialog").or(host.getByRole("alertdialog")).count(), 0, "no dialog is shown");
   assert.equal(await user.page.locator("pi-prompt").getByRole("textbox").isEditable(), true);
 }
 

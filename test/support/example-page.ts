@@ -147,9 +147,10 @@ export class ExampleUser {
     await box.press("Enter");
   }
 
-  /** The dialog pi-extension-ui shows (the group or modal dialog named by its title). */
+  /** The dialog pi-extension-ui shows (its one `<dialog>`, inline or modal, named by the title; a confirm's is an alertdialog). */
   dialog(name: string | RegExp) {
-    return this.page.locator("pi-extension-ui").getByRole("group", { name });
+    const host = this.page.locator("pi-extension-ui");
+    return host.getByRole("dialog", { name }).or(host.getByRole("alertdialog", { name }));
   }
 
   /** Waits for a toast with this text in pi-notifications. */

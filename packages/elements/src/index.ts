@@ -9,7 +9,6 @@ export type { Clock } from "./controllers/countdown-controller.js";
 export {
   type DialogCancelSource,
   DialogElement,
-  type DialogResponder,
   type PiCancelDetail,
   type PiSubmitDetail,
 } from "./controllers/dialog-element.js";

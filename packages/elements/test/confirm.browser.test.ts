@@ -78,17 +78,21 @@ describe("pi-confirm", () => {
     const agent = new TestAgent(clock);
     const el = await fixture<PiConfirm>(html`<pi-confirm></pi-confirm>`);
     const dialog = el as unknown as AnyDialog;
-    await agent.ask(
-      dialog,
-      { type: "extension_ui_request", id: "c1", method: "confirm", title: "Allow?", message: "bash: ls" },
-      clock,
-    );
+    await agent.ask(dialog, {
+      type: "extension_ui_request",
+      id: "c1",
+      method: "confirm",
+      title: "Allow?",
+      message: "bash: ls",
+    });
     await sendKeys({ press: "Escape" });
-    await agent.ask(
-      dialog,
-      { type: "extension_ui_request", id: "c2", method: "confirm", title: "Allow?", message: "bash: rm" },
-      clock,
-    );
+    await agent.ask(dialog, {
+      type: "extension_ui_request",
+      id: "c2",
+      method: "confirm",
+      title: "Allow?",
+      message: "bash: rm",
+    });
     button(el, "no-button").click();
     await settle();
     expect(agent.responses()).to.deep.equal([

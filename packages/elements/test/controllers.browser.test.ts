@@ -5,21 +5,24 @@ import { sendKeys } from "@web/test-runner-commands";
 import { LitElement } from "lit";
 import { keyDown, keyUp } from "../../../test/support/engine.js";
 import { CountdownController } from "../src/controllers/countdown-controller.js";
-import { FocusReturnController } from "../src/controllers/focus-return-controller.js";
 import { KeyGuardController } from "../src/controllers/key-guard-controller.js";
+import { OverlayController } from "../src/controllers/overlay-controller.js";
 import { TypeaheadController } from "../src/controllers/typeahead-controller.js";
 import "../src/elements/input/define.js";
 import type { PiInput } from "../src/elements/input/input.js";
-import { recordEvents } from "./support/dialogs.js";
+import { settle, TestAgent } from "./support/agent.js";
+import { type AnyDialog, recordEvents } from "./support/dialogs.js";
 import { FakeClock } from "./support/fake-clock.js";
-import { FakeSession } from "./support/fake-session.js";
 
 class ControllerHost extends LitElement {
   expired = 0;
   readonly countdown = new CountdownController(this, () => this.expired++);
   readonly typeahead = new TypeaheadController(this);
   readonly keyGuard = new KeyGuardController(this);
-  readonly focusReturn = new FocusReturnController(this);
+  readonly overlay = new OverlayController(this, { onCancel: () => {}, focusTarget: () => this });
+  override render() {
+    return this.overlay.render(html`<button>in the overlay</button>`);
+  }
 }
 customElements.define("controller-host", ControllerHost);
 
@@ -135,22 +138,32 @@ describe("KeyGuardController", () => {
   });
 });
 
-describe("FocusReturnController", () => {
-  it("returns focus only when it is still inside or lost to body", async () => {
+describe("OverlayController", () => {
+  it("moves focus in on open and returns it on close, only when it is still inside or lost to body", async () => {
     const wrapper = await fixture<HTMLDivElement>(
       html`<div><button id="a">a</button><button id="b">b</button><controller-host tabindex="-1"></controller-host></div>`,
     );
     const [a, b] = [...wrapper.querySelectorAll("button")];
     const el = wrapper.querySelector<ControllerHost>("controller-host")!;
     a!.focus();
-    el.focusReturn.remember();
-    el.focus();
-    el.focusReturn.restore();
+    el.overlay.set(true, false);
+    await el.updateComplete;
+    await nextFrame();
+    expect(document.activeElement).to.equal(el);
+    expect(el.shadowRoot!.querySelector("dialog")!.open).to.equal(true);
+    el.overlay.set(false, false);
+    await el.updateComplete;
     expect(document.activeElement).to.equal(a);
-    el.focusReturn.remember();
-    el.focus();
+    expect(el.shadowRoot!.querySelector("dialog")!.open).to.equal(false);
+    el.overlay.set(true, true);
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector("dialog")!.matches(":modal")).to.equal(true);
+    el.overlay.set(true, false);
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector("dialog")!.matches(":modal"), "shown again inline").to.equal(false);
     b!.focus(); // the user went elsewhere
-    el.focusReturn.restore();
+    el.overlay.set(false, false);
+    await el.updateComplete;
     expect(document.activeElement).to.equal(b);
   });
 });
@@ -181,28 +194,40 @@ describe("DialogElement timing edge cases", () => {
     expect(el.shadowRoot!.querySelector("[part=countdown]")).to.equal(null);
   });
 
-  it("a session deadline already past cancels at once (timeout), sending cancelled once", async () => {
+  it("a session deadline already past (its timer not run yet, a throttled tab): an answer is the timeout", async () => {
     const clock = new FakeClock();
-    const session = new FakeSession();
-    const el = await fixture<PiInput>(html`<pi-input .clock=${clock} .session=${session}></pi-input>`);
+    const agent = new TestAgent(clock);
+    const el = await fixture<PiInput>(html`<pi-input></pi-input>`);
     const events = recordEvents(el);
-    el.deadline = clock.now() - 1;
-    el.request = { type: "extension_ui_request", id: "late", method: "input", title: "Late", timeout: 1000 };
-    await el.updateComplete;
+    agent.send({ type: "extension_ui_request", id: "late", method: "input", title: "Late", timeout: 1000 });
+    await settle();
+    clock.jump(2000);
+    await agent.ask(el as unknown as AnyDialog, agent.session.ui.getSnapshot().dialogs[0]!.request);
+    expect(el.open).to.equal(true, "the element never cancels on its own");
+    expect(el.shadowRoot!.querySelector("[part=countdown]")).to.equal(null);
+    el.submit();
+    await settle();
     expect(el.open).to.equal(false);
     expect(events).to.deep.equal([{ type: "pi-cancel", detail: { source: "timeout" } }]);
-    expect(session.sent).to.deep.equal([{ id: "late", answer: { cancelled: true } }]);
+    expect(agent.responses()).to.deep.equal([{ type: "extension_ui_response", id: "late", cancelled: true }]);
   });
 
-  it("deadline (e.g. a queued dialog's) wins over timeout, and a later request drops it", async () => {
+  it("a queued dialog counts down the time its session gives it, not its request's timeout", async () => {
     const clock = new FakeClock();
-    const el = await fixture<PiInput>(html`<pi-input .clock=${clock} .session=${new FakeSession()}></pi-input>`);
-    el.deadline = clock.now() + 2000;
-    el.request = { type: "extension_ui_request", id: "q", method: "input", title: "Q", timeout: 10_000 };
-    await el.updateComplete;
+    const agent = new TestAgent(clock);
+    const el = await fixture<PiInput>(html`<pi-input></pi-input>`);
+    agent.send({ type: "extension_ui_request", id: "q", method: "input", title: "Q", timeout: 10_000 });
+    await settle();
+    clock.advance(8000);
+    await agent.ask(el as unknown as AnyDialog, agent.session.ui.getSnapshot().dialogs[0]!.request);
     expect(el.shadowRoot!.querySelector("[part=countdown]")!.textContent).to.contain("(2s)");
-    el.request = { type: "extension_ui_request", id: "r", method: "input", title: "R", timeout: 7000 };
-    await el.updateComplete;
+    await agent.ask(el as unknown as AnyDialog, {
+      type: "extension_ui_request",
+      id: "r",
+      method: "input",
+      title: "R",
+      timeout: 7000,
+    });
     expect(el.shadowRoot!.querySelector("[part=countdown]")!.textContent).to.contain("(7s)");
   });
 });

@@ -38,7 +38,7 @@ describe("pi-extension-ui's dialog queue", () => {
     clock = new ManualClock();
     agent = new FakeAgent({ clock });
     const wrapper = await fixture<HTMLElement>(
-      html`<div><pi-extension-ui .session=${agent.session} .clock=${clock}><pi-prompt .session=${agent.session}></pi-prompt></pi-extension-ui></div>`,
+      html`<div><pi-extension-ui .session=${agent.session}><pi-prompt .session=${agent.session}></pi-prompt></pi-extension-ui></div>`,
     );
     host = wrapper.querySelector("pi-extension-ui")!;
     prompt = wrapper.querySelector("pi-prompt")!;

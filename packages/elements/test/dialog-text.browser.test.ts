@@ -127,14 +127,14 @@ describe("ANSI and line breaks in dialog texts", () => {
     expect(el.shadowRoot!.querySelector(".heading-text")!.textContent).to.equal("<img src=x onerror=alert(1)>");
   });
 
-  it("pi-extension-ui names the dialog group by the title's text", async () => {
+  it("pi-extension-ui names its dialog by the title's text", async () => {
     const agent = new FakeAgent();
     const host = await fixture<PiExtensionUi>(html`<pi-extension-ui .session=${agent.session}></pi-extension-ui>`);
     agent.request("confirm", { title: bold("Proceed?"), message: "ok" });
     await settle();
     await host.updateComplete;
-    const group = host.shadowRoot!.querySelector("[part~=dialog]")!;
-    expect(group.getAttribute("aria-label")).to.equal("Proceed?");
+    const dialog = host.shadowRoot!.querySelector("dialog[part~=dialog]")!;
+    expect(dialog.getAttribute("aria-label")).to.equal("Proceed?");
     agent.session.close();
   });
 });

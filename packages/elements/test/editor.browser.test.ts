@@ -55,11 +55,13 @@ describe("pi-editor", () => {
     const clock = new FakeClock();
     const agent = new TestAgent(clock);
     const el = await fixture<PiEditor>(html`<pi-editor></pi-editor>`);
-    await agent.ask(
-      el as unknown as AnyDialog,
-      { type: "extension_ui_request", id: "e1", method: "editor", title: "Edit", prefill: TRICKY },
-      clock,
-    );
+    await agent.ask(el as unknown as AnyDialog, {
+      type: "extension_ui_request",
+      id: "e1",
+      method: "editor",
+      title: "Edit",
+      prefill: TRICKY,
+    });
     expect(area(el).value).to.equal(TRICKY);
     el.shadowRoot!.querySelector<HTMLButtonElement>("[part~=submit-button]")!.click();
     await settle();

@@ -157,7 +157,6 @@ describe("pi-extension-ui inline", () => {
     agent.session.close();
     agent = new FakeAgent({ clock });
     const { host } = await mount(agent);
-    host.clock = clock;
     const first = agent.request("confirm", { title: "first", message: "" });
     agent.request("confirm", { title: "second", message: "", timeout: 3000 });
     agent.request("input", { title: "third" });
@@ -189,13 +188,38 @@ describe("pi-extension-ui inline", () => {
     expect((window as { __pwned?: number }).__pwned).to.equal(undefined);
   });
 
-  it("treats an unknown mode as inline", async () => {
-    const { host, prompt } = await mount(agent, 'mode="sideways"');
-    agent.request("input", { title: "where?" });
+  it("is inline without modal: a non-modal dialog in the flow, named once by the request's title", async () => {
+    const { host, prompt } = await mount(agent);
+    agent.request("confirm", { title: "Run \u001b[1mls\u001b[0m?", message: "in /tmp" });
     await settle();
-    expect(host.shadowRoot!.querySelector("dialog[part~=dialog]")).to.equal(null);
-    expect(shown(host)!.localName).to.equal("pi-input");
+    const box = host.shadowRoot!.querySelector("dialog")!;
+    expect(box.open).to.equal(true);
+    expect(box.matches(":modal")).to.equal(false);
+    expect(shown(host)!.localName).to.equal("pi-confirm");
     expect(prompt.checkVisibility()).to.equal(true);
+    // One dialog, one name: no dialog, group or second name inside the shown element.
+    expect(box.getAttribute("role")).to.equal("alertdialog");
+    expect(box.getAttribute("aria-label")).to.equal("Run ls?");
+    expect(box.getAttribute("aria-description")).to.equal("in /tmp");
+    const inner = shown(host)!.shadowRoot!;
+    expect(inner.querySelector("dialog, [role=dialog], [role=alertdialog], [role=group]")).to.equal(null);
+    expect(host.shadowRoot!.querySelectorAll("[role=group], [aria-label]")).to.have.length(1);
+    // Its text is on the page once: no hidden copy of the title or message.
+    expect(host.shadowRoot!.textContent).not.to.contain("in /tmp");
+  });
+
+  it("shows each method with the element registered for it in dialogTags", async () => {
+    const Input = customElements.get("pi-input")!;
+    if (!customElements.get("my-input")) customElements.define("my-input", class extends Input {});
+    const { host } = await mount(agent);
+    host.dialogTags = { ...host.dialogTags, input: "my-input" };
+    const id = agent.request("input", { title: "Name?" });
+    await settle();
+    expect(shown(host)!.localName).to.equal("my-input");
+    await sendKeys({ type: "x" });
+    await sendKeys({ press: "Enter" });
+    await settle();
+    expect(agent.responses()).to.deep.equal([{ type: "extension_ui_response", id, value: "x" }]);
   });
 
   it("finds its session through an ancestor pi-session", async () => {
@@ -246,7 +270,7 @@ describe("pi-extension-ui modal", () => {
   });
 
   it("opens a native modal dialog in the top layer and closes it when the queue empties", async () => {
-    const { host, prompt } = await mount(agent, 'mode="modal"');
+    const { host, prompt } = await mount(agent, "modal");
     promptField(prompt).focus();
     agent.request("confirm", { title: "Deploy?", message: "to production" });
     await settle();
@@ -264,7 +288,7 @@ describe("pi-extension-ui modal", () => {
   });
 
   it("cancels with source keyboard on Escape", async () => {
-    const { host } = await mount(agent, 'mode="modal"');
+    const { host } = await mount(agent, "modal");
     const sources: string[] = [];
     host.addEventListener("pi-cancel", (e) => sources.push(e.detail.source));
     const id = agent.request("input", { title: "Name?" });
@@ -277,7 +301,7 @@ describe("pi-extension-ui modal", () => {
   });
 
   it("cancels with source backdrop on a click outside the box", async () => {
-    const { host } = await mount(agent, 'mode="modal"');
+    const { host } = await mount(agent, "modal");
     const sources: string[] = [];
     host.addEventListener("pi-cancel", (e) => sources.push(e.detail.source));
     const id = agent.request("select", { title: "Pick", options: ["a", "b"] });
@@ -288,8 +312,8 @@ describe("pi-extension-ui modal", () => {
     expect(agent.responses()).to.deep.equal([{ type: "extension_ui_response", id, cancelled: true }]);
   });
 
-  it("draws one box: the modal's frame, with no second frame around any dialog element inside", async () => {
-    const { host } = await mount(agent, 'mode="modal"');
+  it("draws one box: the modal's frame; no dialog element inside has a <dialog> or a frame of its own", async () => {
+    const { host } = await mount(agent, "modal");
     agent.request("select", { title: "s", options: ["a"] });
     agent.request("confirm", { title: "c", message: "" });
     agent.request("input", { title: "i" });
@@ -300,7 +324,8 @@ describe("pi-extension-ui modal", () => {
       const element = shown(host)!;
       expect(element.localName).to.equal(`pi-${method}`);
       expect(outer.borderTopWidth).to.equal("1px");
-      const inner = getComputedStyle(element.shadowRoot!.querySelector("dialog")!);
+      expect(element.shadowRoot!.querySelector("dialog"), method).to.equal(null);
+      const inner = getComputedStyle(element.shadowRoot!.querySelector("[part~=content]")!);
       expect([inner.borderTopWidth, inner.borderInlineStartWidth, inner.paddingTop], method).to.deep.equal([
         "0px",
         "0px",
@@ -312,7 +337,7 @@ describe("pi-extension-ui modal", () => {
   });
 
   it("stays open across the queue and shows the position", async () => {
-    const { host } = await mount(agent, 'mode="modal"');
+    const { host } = await mount(agent, "modal");
     agent.request("input", { title: "one" });
     agent.request("input", { title: "two" });
     await settle();
@@ -351,7 +376,7 @@ describe("pi-extension-ui modal", () => {
 
   for (const theme of ["light", "dark"] as const) {
     it(`passes axe with the modal open in the ${theme} theme`, async () => {
-      const { host } = await mount(agent, `mode="modal" theme="${theme}"`);
+      const { host } = await mount(agent, `modal theme="${theme}"`);
       agent.request("editor", { title: "Commit message", prefill: "fix: prompt\n\nbody" });
       agent.request("input", { title: "next" });
       await settle();

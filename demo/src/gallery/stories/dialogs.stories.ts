@@ -5,7 +5,7 @@ import { accent, bold, lines, MARKUP, timeoutOf, warning } from "./text.js";
 
 const host = ({ session }: StoryContext) => html`<pi-extension-ui .session=${session}></pi-extension-ui>`;
 const modalHost = ({ session }: StoryContext) =>
-  html`<pi-extension-ui .session=${session} mode="modal"></pi-extension-ui>
+  html`<pi-extension-ui .session=${session} modal></pi-extension-ui>
     <p>The dialog opens in the top layer; the page behind it is inert.</p>`;
 
 export const selectStories: StoryModule = {
@@ -224,9 +224,9 @@ export const queueStories: StoryModule = {
   stories: [
     story({
       name: "Three pending dialogs",
-      knobs: { mode: { type: "choice", value: "inline", options: ["inline", "modal"] } },
+      knobs: { modal: { type: "boolean", value: false } },
       render: ({ session }, args) =>
-        html`<pi-extension-ui .session=${session} mode=${args.mode}><pi-prompt .session=${session}></pi-prompt></pi-extension-ui>`,
+        html`<pi-extension-ui .session=${session} ?modal=${args.modal}><pi-prompt .session=${session}></pi-prompt></pi-extension-ui>`,
       play: (agent) => {
         agent.request("confirm", { title: "First of three", message: "Answer me, then the next one shows." });
         agent.request("input", { title: "Second of three", placeholder: "anything" });

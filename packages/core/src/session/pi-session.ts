@@ -26,7 +26,6 @@ import {
   type KnownAgentEventType,
 } from "../protocol/events.js";
 import {
-  answerFields,
   type DialogAnswer,
   ExtensionUiRequest,
   FIRE_AND_FORGET_METHODS,
@@ -35,8 +34,12 @@ import {
 import { RpcResponse } from "../protocol/responses.js";
 import type { Transport, TransportState } from "../transports/transport.js";
 import { type Clock, DeadlineTimer, realClock } from "./clock.js";
+import { type DialogClosed, type DialogSession, Dialogs } from "./dialogs.js";
+
+export type { DialogClosed, DialogClosedReason } from "./dialogs.js";
+
 import { PiCommandError, PiSessionClosedError } from "./errors.js";
-import type { PendingDialog, UiStore } from "./ui-snapshot.js";
+import type { UiStore } from "./ui-snapshot.js";
 import { toNotifyType, UiState } from "./ui-state.js";
 
 export interface PiSessionOptions {
@@ -59,12 +62,6 @@ export interface SendOptions {
    * itself (as pi-prompt does, beside the text it keeps) or expects failures (probing a command).
    */
   report?: boolean;
-}
-
-export type DialogClosedReason = "answered" | "timeout" | "remote" | "agent_exit";
-export interface DialogClosed {
-  id: string;
-  reason: DialogClosedReason;
 }
 
 export type SessionEventMap = {
@@ -112,7 +109,7 @@ interface PendingCommand {
   reject: (error: unknown) => void;
 }
 
-export class PiSession extends TypedEventTarget<SessionEventMap> {
+export class PiSession extends TypedEventTarget<SessionEventMap> implements DialogSession {
   readonly transport: Transport;
   readonly #state: UiState;
   readonly #clock: Clock;
@@ -121,8 +118,8 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
   readonly #commands = new Map<string, PendingCommand>();
   #diagnosticCount = 0;
   #closed = false;
-  /** One timer for the earliest deadline among the pending dialogs. */
-  readonly #deadline: DeadlineTimer;
+  /** The pending dialogs' life: one timer for their deadlines, one answer path. */
+  readonly #dialogs: Dialogs;
   /**
    * Event types anyone ever listened to. Others are not dispatched at all: building an Event per `message_update`
    * token that nobody hears is most of the cost of a busy stream.
@@ -138,8 +135,11 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
     super();
     this.transport = transport;
     this.#clock = options.clock ?? realClock;
-    this.#deadline = new DeadlineTimer(this.#clock, this.#expireDialogs);
     this.#state = new UiState({ ...options, connection: transport.state });
+    this.#dialogs = new Dialogs(this.#state, this.#clock, (dialog, reason, fields) => {
+      if (fields) this.#sendUiResponse({ id: dialog.id, ...fields });
+      this.#emit("dialog-closed", { id: dialog.id, reason });
+    });
     transport.addEventListener("record", this.#onRecord);
     transport.addEventListener("state", this.#onState);
     transport.addEventListener("diagnostic", this.#onTransportDiagnostic);
@@ -218,17 +218,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
    * confirm takes {confirmed}, select a {value} among its options, input and editor a {value}; all {cancelled:true}).
    */
   respond(id: string, answer: DialogAnswer): boolean {
-    const dialog = this.#closed ? undefined : this.#state.getDialog(id);
-    if (!dialog) return false;
-    if (dialog.deadline !== undefined && this.#clock.now() >= dialog.deadline) {
-      // The timer has not run yet (a throttled tab), but the agent has already given up on this one.
-      this.#expireDialogs();
-      return false;
-    }
-    const fields = answerFields(dialog.request, answer);
-    if (!fields) return false;
-    this.#closeDialog(dialog, "answered", fields);
-    return true;
+    return this.#dialogs.respond(id, answer);
   }
 
   /** Clears statuses and widgets (pi never sends a reset). */
@@ -240,7 +230,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#syncDeadline();
+    this.#dialogs.stop();
     const error = new PiSessionClosedError();
     // Each reject deletes its own entry, which a Map's iteration allows.
     for (const command of this.#commands.values()) command.reject(error);
@@ -332,7 +322,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
         });
         return;
       }
-      this.#syncDeadline();
+      this.#dialogs.changed();
       this.#emit("ui-request", request);
       return;
     }
@@ -375,21 +365,17 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
       case "pi-elements/hello":
         // The bridge's replay follows and re-sends what is still pending, so this is silent: a dialog that comes
         // back keeps its id, and a renderer keyed by id keeps what the user typed.
-        this.#state.clearDialogs();
+        this.#dialogs.clear();
         this.#state.reset();
-        this.#syncDeadline();
         break;
       case "pi-elements/dialog_closed": {
-        const dialog = this.#state.getDialog(bridge.id);
-        if (dialog) this.#closeDialog(dialog, "remote");
+        this.#dialogs.close(bridge.id, "remote");
         break;
       }
       case "pi-elements/agent_exit": {
         this.#state.setAgentExit({ code: bridge.code, signal: bridge.signal, stderrTail: bridge.stderrTail ?? [] });
         this.#state.setStreaming(false);
-        const closed = this.#state.clearDialogs();
-        this.#syncDeadline();
-        for (const dialog of closed) this.#emit("dialog-closed", { id: dialog.id, reason: "agent_exit" });
+        this.#dialogs.clear("agent_exit");
         break;
       }
       case "pi-elements/agent_start":
@@ -440,14 +426,6 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
     );
   }
 
-  /** Removes a dialog, answers it when the client decided (answered / timeout), and tells listeners. */
-  #closeDialog(dialog: PendingDialog, reason: DialogClosedReason, fields?: Record<string, unknown>): void {
-    this.#state.removeDialog(dialog.id);
-    if (fields) this.#sendUiResponse({ id: dialog.id, ...fields });
-    this.#syncDeadline();
-    this.#emit("dialog-closed", { id: dialog.id, reason });
-  }
-
   #sendUiResponse(fields: { id: string; [key: string]: unknown }): void {
     try {
       this.transport.send(JSON.stringify({ type: "extension_ui_response", ...fields }));
@@ -459,22 +437,6 @@ export class PiSession extends TypedEventTarget<SessionEventMap> {
       });
     }
   }
-
-  /**
-   * Keeps one timer armed for the earliest deadline among pending dialogs (none once closed); leaves it alone when
-   * that deadline is the one already armed. Runs after every change to the pending dialogs.
-   */
-  #syncDeadline(): void {
-    this.#deadline.set(this.#closed ? undefined : this.#state.nextDeadline());
-  }
-
-  readonly #expireDialogs = (): void => {
-    for (const dialog of this.#state.expire(this.#clock.now())) {
-      this.#sendUiResponse({ id: dialog.id, cancelled: true });
-      this.#emit("dialog-closed", { id: dialog.id, reason: "timeout" });
-    }
-    this.#syncDeadline();
-  };
 
   #diagnose(diagnostic: Diagnostic): void {
     this.#diagnosticCount += 1;

@@ -7,7 +7,7 @@
  * Bursts are the normal case (2,000 setStatus lines in one chunk), so a change only marks the snapshot stale; the
  * snapshot is rebuilt on the next `getSnapshot`, and subscribers hear about a whole burst once, through `schedule`.
  */
-import type { ExtensionUiRequest, WidgetPlacement } from "../protocol/extension-ui.js";
+import type { DialogRequest, ExtensionUiRequest, WidgetPlacement } from "../protocol/extension-ui.js";
 import { NOTIFY_TYPES as NOTIFY_TYPE_LIST } from "../protocol/notify-types.js";
 import type { TransportState } from "../transports/transport.js";
 import type {
@@ -107,14 +107,9 @@ export class UiState implements UiStore {
       case "confirm":
       case "input":
       case "editor": {
-        if (this.#dialogs.has(request.id)) return false;
         const timeout = request.method === "editor" ? undefined : request.timeout;
         // pi arms its own timer only for a truthy timeout, so 0 means "no timeout" there and here.
-        const dialog: PendingDialog = timeout
-          ? { id: request.id, request, receivedAt: now, deadline: now + timeout }
-          : { id: request.id, request, receivedAt: now };
-        this.#dialogs.set(dialog.id, dialog);
-        break;
+        return this.addDialog(request, now, timeout ? now + timeout : undefined);
       }
       case "notify":
         if (this.#notifyIds.has(request.id)) return true;
@@ -135,6 +130,18 @@ export class UiState implements UiStore {
         this.#editorText = { text: request.text ?? "", seq: (this.#editorText?.seq ?? 0) + 1 };
         break;
     }
+    this.#changed();
+    return true;
+  }
+
+  /** Queues a dialog received at `now` that ends at `deadline` (none when undefined); false for a pending id. */
+  addDialog(request: DialogRequest, now: number, deadline: number | undefined): boolean {
+    if (this.#dialogs.has(request.id)) return false;
+    const dialog: PendingDialog =
+      deadline === undefined
+        ? { id: request.id, request, receivedAt: now }
+        : { id: request.id, request, receivedAt: now, deadline };
+    this.#dialogs.set(dialog.id, dialog);
     this.#changed();
     return true;
   }

@@ -11,9 +11,7 @@ export const dialogStyles = css`
   dialog {
     position: relative;
     inset: auto;
-    display: flex;
-    flex-direction: column;
-    gap: var(--_space);
+    display: block;
     box-sizing: border-box;
     inline-size: 100%;
     max-inline-size: 100%;
@@ -37,6 +35,12 @@ export const dialogStyles = css`
   }
   dialog::backdrop {
     background: rgb(0 0 0 / 0.45);
+  }
+  /* The heading, body and actions: all a dialog shown by pi-extension-ui renders (the host draws the frame). */
+  .content {
+    display: flex;
+    flex-direction: column;
+    gap: var(--_space);
   }
   .heading {
     margin: 0;

@@ -2,43 +2,52 @@
  * What the four dialog elements (pi-select, pi-confirm, pi-input, pi-editor) share, written once.
  *
  * Design
- * - A dialog renders inline by default, in place of the prompt as pi's TUI does: a non-modal `<dialog>` in
- *   the flow of the page. With the `modal` attribute it uses `showModal()` instead (top layer, inert page,
- *   backdrop click cancels with source "backdrop"). The host element `pi-extension-ui` embeds these inline.
+ * - A dialog element is a view. The dialog itself (its queue, its deadline timer, its one answer) belongs to a
+ *   session (`DialogSession`: `ui`, `clock`, `respond`): pi's `PiSession`, or the element's own `LocalSession` when it
+ *   is used on its own. Every way of using one runs the same path: the element shows a `PendingDialog` of its
+ *   session's store, counts down towards its `deadline` on the session's clock, answers with `session.respond`, and
+ *   closes when the dialog leaves the store (past its deadline: `pi-cancel` with source "timeout"; otherwise, e.g.
+ *   the agent exited or another client answered, quietly). It never cancels on its own.
  * - Three ways to drive one:
  *   1. Standalone: set `heading` (not `title`, which is HTMLElement's tooltip), the element's own fields and
- *      `timeout` (ms), then `show()` or set the `open` attribute; listen for `pi-submit` / `pi-cancel`.
+ *      `timeout` (ms), then `show()` or set the `open` attribute; listen for `pi-submit` / `pi-cancel`. The
+ *      element queues the question in its own LocalSession (on `clock`).
  *   2. As a promise: `await el.ask()` opens it and resolves with the answer, or undefined when cancelled;
  *      `await PiSelect.ask({ heading, options })` does the same with a throw-away modal element.
- *   3. From a session: give it `request` (a DialogRequest from the core) and `session` (or an ancestor
- *      `<pi-session>`); it fills itself from the request, opens, and answers with `session.respond(id, answer)`,
- *      the one answer path. `deadline` (a time on `clock`, e.g. PendingDialog.deadline) overrides `timeout` so a
- *      dialog that waited in a queue shows the time really left.
- *   Whatever the driver, an answer is given at most once per opening, and always also as an event. A
- *   session-driven dialog also closes when the session drops its request (the session's deadline: `pi-cancel`
- *   with source "timeout"; the agent exiting or another client answering: closed quietly, `ask()` gives undefined).
+ *   3. From a session: give it `request` (a pending DialogRequest) and `session` (or an ancestor `<pi-session>`);
+ *      it fills itself from the request and opens. Without a session, a request is asked locally as in 1.
+ *   Whatever the driver, an answer is given at most once per opening, and always also as an event.
+ * - The overlay (the `<dialog>`, inline or `modal`, backdrop, focus in and back) is an OverlayController. Inside
+ *   `pi-extension-ui`, which owns the overlay for the dialogs it shows, the element is `hosted` and renders only its
+ *   heading, body and actions.
  * - One level of inheritance, no mixins: this base class holds the shared properties, the answer path and the
  *   frame (heading, countdown, description); each element adds its own fields, body and keys.
  * - Behaviour lives in controllers: CountdownController ("Title (5s)"; screen readers get the deadline once as
  *   the dialog's description, the ticking number is aria-hidden), KeyGuardController (a key press that started
  *   before the dialog opened never answers it), ImeGuardController (Enter that commits an IME composition never
- *   submits), FocusReturnController (focus in on open, back on close).
+ *   submits), OverlayController.
  * - Esc cancels (source "keyboard") unless an IME composition owns it. pi's Ctrl+C is left to the browser (copy).
  */
 
 import { ContextConsumer } from "@lit/context";
-import type { DialogAnswer, DialogRequest } from "@pi-elements/core";
+import {
+  type DialogAnswer,
+  type DialogRequest,
+  type DialogSession,
+  LocalSession,
+  type PendingDialog,
+} from "@pi-elements/core";
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from "lit";
+import { stripAnsi } from "../ansi/parse-ansi.js";
 import { renderAnsi } from "../ansi/render-ansi.js";
 import { sessionContext } from "../context.js";
 import { localizeOwn } from "../i18n/localize.js";
 import type { StringKey, StringTable } from "../i18n/strings.js";
-import { isBackdropClick } from "./backdrop-click.js";
 import { type Clock, CountdownController, realClock } from "./countdown-controller.js";
 import { emit } from "./events.js";
-import { FocusReturnController } from "./focus-return-controller.js";
 import { ImeGuardController } from "./ime-guard-controller.js";
 import { KeyGuardController } from "./key-guard-controller.js";
+import { OverlayController } from "./overlay-controller.js";
 
 export type { Clock } from "./countdown-controller.js";
 
@@ -65,19 +74,16 @@ declare global {
   }
 }
 
-/** What a dialog needs from a session: the one answer path. A PiSession is one. */
-export interface DialogResponder {
-  respond(id: string, answer: DialogAnswer): boolean;
-}
+let localIds = 0;
 
 export abstract class DialogElement<R extends DialogRequest, A> extends LitElement {
   /** Lit gives subclasses these too: an element's own `properties` lists only what it adds. */
   static override properties: PropertyDeclarations = {
     heading: { type: String },
     timeout: { type: Number },
-    deadline: { type: Number, attribute: false },
     open: { type: Boolean, reflect: true },
     modal: { type: Boolean, reflect: true },
+    hosted: { type: Boolean, attribute: false },
     session: { attribute: false },
     request: { attribute: false },
     clock: { attribute: false },
@@ -86,18 +92,21 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
 
   /** The dialog's title. Named `heading` because `title` is every element's tooltip. */
   declare heading: string;
-  /** Milliseconds before the dialog cancels itself (source "timeout"); none when undefined. */
+  /** Standalone: milliseconds before the dialog cancels (source "timeout"); none when undefined. */
   declare timeout: number | undefined;
-  /** Absolute deadline on `clock`; wins over `timeout`. */
-  declare deadline: number | undefined;
   declare open: boolean;
   /** Use a modal `<dialog>` (top layer) instead of rendering inline. */
   declare modal: boolean;
-  /** Where answers go when `request` is set; otherwise the ancestor `<pi-session>`'s session. */
-  declare session: DialogResponder | undefined;
-  /** A dialog request from the core: fills the element, opens it, and is answered through the session. */
+  /**
+   * Set by a host that owns the overlay (`pi-extension-ui`): the element renders only its heading, body and
+   * actions, and the host names the dialog, opens it and moves focus.
+   */
+  declare hosted: boolean;
+  /** The session `request` is pending in; otherwise the ancestor `<pi-session>`'s session. */
+  declare session: DialogSession | undefined;
+  /** A dialog request pending in the session: fills the element, opens it, and is answered through the session. */
   declare request: R | undefined;
-  /** Time source for the countdown; the session's clock when counting towards a session deadline. */
+  /** The clock of the element's own session (standalone, `ask()`); a session's dialog counts on `session.clock`. */
   declare clock: Clock;
   /** Per-element string overrides (see setStrings for page-wide ones). */
   declare strings: StringTable | undefined;
@@ -105,28 +114,39 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
   /** The request method this element answers. */
   protected abstract readonly method: R["method"];
 
-  readonly #countdown = new CountdownController(this, () => this.cancel("timeout"));
+  readonly #countdown = new CountdownController(this);
   readonly #keyGuard = new KeyGuardController(this);
   protected readonly ime = new ImeGuardController(this);
-  readonly #focusReturn = new FocusReturnController(this);
+  readonly #overlay = new OverlayController(this, {
+    onCancel: (source) => this.cancel(source),
+    focusTarget: () => this.focusTarget(),
+  });
   readonly #context = new ContextConsumer(this, {
     context: sessionContext,
     subscribe: true,
-    callback: () => this.#watchSession(),
+    // A request asked before the provided session arrived (or of another session) moves to the provided one.
+    callback: (session) => {
+      if (this.request && !this.session && session && this.#driver !== session) this.requestUpdate("request");
+    },
   });
-  /** The session whose "dialog-closed" events this element follows. */
-  #watched: EventTarget | undefined;
+  /** The element's own session, for standalone use; made again when `clock` changes. */
+  #local: LocalSession | undefined;
+  /** The session whose dialog is shown, the dialog's id, and what its store last said about it. */
+  #driver: DialogSession | undefined;
+  #id: string | undefined;
+  #pending: PendingDialog | undefined;
+  #unsubscribe: (() => void) | undefined;
   #answered = false;
   #initialSeconds: number | undefined;
-  #focusPending = false;
   #waiters: Array<(answer: A | undefined) => void> = [];
 
   constructor() {
     super();
-    // timeout, deadline, session, request and strings start undefined.
+    // timeout, session, request and strings start undefined.
     this.heading = "";
     this.open = false;
     this.modal = false;
+    this.hosted = false;
     this.clock = realClock;
   }
 
@@ -174,13 +194,28 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
     return this.answer({ cancelled: true }, source);
   }
 
-  /** The session answers go to: the `session` property, else the provided one. */
-  get effectiveSession(): DialogResponder | undefined {
+  /** The session `request` is answered through: the `session` property, else the provided one. */
+  get effectiveSession(): DialogSession | undefined {
     return this.session ?? this.#context.value;
+  }
+
+  /** "alertdialog" for a confirmation; otherwise undefined, the `<dialog>` element's own role. */
+  readonly dialogRole: "alertdialog" | undefined;
+
+  /** The dialog's description as plain text (its message, its deadline), for a host that names the dialog. */
+  get description(): string {
+    const parts = this.describedBy.map((id) => this.renderRoot.querySelector(`#${id}`)?.textContent ?? "");
+    if (this.#initialSeconds !== undefined) parts.push(this.t("timeoutNotice", { seconds: this.#initialSeconds }));
+    return parts
+      .map((part) => stripAnsi(part).replace(/\s+/g, " ").trim())
+      .filter(Boolean)
+      .join(" ");
   }
 
   /** Fills the element's own fields from a request of its method. */
   protected abstract applyRequest(request: R): void;
+  /** The request the element's own fields make, for its own session. */
+  protected abstract ownRequest(id: string): R;
   /** The control that takes focus when the dialog opens. */
   protected abstract focusTarget(): HTMLElement | null | undefined;
   /** The body under the heading: message, list, field, buttons. */
@@ -194,8 +229,6 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
   }
   /** Resets per-question state (a list's current option, a filter) each time the dialog opens. */
   protected onOpen(): void {}
-  /** "alertdialog" for a confirmation; otherwise undefined, the `<dialog>` element's own role. */
-  protected readonly dialogRole: "alertdialog" | undefined;
   /** Ids of elements that describe the dialog besides its deadline. */
   protected get describedBy(): string[] {
     return [];
@@ -206,33 +239,35 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
   }
 
   /**
-   * Answers once: closes, sends to the session when session-driven, fires `pi-submit` or `pi-cancel`, and
-   * settles `ask()`. Returns false (and does nothing) when the dialog is not open or already answered.
+   * Answers once: sends it through the session, closes, fires `pi-submit` or `pi-cancel`, and settles `ask()`.
+   * Returns false (and does nothing) when the dialog is not open or already answered. An answer that comes after
+   * the dialog's deadline (the session's timer had not run yet) is the timeout.
    */
   protected answer(answer: DialogAnswer, source: DialogCancelSource = "button"): boolean {
-    if (!this.#close()) return false;
-    const request = this.request;
-    if (request) this.effectiveSession?.respond(request.id, answer);
-    if ("cancelled" in answer) {
+    if (!this.open || this.#answered) return false;
+    this.#answered = true;
+    const driver = this.#driver;
+    const deadline = this.#pending?.deadline;
+    const taken = driver !== undefined && this.#id !== undefined && driver.respond(this.#id, answer);
+    const late = !taken && deadline !== undefined && driver !== undefined && driver.clock.now() >= deadline;
+    this.#finish(late ? { cancelled: true } : answer, late ? "timeout" : source);
+    return true;
+  }
+
+  /** Closes after an answer or the end of the dialog, and tells the page (`answer` undefined: quietly). */
+  #finish(answer: DialogAnswer | undefined, source: DialogCancelSource): void {
+    this.#answered = true;
+    this.#detach();
+    this.open = false;
+    if (answer === undefined) {
+      this.#settle(undefined);
+    } else if ("cancelled" in answer) {
       emit(this, "pi-cancel", { source });
       this.#settle(undefined);
     } else {
       emit(this, "pi-submit", answer);
       this.#settle(this.askResult(answer));
     }
-    return true;
-  }
-
-  /**
-   * Closes the dialog as answered, once per opening: false (and nothing done) when it is not open or already
-   * answered. Marked answered first, so a session reporting the request closed meanwhile is ignored.
-   */
-  #close(): boolean {
-    if (!this.open || this.#answered) return false;
-    this.#answered = true;
-    this.open = false;
-    this.#countdown.stop();
-    return true;
   }
 
   #settle(result: A | undefined): void {
@@ -242,103 +277,105 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    // A new request is a new question, even if the previous one was never closed.
+    let ask = false;
     if (changed.has("request") && this.request) {
       const request = this.request;
       if (request.method === this.method) {
         this.heading = asText(request.title);
-        const timeout = (request as { timeout?: unknown }).timeout;
-        this.timeout = typeof timeout === "number" ? timeout : undefined;
-        // A deadline belongs to one request: a new request without one counts from its own timeout.
-        if (!changed.has("deadline")) this.deadline = undefined;
         this.applyRequest(request);
-        // A new request is a new question, even if the previous one was never closed.
-        if (this.open) this.#opened();
         this.open = true;
+        ask = true;
       } else {
         // A request for another kind of dialog is not ours to show or answer.
         this.request = undefined;
       }
     }
-    if (changed.has("open")) {
-      if (this.open) this.#opened();
-      else if (changed.get("open") === true) this.#closed();
-    }
+    // Opened, or closed and opened again before this update (answered, then show()): a new question either way.
+    const opened = changed.has("open") && this.open;
+    if (changed.has("open") && changed.get("open") === true && !this.open) this.#detach();
+    if (this.open && (ask || opened)) this.#opened();
+    this.#overlay.set(this.open && !this.hosted, this.modal);
   }
 
   #opened(): void {
+    this.#detach();
     this.#answered = false;
     this.#keyGuard.arm();
-    this.#focusReturn.remember();
-    this.#focusPending = true;
     this.onOpen();
-    // As in pi, a timeout of 0 (or less) means none; so does one that is not a finite number (NaN, Infinity):
-    // the countdown ignores a deadline that is not finite. A deadline already past cancels at once.
-    const timeout = this.timeout ?? 0;
-    const deadline = Number.isFinite(this.deadline)
-      ? this.deadline
-      : timeout > 0
-        ? this.clock.now() + timeout
-        : undefined;
-    this.#countdown.start(deadline, this.clock);
-    this.#initialSeconds = this.#countdown.seconds;
-    if (!this.open) this.#closed();
-  }
-
-  #closed(): void {
-    this.#countdown.stop();
-    this.#focusReturn.restore();
-  }
-
-  protected override updated(changed: PropertyValues<this>): void {
-    super.updated(changed);
-    if (changed.has("session")) this.#watchSession();
-    const dialog = this.renderRoot.querySelector("dialog");
-    if (!dialog) return;
-    if (this.open && !dialog.open) {
-      if (this.modal) dialog.showModal();
-      else dialog.show();
-    } else if (!this.open && dialog.open) {
-      dialog.close();
+    const session = this.request ? this.effectiveSession : undefined;
+    if (this.request && session) {
+      this.#attach(session, this.request.id);
+    } else {
+      // Standalone, or a request with no session: asked in the element's own session.
+      if (this.#local?.clock !== this.clock) this.#local = new LocalSession({ clock: this.clock });
+      const id = this.request?.id ?? `local-${++localIds}`;
+      const timeout = this.request ? (this.request as { timeout?: unknown }).timeout : this.timeout;
+      this.#local.open(this.request ?? this.ownRequest(id), typeof timeout === "number" ? timeout : undefined);
+      this.#attach(this.#local, id);
     }
-    if (this.open && this.#focusPending) {
-      this.#focusPending = false;
-      this.focusTarget()?.focus();
+    // A new question in an overlay already open: focus moves to its first control again.
+    if (!this.hosted && this.#overlay.open) this.#overlay.enter();
+  }
+
+  #attach(session: DialogSession, id: string): void {
+    this.#driver = session;
+    this.#id = id;
+    this.#pending = undefined;
+    this.#initialSeconds = undefined;
+    this.#unsubscribe = session.ui.subscribe(() => this.#sync());
+    this.#sync();
+  }
+
+  #detach(): void {
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+    if (this.#driver instanceof LocalSession && this.#id !== undefined && this.#driver === this.#local) {
+      this.#local.close(this.#id);
+    }
+    this.#driver = undefined;
+    this.#id = undefined;
+    this.#pending = undefined;
+    this.#countdown.stop();
+  }
+
+  /** Follows the dialog in its session's store: its deadline while it is there, closing when it leaves. */
+  #sync(): void {
+    const driver = this.#driver;
+    if (!driver) return;
+    const pending = driver.ui.getSnapshot().dialogs.find((dialog) => dialog.id === this.#id);
+    if (pending) {
+      if (pending === this.#pending) return;
+      this.#pending = pending;
+      this.#countdown.start(pending.deadline, driver.clock);
+      this.#initialSeconds = this.#countdown.seconds;
+      this.requestUpdate();
+    } else if (this.#pending) {
+      // It left the store without this element's answer: past its deadline it timed out, else it ended elsewhere.
+      const deadline = this.#pending.deadline;
+      const timedOut = deadline !== undefined && driver.clock.now() >= deadline;
+      if (this.open && !this.#answered) this.#finish(timedOut ? { cancelled: true } : undefined, "timeout");
+      else this.#detach();
     }
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.#watchSession();
+    // Moved in the document while open: follow the dialog again.
+    const driver = this.#driver;
+    if (driver && !this.#unsubscribe) {
+      this.#unsubscribe = driver.ui.subscribe(() => this.#sync());
+      this.#sync();
+    }
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#watchSession();
     // Removed while open (e.g. the session closed it remotely): no answer is sent, but ask() must not hang.
     if (this.open && !this.#answered) this.#settle(undefined);
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
   }
-
-  /**
-   * Follows the session's "dialog-closed" events while connected, so a session-driven dialog closes when its
-   * request leaves the queue for a reason other than this element's answer: the session's own deadline, the
-   * agent exiting, another client answering (bridge), or another element answering through the same session.
-   */
-  #watchSession(): void {
-    const session = this.isConnected ? this.effectiveSession : undefined;
-    const target = session instanceof EventTarget ? session : undefined;
-    if (target === this.#watched) return;
-    this.#watched?.removeEventListener("dialog-closed", this.#onDialogClosed);
-    this.#watched = target;
-    target?.addEventListener("dialog-closed", this.#onDialogClosed);
-  }
-
-  readonly #onDialogClosed = (event: Event): void => {
-    const closed = (event as Event & { value?: { id?: unknown; reason?: unknown } }).value;
-    if (closed?.id !== this.request?.id || !this.#close()) return;
-    // Its deadline is a timeout like our own; otherwise nobody waits for an answer any more: close quietly.
-    if (closed?.reason === "timeout") emit(this, "pi-cancel", { source: "timeout" });
-    this.#settle(undefined);
-  };
 
   // Lit calls template event listeners with `this` set to the element, so these need no binding.
   /** Esc from any control in the dialog, after the control's own handler (which may claim it). */
@@ -349,29 +386,11 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
     }
   }
 
-  #onNativeCancel(event: Event): void {
-    // A modal <dialog>'s own close request (Esc); the keydown handler normally gets there first.
-    event.preventDefault();
-    this.cancel("keyboard");
-  }
-
-  #onDialogClick(event: MouseEvent): void {
-    if (this.modal && isBackdropClick(event)) this.cancel("backdrop");
-  }
-
   protected override render(): TemplateResult {
     const seconds = this.#countdown.seconds;
     const describedBy = [...this.describedBy];
     if (this.#initialSeconds !== undefined) describedBy.push("deadline");
-    return html`<dialog
-      part="dialog"
-      role=${this.dialogRole ?? nothing}
-      aria-labelledby="heading"
-      aria-describedby=${describedBy.length ? describedBy.join(" ") : nothing}
-      @keydown=${this.#onKeydown}
-      @cancel=${this.#onNativeCancel}
-      @click=${this.#onDialogClick}
-    >
+    const content = html`<div part="content" class="content" @keydown=${this.#onKeydown}>
       <h2 part="heading" class="heading">
         <span id="heading"
           >${
@@ -393,6 +412,12 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
           : nothing
       }
       ${this.renderBody()}
-    </dialog>`;
+    </div>`;
+    if (this.hosted) return content;
+    return this.#overlay.render(content, {
+      role: this.dialogRole,
+      labelledby: "heading",
+      describedby: describedBy.join(" "),
+    });
   }
 }

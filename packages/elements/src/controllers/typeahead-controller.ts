@@ -4,8 +4,9 @@
  * items that start with it. Matching is by whole code points, case-insensitive, after NFKC normalization, so
  * non-Latin labels (日本語, Ελληνικά, русский) work the same way as Latin ones.
  */
+
+import { type Clock, realClock } from "@pi-elements/core";
 import type { ReactiveController, ReactiveControllerHost } from "lit";
-import { type Clock, realClock } from "./countdown-controller.js";
 
 export const TYPEAHEAD_MS = 1000;
 

@@ -33,17 +33,15 @@ export class TestAgent {
   }
 
   /**
-   * Sends `request`, waits for the session to queue it, and hands the head of the queue to `el` the way
-   * pi-extension-ui does (request, deadline, the session's clock, the session).
+   * Sends `request`, waits for the session to queue it, and hands it to `el` the way pi-extension-ui does (the
+   * session and the request; the element reads the dialog's deadline from the session's store, on its clock).
    */
-  async ask(el: AnyDialog, request: DialogRequest, clock: Clock): Promise<void> {
+  async ask(el: AnyDialog, request: DialogRequest): Promise<void> {
     this.send(request);
     await settle();
-    const head = this.session.ui.getSnapshot().dialogs[0];
+    const head = this.session.ui.getSnapshot().dialogs.find((dialog) => dialog.id === request.id);
     if (!head) throw new Error("the session queued no dialog");
     el.session = this.session;
-    el.clock = clock;
-    el.deadline = head.deadline;
     el.request = head.request;
     await el.updateComplete;
   }

@@ -1,10 +1,13 @@
 /**
  * A stand-in for PiSession's answer path: records every `respond` call and, like the real one, accepts one answer
- * per id (a second answer returns false and is not sent).
+ * per id (a second answer returns false and is not sent). Its store holds no dialog: a request given with it is
+ * one built by hand, which stays open until answered.
  */
-import type { DialogAnswer } from "@pi-elements/core";
+import { type DialogAnswer, type DialogSession, realClock, UiState } from "@pi-elements/core";
 
-export class FakeSession {
+export class FakeSession implements DialogSession {
+  readonly ui = new UiState();
+  readonly clock = realClock;
   /** Every call, accepted or not. */
   readonly calls: Array<{ id: string; answer: DialogAnswer }> = [];
   /** What would have gone on the wire. */

@@ -14,7 +14,8 @@ import { confirmStyles } from "./confirm.styles.js";
  *
  * @event pi-submit - `{confirmed: boolean}`: Yes or No was chosen.
  * @event pi-cancel - `{source: "keyboard" | "button" | "timeout" | "backdrop"}`: closed without an answer.
- * @csspart dialog - The `<dialog>` box.
+ * @csspart dialog - The `<dialog>` box (none when shown by pi-extension-ui, which draws the frame).
+ * @csspart content - The heading, body and actions.
  * @csspart heading - The title line, with the countdown.
  * @csspart countdown - "(5s)" after the title while a timeout runs.
  * @csspart message - The message text.
@@ -37,7 +38,7 @@ export class PiConfirm extends DialogElement<ConfirmRequest, boolean> {
     this.message = "";
   }
 
-  protected override readonly dialogRole = "alertdialog";
+  override readonly dialogRole = "alertdialog";
 
   protected override get describedBy(): string[] {
     return this.message ? ["message"] : [];
@@ -45,6 +46,10 @@ export class PiConfirm extends DialogElement<ConfirmRequest, boolean> {
 
   protected applyRequest(request: ConfirmRequest): void {
     this.message = asText(request.message);
+  }
+
+  protected ownRequest(id: string): ConfirmRequest {
+    return { type: "extension_ui_request", id, method: "confirm", title: this.heading, message: this.message };
   }
 
   protected focusTarget(): HTMLElement | null {

@@ -18,7 +18,8 @@ export type EditorSubmitKey = "enter" | "mod-enter";
  *
  * @event pi-submit - `{value: string}`: the edited text.
  * @event pi-cancel - `{source: "keyboard" | "button" | "timeout" | "backdrop"}`: closed without an answer.
- * @csspart dialog - The `<dialog>` box.
+ * @csspart dialog - The `<dialog>` box (none when shown by pi-extension-ui, which draws the frame).
+ * @csspart content - The heading, body and actions.
  * @csspart heading - The title line, with the countdown.
  * @csspart countdown - "(5s)" after the title while a timeout runs.
  * @csspart textarea - The text area.
@@ -50,6 +51,10 @@ export class PiEditor extends DialogElement<EditorRequest, string> {
 
   protected applyRequest(request: EditorRequest): void {
     this.value = asText(request.prefill);
+  }
+
+  protected ownRequest(id: string): EditorRequest {
+    return { type: "extension_ui_request", id, method: "editor", title: this.heading, prefill: this.value };
   }
 
   protected focusTarget(): HTMLTextAreaElement | null {

@@ -2,9 +2,8 @@ import "../select/define.js";
 import "../confirm/define.js";
 import "../input/define.js";
 import "../editor/define.js";
-import { type ExtensionUiMode, PiExtensionUi } from "./extension-ui.js";
+import { PiExtensionUi } from "./extension-ui.js";
 
-export type { ExtensionUiMode };
 export { PiExtensionUi };
 
 if (!customElements.get("pi-extension-ui")) customElements.define("pi-extension-ui", PiExtensionUi);

@@ -16,7 +16,7 @@ export const styles = [
     }
     /*
      * The host paints its own ground so its colours hold in either theme, whatever the page's background: the inline
-     * group and the modal alike.
+     * dialog and the modal alike.
      */
     [part~="dialog"] {
       background: var(--_bg);
@@ -65,21 +65,25 @@ export const styles = [
       display: inline-block;
       transform: scaleX(-1);
     }
+    /* The one frame around the queue bar and the shown dialog, inline or modal. */
     dialog {
       box-sizing: border-box;
-      inline-size: min(40rem, calc(100vw - 2rem));
-      max-block-size: calc(100dvh - 2rem);
       padding: calc(var(--_space) * 1.5);
       color: var(--_text);
       border: 1px solid var(--_border);
-      box-shadow: 0 0.5rem 2rem rgb(0 0 0 / 0.35);
     }
-    /* The modal is the one box: the dialog element inside keeps its content and drops its own frame. */
-    dialog > [part~="dialog-element"]::part(dialog) {
-      padding: 0;
-      border: 0;
-      border-radius: 0;
-      background: transparent;
+    /* Inline: in the flow above the slotted prompt, as wide as the host. */
+    dialog[open]:not(:modal) {
+      position: static;
+      display: block;
+      inline-size: auto;
+      max-inline-size: none;
+      margin: 0 0 var(--_space);
+    }
+    dialog:modal {
+      inline-size: min(40rem, calc(100vw - 2rem));
+      max-block-size: calc(100dvh - 2rem);
+      box-shadow: 0 0.5rem 2rem rgb(0 0 0 / 0.35);
     }
     dialog::backdrop {
       background: rgb(0 0 0 / 0.45);

@@ -1,24 +1,41 @@
-import type { PendingDialog, PiSession } from "@pi-elements/core";
+import { type DialogMethod, type PendingDialog, type PiSession, realClock } from "@pi-elements/core";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
 import { stripAnsi } from "../../ansi/parse-ansi.js";
-import { isBackdropClick } from "../../controllers/backdrop-click.js";
-import { type Clock, CountdownController, realClock } from "../../controllers/countdown-controller.js";
+import { CountdownController } from "../../controllers/countdown-controller.js";
 import type { DialogCancelSource } from "../../controllers/dialog-element.js";
-import { deepActiveElement } from "../../controllers/focus-return-controller.js";
+import { OverlayController } from "../../controllers/overlay-controller.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
 import type { StringKey, StringTable } from "../../i18n/strings.js";
 import { styles } from "./extension-ui.styles.js";
-
-/** How a dialog is presented: above the slotted content, or as a modal over the page. */
-export type ExtensionUiMode = "inline" | "modal";
 
 interface HostSlice {
   dialogs: readonly PendingDialog[];
   title: string | undefined;
 }
 
-type DialogHandle = HTMLElement & { cancel(source: DialogCancelSource): boolean };
+/**
+ * What `pi-extension-ui` needs of the element it shows a dialog with (the four dialog elements are such): it is
+ * given the session and the request, renders only its heading, body and actions (`hosted`), and can be cancelled.
+ */
+export type HostedDialog = HTMLElement & {
+  session: unknown;
+  request: unknown;
+  hosted: boolean;
+  cancel(source: DialogCancelSource): boolean;
+  /** The dialog's description as plain text; the host describes its overlay with it. */
+  readonly description?: string;
+  /** "alertdialog" for a confirmation. */
+  readonly dialogRole?: "alertdialog" | undefined;
+};
+
+/** The element tag for each dialog method, as `pi-extension-ui` uses by default. */
+export const DEFAULT_DIALOG_TAGS: Readonly<Record<DialogMethod, string>> = Object.freeze({
+  select: "pi-select",
+  confirm: "pi-confirm",
+  input: "pi-input",
+  editor: "pi-editor",
+});
 
 /**
  * The dialog to show when the one shown leaves the queue (or none was shown): the waiting dialog with the earliest
@@ -40,8 +57,9 @@ function plainTitle(dialog: PendingDialog): string {
 }
 
 /**
- * The all-in-one extension-UI host. It shows one of the session's pending dialogs with the element for its method
- * (`pi-select`, `pi-confirm`, `pi-input`, `pi-editor`) and, when more are waiting, a queue bar: "1 of 3" with
+ * The all-in-one extension-UI host. It shows one of the session's pending dialogs with the element registered for
+ * its method in `dialogTags` (by default `pi-select`, `pi-confirm`, `pi-input`, `pi-editor`) inside the one overlay
+ * it owns (a `<dialog>`: inline, or modal) and, when more are waiting, a queue bar: "1 of 3" with
  * Previous and Next buttons, so every pending dialog can be reached, answered or dismissed (Esc or Cancel sends
  * `cancelled`, which pi accepts even for a dialog it already gave up on).
  *
@@ -54,10 +72,10 @@ function plainTitle(dialog: PendingDialog): string {
  * So a timed dialog never expires unseen. When the queue empties, focus returns to where it was before the first
  * dialog opened. Each dialog keeps its element (and what was typed in it) while it is pending.
  *
- * - `mode="inline"` (default): the dialog shows above the slotted content, which stays usable (put a `<pi-prompt>`
- *   in the slot: the user can still write to pi while a dialog waits).
- * - `mode="modal"`: a native `<dialog>` opened with `showModal()` (top layer, the page behind is inert). Escape
- *   cancels the dialog (`source: "keyboard"`), and so does a click on the backdrop (`source: "backdrop"`).
+ * - Inline (default): the dialog shows above the slotted content, which stays usable (put a `<pi-prompt>` in the
+ *   slot: the user can still write to pi while a dialog waits).
+ * - `modal`: the `<dialog>` is opened with `showModal()` (top layer, the page behind is inert). Escape cancels the
+ *   dialog (`source: "keyboard"`), and so does a click on the backdrop (`source: "backdrop"`).
  *
  * With `sync-title`, the session's title (pi's `setTitle`) is mirrored into `document.title`; the page's own title
  * comes back when the attribute is removed or the element leaves the document.
@@ -65,7 +83,7 @@ function plainTitle(dialog: PendingDialog): string {
  * @slot - The page's own controls, usually a `<pi-prompt>`: shown below an inline dialog, behind a modal one.
  * Answers go out through the dialog elements, so their `pi-submit` / `pi-cancel` events bubble out of this one.
  *
- * @csspart dialog - The container of the shown dialog (the native `<dialog>` in modal mode).
+ * @csspart dialog - The `<dialog>` that holds the queue bar and the shown dialog, inline or modal.
  * @csspart queue - The queue bar, present while more than one dialog is pending.
  * @csspart queue-position - "1 of 3".
  * @csspart queue-button - The Previous and Next buttons (also `queue-previous` / `queue-next`).
@@ -79,9 +97,9 @@ export class PiExtensionUi extends LitElement {
 
   static override properties = {
     session: { attribute: false },
-    mode: { type: String, reflect: true },
+    modal: { type: Boolean, reflect: true },
     syncTitle: { type: Boolean, attribute: "sync-title" },
-    clock: { attribute: false },
+    dialogTags: { attribute: false },
     strings: { attribute: false },
   };
 
@@ -90,12 +108,16 @@ export class PiExtensionUi extends LitElement {
    * @default undefined
    */
   declare session: PiSession | undefined;
-  /** `"inline"` (default) or `"modal"`. Any other value is treated as inline. */
-  declare mode: ExtensionUiMode;
+  /** Show dialogs in a modal `<dialog>` (top layer) instead of inline. */
+  declare modal: boolean;
   /** Mirror the session's title into `document.title`. */
   declare syncTitle: boolean;
-  /** The clock the session was made with (its dialogs' deadlines are on it); default real time. */
-  declare clock: Clock;
+  /**
+   * The element tag each dialog method is shown with; replace an entry to use an element of your own (one with
+   * `session`, `request`, `hosted` and `cancel(source)`, as the four dialog elements have) or one registered under
+   * another name.
+   */
+  declare dialogTags: Readonly<Record<DialogMethod, string>>;
   /**
    * Per-element string overrides.
    * @default undefined
@@ -104,9 +126,12 @@ export class PiExtensionUi extends LitElement {
 
   readonly #store = new SessionStoreController<HostSlice>(this, (s) => ({ dialogs: s.dialogs, title: s.title }));
   /** The countdown of the timed dialog waiting behind the shown one, for the queue bar. */
-  readonly #waitingCountdown = new CountdownController(this, () => {});
-  /** Where focus was when the first dialog of a run opened. */
-  #returnFocus: HTMLElement | null = null;
+  readonly #waitingCountdown = new CountdownController(this);
+  /** The `<dialog>`: open while any dialog is pending, focus back to where it was when the queue empties. */
+  readonly #overlay = new OverlayController(this, {
+    onCancel: (source) => this.#cancelCurrent(source),
+    focusTarget: () => (this.#currentId === undefined ? undefined : this.#elements.get(this.#currentId)),
+  });
   /** The dialog chosen to show (kept while it is pending). */
   #currentId: string | undefined;
   /** The dialog that last got focus. */
@@ -118,15 +143,15 @@ export class PiExtensionUi extends LitElement {
   #announcement = "";
   #pageTitle: string | undefined;
   /** One element per pending dialog, made for its id: a new request never inherits another's state. */
-  #elements = new Map<string, HTMLElement>();
+  #elements = new Map<string, HostedDialog>();
   /** The session those elements were made for: in another session, the same id names another dialog. */
   #elementsSession: PiSession | undefined;
 
   constructor() {
     super();
-    this.mode = "inline";
+    this.modal = false;
     this.syncTitle = false;
-    this.clock = realClock;
+    this.dialogTags = DEFAULT_DIALOG_TAGS;
   }
 
   get #dialogs(): readonly PendingDialog[] {
@@ -159,15 +184,17 @@ export class PiExtensionUi extends LitElement {
       this.#elementsSession = session;
       this.#elements.clear();
       this.#currentId = undefined;
+      this.#focusedId = undefined;
     }
     const dialogs = this.#dialogs;
     const current = this.current;
-    // Remember focus before the first dialog of a run covers the page (modal) or takes it (inline).
-    if (current && this.#focusedId === undefined) {
-      const active = deepActiveElement();
-      this.#returnFocus = active instanceof HTMLElement ? active : null;
-    }
     this.#currentId = current?.id;
+    // Opening remembers focus before the first dialog of a run covers the page (modal) or takes it (inline).
+    this.#overlay.set(current !== undefined && this.#store.session !== undefined, this.modal);
+    if (current && current.id !== this.#focusedId) {
+      this.#focusedId = current.id;
+      this.#overlay.enter();
+    } else if (!current) this.#focusedId = undefined;
     const pending = new Set(dialogs.map((dialog) => dialog.id));
     for (const id of this.#elements.keys()) if (!pending.has(id)) this.#elements.delete(id);
     for (const id of this.#announced) if (!pending.has(id)) this.#announced.delete(id);
@@ -180,13 +207,13 @@ export class PiExtensionUi extends LitElement {
     const timed = nextDialog(behind.filter((dialog) => dialog.deadline !== undefined));
     if (timed?.id !== this.#waitingTimedId) {
       this.#waitingTimedId = timed?.id;
-      this.#waitingCountdown.start(timed?.deadline, this.clock);
+      this.#waitingCountdown.start(timed?.deadline, this.#clock);
     }
     if (current) this.#announced.add(current.id);
     const arrived = behind.filter((dialog) => !this.#announced.has(dialog.id));
     if (arrived.length === 0) return;
     for (const dialog of arrived) this.#announced.add(dialog.id);
-    const now = this.clock.now();
+    const now = this.#clock.now();
     this.#announcement = arrived
       .map((dialog) =>
         dialog.deadline === undefined
@@ -199,6 +226,11 @@ export class PiExtensionUi extends LitElement {
       .join(" ");
   }
 
+  /** The session's clock: its dialogs' deadlines are on it. */
+  get #clock() {
+    return this.#store.session?.clock ?? realClock;
+  }
+
   #t(key: StringKey, values?: Record<string, string | number>): string {
     return localizeOwn(this, key, values);
   }
@@ -207,16 +239,17 @@ export class PiExtensionUi extends LitElement {
     const dialogs = this.#dialogs;
     const current = this.current;
     const session = this.#store.session;
-    const content =
-      current && session ? html`${this.#queueBar(dialogs, current)}${this.#dialogElement(current, session)}` : nothing;
+    const element = current && session ? this.#dialogElement(current, session) : undefined;
+    const content = current && element ? html`${this.#queueBar(dialogs, current)}${element}` : nothing;
+    // The one name and description of the dialog, as text: the shown element's heading and message are in its own
+    // shadow root, which no id reference from here reaches.
+    const overlay = this.#overlay.render(content, {
+      role: element?.dialogRole,
+      label: current && element ? plainTitle(current) : undefined,
+      description: element?.description,
+    });
     const status = html`<span class="visually-hidden" role="status">${this.#announcement}</span>`;
-    if (this.mode === "modal") {
-      return html`${status}<slot></slot><dialog part="dialog" aria-label=${current ? plainTitle(current) : nothing}
-        @cancel=${this.#onDialogCancel} @click=${this.#onDialogClick}>${content}</dialog>`;
-    }
-    return html`${status}${
-      current ? html`<div part="dialog" role="group" aria-label=${plainTitle(current)}>${content}</div>` : nothing
-    }<slot></slot>`;
+    return this.modal ? html`${status}<slot></slot>${overlay}` : html`${status}${overlay}<slot></slot>`;
   }
 
   #queueBar(dialogs: readonly PendingDialog[], current: PendingDialog) {
@@ -251,47 +284,29 @@ export class PiExtensionUi extends LitElement {
   }
 
   protected override updated(changed: PropertyValues<this>): void {
-    const current = this.current;
-    const dialog = this.renderRoot.querySelector("dialog");
-    if (dialog) {
-      if (current && !dialog.open) dialog.showModal();
-      else if (!current && dialog.open) dialog.close();
-    }
-    if (current && current.id !== this.#focusedId) {
-      this.#focusedId = current.id;
-      this.#focusDialog(current.id);
-    } else if (!current && this.#focusedId !== undefined) {
-      this.#focusedId = undefined;
-      const target = this.#returnFocus;
-      this.#returnFocus = null;
-      if (target?.isConnected) target.focus();
-    }
     if (changed.has("syncTitle") || this.syncTitle) this.#syncTitle();
   }
 
   /**
-   * The element for the dialog's method (`pi-select`, `pi-confirm`, `pi-input`, `pi-editor`), rendered as a node.
-   * The deadline is the session's, so a dialog that waited in the queue counts down only the time it really has
-   * left; `clock` must be the session's clock.
+   * The element registered for the dialog's method in `dialogTags`, made once per dialog (so what was typed in it
+   * stays while it is pending) and given the session and the request: it reads the dialog's deadline from the
+   * session's store, on the session's clock, and answers through the session.
    */
-  #dialogElement(dialog: PendingDialog, session: PiSession): HTMLElement {
+  #dialogElement(dialog: PendingDialog, session: PiSession): HostedDialog {
     let element = this.#elements.get(dialog.id);
     if (element === undefined) {
-      element = document.createElement(`pi-${dialog.request.method}`);
+      element = document.createElement(this.dialogTags[dialog.request.method]) as HostedDialog;
       element.setAttribute("part", "dialog-element");
+      element.hosted = true;
+      element.session = session;
+      element.request = dialog.request;
       this.#elements.set(dialog.id, element);
+      // Its description (message, deadline) is known once it has rendered: name the overlay with it then.
+      void (element as HostedDialog & { updateComplete?: Promise<unknown> }).updateComplete?.then(() =>
+        this.requestUpdate(),
+      );
     }
-    const { request, deadline } = dialog;
-    return Object.assign(element, { session, clock: this.clock, deadline, request });
-  }
-
-  /** Moves focus into the dialog's element unless it already has it. */
-  #focusDialog(id: string): void {
-    const element = this.#elements.get(id);
-    if (!element) return;
-    void (element as HTMLElement & { updateComplete?: Promise<unknown> }).updateComplete?.then(() => {
-      if (element.isConnected && !element.matches(":focus-within")) element.focus();
-    });
+    return element;
   }
 
   #syncTitle(): void {
@@ -311,20 +326,9 @@ export class PiExtensionUi extends LitElement {
     this.#pageTitle = undefined;
   }
 
-  /** Escape on the modal (the platform's cancel): answer the shown dialog as cancelled instead of just hiding it. */
-  #onDialogCancel(event: Event): void {
-    event.preventDefault();
-    this.#cancelCurrent("keyboard");
-  }
-
-  /** A click whose target is the `<dialog>` itself and lies outside its box landed on the backdrop. */
-  #onDialogClick(event: MouseEvent): void {
-    if (isBackdropClick(event)) this.#cancelCurrent("backdrop");
-  }
-
   /** Cancels through the dialog element, so it fires its own `pi-cancel` with this source. */
   #cancelCurrent(source: DialogCancelSource): void {
     const id = this.current?.id;
-    (id === undefined ? undefined : (this.#elements.get(id) as DialogHandle | undefined))?.cancel(source);
+    if (id !== undefined) this.#elements.get(id)?.cancel(source);
   }
 }

@@ -13,7 +13,8 @@ import { tokens } from "../../theme/tokens.js";
  *
  * @event pi-submit - `{value: string}`: the text as typed.
  * @event pi-cancel - `{source: "keyboard" | "button" | "timeout" | "backdrop"}`: closed without an answer.
- * @csspart dialog - The `<dialog>` box.
+ * @csspart dialog - The `<dialog>` box (none when shown by pi-extension-ui, which draws the frame).
+ * @csspart content - The heading, body and actions.
  * @csspart heading - The title line, with the countdown.
  * @csspart countdown - "(5s)" after the title while a timeout runs.
  * @csspart input - The text field.
@@ -44,6 +45,10 @@ export class PiInput extends DialogElement<InputRequest, string> {
   protected applyRequest(request: InputRequest): void {
     this.placeholder = asText(request.placeholder);
     this.value = "";
+  }
+
+  protected ownRequest(id: string): InputRequest {
+    return { type: "extension_ui_request", id, method: "input", title: this.heading, placeholder: this.placeholder };
   }
 
   protected focusTarget(): HTMLInputElement | null {

@@ -26,7 +26,8 @@ import { selectStyles } from "./select.styles.js";
  *
  * @event pi-submit - `{value: string}`: the chosen option.
  * @event pi-cancel - `{source: "keyboard" | "button" | "timeout" | "backdrop"}`: closed without an answer.
- * @csspart dialog - The `<dialog>` box.
+ * @csspart dialog - The `<dialog>` box (none when shown by pi-extension-ui, which draws the frame).
+ * @csspart content - The heading, body and actions.
  * @csspart heading - The title line, with the countdown.
  * @csspart countdown - "(5s)" after the title while a timeout runs.
  * @csspart filter - The filter field of a long list.
@@ -80,6 +81,10 @@ export class PiSelect extends DialogElement<SelectRequest, string> {
 
   protected applyRequest(request: SelectRequest): void {
     this.options = request.options;
+  }
+
+  protected ownRequest(id: string): SelectRequest {
+    return { type: "extension_ui_request", id, method: "select", title: this.heading, options: [...this.#labels] };
   }
 
   get #filtering(): boolean {

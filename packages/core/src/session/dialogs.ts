@@ -1,0 +1,145 @@
+/**
+ * A dialog's life, written once: queued, counted down on one timer, answered once through `respond`, or closed by
+ * its deadline, the agent or another client. `PiSession` keeps one `Dialogs` for pi's dialogs; `LocalSession` is
+ * one with no agent behind it, for a dialog element used on its own. Views (the dialog elements) only read the
+ * store and answer through `respond`: a dialog closes by leaving the snapshot.
+ */
+import { answerFields, type DialogAnswer, type DialogRequest } from "../protocol/extension-ui.js";
+import { type Clock, DeadlineTimer, realClock } from "./clock.js";
+import type { PendingDialog, UiStore } from "./ui-snapshot.js";
+import { UiState } from "./ui-state.js";
+
+/** What a dialog view needs from whoever owns its dialog. `PiSession` and `LocalSession` are both one. */
+export interface DialogSession {
+  /** The store the view reads its `PendingDialog` from; the dialog closes by leaving `dialogs`. */
+  readonly ui: UiStore;
+  /** The clock `PendingDialog.deadline` is on. */
+  readonly clock: Clock;
+  /** The one answer path: true when the answer was taken, false (nothing done) otherwise. */
+  respond(id: string, answer: DialogAnswer): boolean;
+}
+
+export type DialogClosedReason = "answered" | "timeout" | "remote" | "agent_exit";
+export interface DialogClosed {
+  id: string;
+  reason: DialogClosedReason;
+}
+
+/**
+ * The pending dialogs of one `UiState` on one clock, with one timer for the earliest deadline. `onClosed` hears of
+ * every dialog that leaves, with the fields to answer it with when the client decided (answered, timeout).
+ */
+export class Dialogs {
+  readonly #state: UiState;
+  readonly #clock: Clock;
+  readonly #onClosed: (dialog: PendingDialog, reason: DialogClosedReason, fields?: object) => void;
+  readonly #timer: DeadlineTimer;
+  #stopped = false;
+
+  constructor(
+    state: UiState,
+    clock: Clock,
+    onClosed: (dialog: PendingDialog, reason: DialogClosedReason, fields?: object) => void,
+  ) {
+    this.#state = state;
+    this.#clock = clock;
+    this.#onClosed = onClosed;
+    this.#timer = new DeadlineTimer(clock, this.#expire);
+  }
+
+  /** Call after the state gained or lost dialogs by other means (`UiState.apply`, `clearDialogs`). */
+  changed(): void {
+    this.#timer.set(this.#stopped ? undefined : this.#state.nextDeadline());
+  }
+
+  /** See `DialogSession.respond`; also false for an expired dialog or an answer that does not fit it. */
+  respond(id: string, answer: DialogAnswer): boolean {
+    const dialog = this.#stopped ? undefined : this.#state.getDialog(id);
+    if (!dialog) return false;
+    if (dialog.deadline !== undefined && this.#clock.now() >= dialog.deadline) {
+      // The timer has not run yet (a throttled tab), but the deadline has passed: it is a timeout.
+      this.#expire();
+      return false;
+    }
+    const fields = answerFields(dialog.request, answer);
+    if (!fields) return false;
+    this.close(dialog.id, "answered", fields);
+    return true;
+  }
+
+  /** Removes a pending dialog for `reason`; false when it was not pending. */
+  close(id: string, reason: DialogClosedReason, fields?: object): boolean {
+    const dialog = this.#state.removeDialog(id);
+    if (!dialog) return false;
+    this.changed();
+    this.#onClosed(dialog, reason, fields);
+    return true;
+  }
+
+  /** Removes every pending dialog; tells `onClosed` with `reason`, or nobody when it is undefined. */
+  clear(reason?: DialogClosedReason): void {
+    const closed = this.#state.clearDialogs();
+    this.changed();
+    if (reason !== undefined) for (const dialog of closed) this.#onClosed(dialog, reason);
+  }
+
+  /** Stops the timer for good; no answer is taken afterwards. */
+  stop(): void {
+    this.#stopped = true;
+    this.#timer.clear();
+  }
+
+  readonly #expire = (): void => {
+    const expired = this.#state.expire(this.#clock.now());
+    this.changed();
+    for (const dialog of expired) this.#onClosed(dialog, "timeout", { cancelled: true });
+  };
+}
+
+export interface LocalSessionOptions {
+  /** Default: real time. */
+  clock?: Clock;
+  /** How store notifications are batched. Default: at once, so a view hears of a change before `respond` returns. */
+  schedule?: (flush: () => void) => void;
+}
+
+/**
+ * A session with no agent: dialogs opened here are queued, timed and answered exactly as pi's are in `PiSession`,
+ * and nobody is sent anything. A dialog element used on its own (`show()`, `ask()`) keeps one.
+ */
+export class LocalSession implements DialogSession {
+  readonly clock: Clock;
+  readonly #state: UiState;
+  readonly #dialogs: Dialogs;
+
+  constructor(options: LocalSessionOptions = {}) {
+    this.clock = options.clock ?? realClock;
+    this.#state = new UiState({ schedule: options.schedule ?? ((flush) => flush()) });
+    this.#dialogs = new Dialogs(this.#state, this.clock, () => {});
+  }
+
+  get ui(): UiStore {
+    return this.#state;
+  }
+
+  /**
+   * Queues a dialog that ends after `timeout` ms (none when it is not a positive finite number; unlike pi's, an
+   * editor may have one). False when a dialog with its id is already pending.
+   */
+  open(request: DialogRequest, timeout?: number): boolean {
+    const now = this.clock.now();
+    const deadline = timeout !== undefined && timeout > 0 && Number.isFinite(timeout) ? now + timeout : undefined;
+    if (!this.#state.addDialog(request, now, deadline)) return false;
+    this.#dialogs.changed();
+    return true;
+  }
+
+  respond(id: string, answer: DialogAnswer): boolean {
+    return this.#dialogs.respond(id, answer);
+  }
+
+  /** Closes a pending dialog without an answer; false when it was not pending. */
+  close(id: string): boolean {
+    return this.#dialogs.close(id, "remote");
+  }
+}
