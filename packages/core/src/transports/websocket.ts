@@ -15,11 +15,11 @@
  */
 import { JsonlDecoder } from "../codec/jsonl.js";
 import { errorMessage } from "../diagnostics.js";
-import { type BackoffOptions, backoffDelay, type ResolvedBackoff, resolveBackoff } from "./backoff.js";
+import { Backoff, type BackoffOptions } from "./backoff.js";
 import { BaseTransport } from "./base.js";
 import { RecordQueue } from "./record-queue.js";
 
-export type { BackoffOptions } from "./backoff.js";
+export { Backoff, type BackoffOptions } from "./backoff.js";
 
 /** The part of the WebSocket API this transport uses; the browser's and `ws`'s both fit. */
 export interface WebSocketLike {
@@ -44,6 +44,8 @@ export type WebSocketConstructorLike = new (url: string, protocols?: string | st
 export interface TimerClock {
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
+  /** Milliseconds, for `reconnect.resetAfter`. Default `Date.now()`. */
+  now?(): number;
 }
 
 export interface WebSocketTransportOptions {
@@ -84,18 +86,16 @@ export class WebSocketTransport extends BaseTransport {
   readonly #WebSocket: WebSocketConstructorLike;
   readonly #protocols: string | string[] | undefined;
   readonly #jsonl: boolean;
-  readonly #backoff: ResolvedBackoff | undefined;
+  readonly #backoff: Backoff | undefined;
   readonly #queue: RecordQueue;
   readonly #maxFrameLength: number;
   readonly #maxLineLength: number | undefined;
   readonly #timers: TimerClock;
-  readonly #random: () => number;
   readonly #shouldReconnect: (close: WebSocketCloseInfo) => boolean;
   #socket: WebSocketLike | undefined;
   #decoder: JsonlDecoder | undefined;
   /** After a dropped jsonl frame: discard input up to the next LF, since the line it cut is broken. */
   #resyncing = false;
-  #attempt = 0;
   #timer: unknown;
 
   constructor(url: string | URL, options: WebSocketTransportOptions = {}) {
@@ -110,12 +110,11 @@ export class WebSocketTransport extends BaseTransport {
     this.#WebSocket = WebSocketClass;
     this.#protocols = options.protocols;
     this.#jsonl = options.framing === "jsonl";
-    this.#backoff = options.reconnect === false ? undefined : resolveBackoff(options.reconnect);
+    this.#backoff = options.reconnect === false ? undefined : new Backoff(options.reconnect, options.random);
     this.#queue = new RecordQueue(options.maxQueue);
     this.#maxFrameLength = options.maxFrameLength ?? DEFAULT_MAX_FRAME_LENGTH;
     this.#maxLineLength = options.maxLineLength;
     this.#timers = options.timers ?? realTimers;
-    this.#random = options.random ?? Math.random;
     this.#shouldReconnect = options.shouldReconnect ?? (() => true);
     // A malformed URL throws here, from the constructor, as the platform's WebSocket does.
     this.#connect();
@@ -181,7 +180,7 @@ export class WebSocketTransport extends BaseTransport {
   }
 
   #opened(socket: WebSocketLike): void {
-    this.#attempt = 0;
+    this.#backoff?.started(this.#now());
     // The queue goes first: a "state" listener that sends at "open" must come after what waited.
     for (const record of this.#queue.drain()) socket.send(this.#frame(record));
     this.setState("open");
@@ -189,21 +188,19 @@ export class WebSocketTransport extends BaseTransport {
 
   #lost(close: WebSocketCloseInfo): void {
     const backoff = this.#backoff;
-    const stop = !backoff
-      ? "reconnecting is disabled"
-      : !this.#shouldReconnect(close)
-        ? `shouldReconnect declined to retry (close code ${close.code})`
-        : this.#attempt >= backoff.maxAttempts
-          ? `gave up after ${this.#attempt} reconnect attempts`
-          : undefined;
-    if (!backoff || stop !== undefined) {
+    const declined = backoff !== undefined && !this.#shouldReconnect(close);
+    const delay = backoff === undefined || declined ? undefined : backoff.next(this.#now());
+    if (delay === undefined) {
+      const stop = !backoff
+        ? "reconnecting is disabled"
+        : declined
+          ? `shouldReconnect declined to retry (close code ${close.code})`
+          : `gave up after ${backoff.attempts} reconnect attempts`;
       this.diagnose(`WebSocket ${redactToken(this.url)} closed; ${stop}.`);
       this.#giveUp();
       return;
     }
     this.setState("reconnecting");
-    const delay = backoffDelay(this.#attempt, backoff, this.#random);
-    this.#attempt += 1;
     this.#timer = this.#timers.setTimeout(() => {
       this.#timer = undefined;
       if (this.state === "closed") return;
@@ -215,6 +212,10 @@ export class WebSocketTransport extends BaseTransport {
         this.#lost({ code: 1006, reason: message, wasOpen: false });
       }
     }, delay);
+  }
+
+  #now(): number {
+    return this.#timers.now?.() ?? Date.now();
   }
 
   #giveUp(): void {
