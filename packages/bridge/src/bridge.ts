@@ -150,6 +150,7 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
     maxPayload: options.maxPayload ?? 16 * 1024 * 1024,
     maxClientBacklog: options.maxClientBacklog ?? 64 * 1024 * 1024,
     frameTimeoutMs: options.frameTimeoutMs ?? 30_000,
+    handleProtocols: (protocols) => gate.protocol(protocols),
     onConnect: (client) => {
       for (const frame of relay.replay(supervisor.lastExit)) client.send(frame);
     },

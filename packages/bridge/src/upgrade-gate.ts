@@ -1,11 +1,15 @@
 /**
  * Who may connect, as decided on each request: the Host header (against DNS rebinding), the path, the Origin
- * (against other web pages), the token, and the client limit. Refusals are answered with a plain HTTP status and
+ * (against other web pages), the token, and the client limit. The token of a WebSocket upgrade comes in the
+ * `?token=` query, an `Authorization: Bearer` header or, from the core's WebSocketTransport (the default there),
+ * the `pi-elements.token.…` subprotocol, which keeps it out of URLs (see core's bridge-token.ts); the answer
+ * names `pi-elements.v1`, never the token's protocol. No token is ever logged. Refusals are answered with a plain HTTP status and
  * logged, at most 20 a minute (a hostile page can cause any number of them). The rules themselves are the pure
  * functions of security.ts.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
+import { PI_ELEMENTS_PROTOCOL, protocolToken, TOKEN_PROTOCOL_PREFIX } from "@pi-elements/core";
 import {
   hostHeaderAllowed,
   type OriginRule,
@@ -48,11 +52,23 @@ export class UpgradeGate {
     if (url === undefined) return { status: 400, text: "Bad Request" };
     if (url.pathname !== "/") return { status: 404, text: "Not Found" };
     if (!originAllowed(request.headers.origin, originRules)) return { status: 403, text: "Forbidden" };
-    if (token !== undefined && !tokenMatches(presentedToken(url, request.headers.authorization), token)) {
-      return { status: 401, text: "Unauthorized" };
+    if (token !== undefined) {
+      const presented =
+        presentedToken(url, request.headers.authorization) ?? protocolToken(request.headers["sec-websocket-protocol"]);
+      if (!tokenMatches(presented, token)) return { status: 401, text: "Unauthorized" };
     }
     if (connections >= maxClients) return { status: 503, text: "Too Many Clients" };
     return undefined;
+  }
+
+  /**
+   * The subprotocol to answer an admitted handshake with (ws's `handleProtocols`): `pi-elements.v1` when offered,
+   * else the first other one that carries no token, else none.
+   */
+  protocol(offered: ReadonlySet<string>): string | false {
+    if (offered.has(PI_ELEMENTS_PROTOCOL)) return PI_ELEMENTS_PROTOCOL;
+    for (const protocol of offered) if (!protocol.startsWith(TOKEN_PROTOCOL_PREFIX)) return protocol;
+    return false;
   }
 
   /** Answers a refused upgrade on its raw socket, and logs it. */

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { PassThrough } from "node:stream";
 import { describe, it } from "node:test";
+import { tokenProtocol } from "@pi-elements/core";
 import { DEFAULT_ALLOWED_ORIGINS, parseOriginRule } from "../src/security.js";
 import { UpgradeGate } from "../src/upgrade-gate.js";
 
@@ -35,6 +36,17 @@ describe("UpgradeGate", () => {
     assert.equal(g.check(request("/", { authorization: `Bearer ${TOKEN}` }), 3), undefined);
     assert.equal(g.check(request("/", { host: "bridge.example:80", origin: "https://app.example" }), 0)?.status, 401);
     assert.equal(gate({ token: undefined }).gate.check(request("/"), 0), undefined, "no token configured");
+  });
+
+  it("takes the token from the Sec-WebSocket-Protocol header; answers with pi-elements.v1, never the token", () => {
+    const { gate: g } = gate();
+    const offered = (token: string) => `pi-elements.v1, ${tokenProtocol(token)}`;
+    assert.equal(g.check(request("/", { "sec-websocket-protocol": offered(TOKEN) }), 0), undefined);
+    assert.equal(g.check(request("/", { "sec-websocket-protocol": offered("wrong") }), 0)?.status, 401);
+    assert.equal(g.check(request("/", { "sec-websocket-protocol": "pi-elements.token.%%" }), 0)?.status, 401);
+    assert.equal(g.protocol(new Set([tokenProtocol(TOKEN), "pi-elements.v1"])), "pi-elements.v1");
+    assert.equal(g.protocol(new Set([tokenProtocol(TOKEN), "chat"])), "chat");
+    assert.equal(g.protocol(new Set([tokenProtocol(TOKEN)])), false);
   });
 
   it("refuses, in this order: wrong host 421, bad target 400, other path 404, origin 403, token 401, full 503", () => {

@@ -153,6 +153,22 @@ describe("pi-session with a url", () => {
     agent.session.close();
   });
 
+  it("sends the token in a header, not the URL: from the url's ?token= or the token property", async () => {
+    const room = newRoom();
+    const url = (await executeServerCommand("ws-server:url", { room })) as string;
+    const el = await fixture<PiSessionElement>(html`<pi-session url=${`${url}?token=from-url`}></pi-session>`);
+    expect((el.session!.transport as WebSocketTransport).url).to.equal(url);
+    await executeServerCommand("ws-server:wait-for-connections", { room, total: 1, open: 1 });
+    const first = el.session!;
+    el.token = "from-property";
+    await el.updateComplete;
+    expect(el.session).to.not.equal(first, "a new token makes a new connection");
+    expect(el.hasAttribute("token")).to.equal(false);
+    expect(el.outerHTML).to.not.contain("from-property");
+    await executeServerCommand("ws-server:wait-for-connections", { room, total: 2, open: 1 });
+    el.remove();
+  });
+
   it("has no session without url or property", async () => {
     const el = await fixture<PiSessionElement>(html`<pi-session></pi-session>`);
     expect(el.session).to.equal(undefined);

@@ -17,6 +17,7 @@ import { JsonlDecoder } from "../codec/jsonl.js";
 import { errorMessage } from "../diagnostics.js";
 import { Backoff, type BackoffOptions } from "./backoff.js";
 import { BaseTransport } from "./base.js";
+import { PI_ELEMENTS_PROTOCOL, tokenProtocol, withoutUrlToken } from "./bridge-token.js";
 import { RecordQueue } from "./record-queue.js";
 
 export { Backoff, type BackoffOptions } from "./backoff.js";
@@ -52,6 +53,12 @@ export interface WebSocketTransportOptions {
   /** The WebSocket class. Default: `globalThis.WebSocket` (browsers, Node 22+). */
   WebSocket?: WebSocketConstructorLike;
   protocols?: string | string[];
+  /**
+   * A pi-elements bridge's token. It is sent as a subprotocol (`pi-elements.v1`, then `pi-elements.token.…`,
+   * before any `protocols`), in the `Sec-WebSocket-Protocol` header, never in the URL, so no server or proxy log
+   * and no browser history records it. Default: the URL's `?token=`, which is then taken out of the URL.
+   */
+  token?: string;
   /** "record" (default): one record per text frame. "jsonl": frames carry raw JSONL chunks. */
   framing?: "record" | "jsonl";
   /** Backoff settings, or `false` to close for good on the first lost connection. */
@@ -82,7 +89,10 @@ const realTimers: TimerClock = {
 };
 
 export class WebSocketTransport extends BaseTransport {
+  /** The URL connected to: the one given, without its `?token=` (see the `token` option). */
   readonly url: string;
+  /** The URL as given, its token replaced by "…", for diagnostics. */
+  readonly #shownUrl: string;
   readonly #WebSocket: WebSocketConstructorLike;
   readonly #protocols: string | string[] | undefined;
   readonly #jsonl: boolean;
@@ -106,9 +116,11 @@ export class WebSocketTransport extends BaseTransport {
         'WebSocketTransport: no global WebSocket here (Node 20?). Pass one: { WebSocket } from the "ws" package.',
       );
     }
-    this.url = String(url);
+    const split = withoutUrlToken(String(url), options.token);
+    this.url = split.url;
+    this.#shownUrl = redactToken(String(url));
     this.#WebSocket = WebSocketClass;
-    this.#protocols = options.protocols;
+    this.#protocols = withTokenProtocol(options.protocols, split.token);
     this.#jsonl = options.framing === "jsonl";
     this.#backoff = options.reconnect === false ? undefined : new Backoff(options.reconnect, options.random);
     this.#queue = new RecordQueue(options.maxQueue);
@@ -196,7 +208,7 @@ export class WebSocketTransport extends BaseTransport {
         : declined
           ? `shouldReconnect declined to retry (close code ${close.code})`
           : `gave up after ${backoff.attempts} reconnect attempts`;
-      this.diagnose(`WebSocket ${redactToken(this.url)} closed; ${stop}.`);
+      this.diagnose(`WebSocket ${this.#shownUrl} closed; ${stop}.`);
       this.#giveUp();
       return;
     }
@@ -267,6 +279,15 @@ export class WebSocketTransport extends BaseTransport {
   #frame(record: string): string {
     return this.#jsonl ? `${record}\n` : record;
   }
+}
+
+/** The protocols to offer: with a token, the pi-elements ones first (the bridge answers with the first). */
+function withTokenProtocol(protocols: string | string[] | undefined, token: string | undefined) {
+  if (token === undefined) return protocols;
+  const others = (typeof protocols === "string" ? [protocols] : (protocols ?? [])).filter(
+    (protocol) => protocol !== PI_ELEMENTS_PROTOCOL,
+  );
+  return [PI_ELEMENTS_PROTOCOL, tokenProtocol(token), ...others];
 }
 
 function toBytes(data: unknown): Uint8Array | undefined {

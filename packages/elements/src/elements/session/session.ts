@@ -11,8 +11,10 @@ export interface SessionChangeDetail {
 
 /**
  * Declarative wiring for plain HTML: `<pi-session url="ws://127.0.0.1:8787/?token=…">` connects to a pi-elements
- * bridge over a WebSocket and gives the session to every pi-* descendant (through @lit/context). For any other
- * transport, set the `session` property to a `PiSession` you made; it takes precedence over `url`.
+ * bridge over a WebSocket and gives the session to every pi-* descendant (through @lit/context). The token is
+ * taken out of the URL and sent in the `Sec-WebSocket-Protocol` header, so it is in no request URL or server log;
+ * to keep it out of the DOM too, set the `token` property instead. For any other transport, set the `session`
+ * property to a `PiSession` you made; it takes precedence over `url`.
  *
  * A session made from `url` belongs to this element: it is closed when the element leaves the document or the
  * url changes. A session given through the property belongs to the page and is never closed here.
@@ -30,13 +32,20 @@ export class PiSessionElement extends LitElement {
   static override properties = {
     url: { type: String },
     framing: { type: String },
+    token: { attribute: false },
   };
 
   /**
-   * WebSocket URL of a pi-elements bridge (the token goes in the query).
+   * WebSocket URL of a pi-elements bridge, with its `?token=` (sent in a header, not in the URL) unless `token` is set.
    * @default undefined
    */
   declare url: string | undefined;
+  /**
+   * The bridge's token, as a property only (no attribute, so it is not in the DOM); takes precedence over the
+   * URL's `?token=`.
+   * @default undefined
+   */
+  declare token: string | undefined;
   /**
    * How WebSocket frames carry records: `"jsonl"` (default; what the pi-elements bridge speaks: raw JSONL chunks,
    * which also accepts one record per frame) or `"record"` (exactly one record per frame, no line feeds).
@@ -46,7 +55,7 @@ export class PiSessionElement extends LitElement {
   readonly #provider = new ContextProvider(this, { context: sessionContext });
   #given: PiSession | undefined;
   #owned: PiSession | undefined;
-  /** The url and framing `#owned` was made with. */
+  /** The url, framing and token `#owned` was made with. */
   #ownedFrom = "";
 
   constructor() {
@@ -78,7 +87,7 @@ export class PiSessionElement extends LitElement {
     });
   }
 
-  /** A new url or framing replaces the owned session (url and framing are this element's only properties). */
+  /** A new url, framing or token replaces the owned session (they are this element's only properties). */
   protected override willUpdate(): void {
     if (this.isConnected && this.#from() !== this.#ownedFrom) {
       this.#closeOwned();
@@ -93,7 +102,8 @@ export class PiSessionElement extends LitElement {
   #openFromUrl(): void {
     if (this.#owned || !this.url) return;
     const before = this.session;
-    this.#owned = new PiSession(new WebSocketTransport(this.url, { framing: this.#framing() }));
+    const token = this.token === undefined ? {} : { token: this.token };
+    this.#owned = new PiSession(new WebSocketTransport(this.url, { framing: this.#framing(), ...token }));
     this.#ownedFrom = this.#from();
     this.#publish(before);
   }
@@ -103,7 +113,7 @@ export class PiSessionElement extends LitElement {
   }
 
   #from(): string {
-    return `${this.#framing()} ${this.url ?? ""}`;
+    return `${this.#framing()} ${this.url ?? ""} ${this.token ?? ""}`;
   }
 
   #closeOwned(): void {
