@@ -56,7 +56,7 @@ export interface WebSocketTransportOptions {
   /**
    * A pi-elements bridge's token. It is sent as a subprotocol (`pi-elements.v1`, then `pi-elements.token.…`,
    * before any `protocols`), in the `Sec-WebSocket-Protocol` header, never in the URL, so no server or proxy log
-   * and no browser history records it. Default: the URL's `?token=`, which is then taken out of the URL.
+   * records it. Default: the URL's `?token=`, which is then taken out of the URL.
    */
   token?: string;
   /** "record" (default): one record per text frame. "jsonl": frames carry raw JSONL chunks. */
