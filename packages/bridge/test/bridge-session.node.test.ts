@@ -385,7 +385,7 @@ describe("agent lifecycle", () => {
   });
 
   it("restarts by itself under 'always', with backoff", async () => {
-    const bridge = await startFakeBridge({ restart: "always", restartBackoff: { initialMs: 10, maxMs: 40 } });
+    const bridge = await startFakeBridge({ restart: "always", restartBackoff: { initialDelay: 10, maxDelay: 40 } });
     try {
       const a = await TestClient.connect(bridge.url);
       for (let round = 0; round < 3; round++) {

@@ -12,6 +12,7 @@ export * from "./session/errors.js";
 export * from "./session/pi-session.js";
 export type * from "./session/ui-snapshot.js";
 export * from "./session/ui-state.js";
+export * from "./transports/bridge-token.js";
 export * from "./transports/memory.js";
 export * from "./transports/post-message.js";
 export * from "./transports/stream.js";

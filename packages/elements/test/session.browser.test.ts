@@ -1,5 +1,5 @@
-import { expect, fixture, html } from "@open-wc/testing";
-import { PiSession, WebSocketTransport } from "@pi-elements/core";
+import { expect, fixture, html, waitUntil } from "@open-wc/testing";
+import { PiSession, protocolToken, WebSocketTransport } from "@pi-elements/core";
 import { executeServerCommand } from "@web/test-runner-commands";
 import "../src/elements/extension-ui/define.js";
 import "../src/elements/prompt/define.js";
@@ -155,7 +155,22 @@ describe("pi-session with a url", () => {
 
   it("resolves a relative url against the page, with the page's token only for the page's own origin", async () => {
     const before = location.href;
-    const socket = (el: PiSessionElement) => (el.session!.transport as WebSocketTransport).url;
+    // What each element's socket really asks for: its URL, and the token its Sec-WebSocket-Protocol carries.
+    const opened: Array<{ url: string; token: string | undefined }> = [];
+    const RealWebSocket = window.WebSocket;
+    window.WebSocket = class extends RealWebSocket {
+      constructor(url: string | URL, protocols?: string | string[]) {
+        super(url, protocols);
+        opened.push({ url: String(url), token: protocolToken([protocols ?? []].flat().join(",")) });
+      }
+    };
+    let seen = 0;
+    const socket = async (el: PiSessionElement) => {
+      expect(el.session).to.not.equal(undefined);
+      await waitUntil(() => opened.length > seen, "the element opened no socket");
+      const { url, token } = opened[seen++]!;
+      return token === undefined ? url : `${url} token=${token}`;
+    };
     const origin = `ws://${location.host}`;
     const base = document.createElement("base");
     const withToken = new URL(before);
@@ -165,27 +180,44 @@ describe("pi-session with a url", () => {
       // What a page the bridge serves (opened at its http://…/?token=… address) writes: url="/". (Here a path that
       // no socket of the test runner's server answers.)
       const served = await fixture<PiSessionElement>(html`<pi-session url="/no-bridge/"></pi-session>`);
-      expect(socket(served)).to.equal(`${origin}/no-bridge/?token=t+1%26x%3D%3Cb%3E`);
+      expect(await socket(served)).to.equal(`${origin}/no-bridge/ token=t 1&x=<b>`);
       const own = await fixture<PiSessionElement>(html`<pi-session url="/no-bridge/?token=mine"></pi-session>`);
-      expect(socket(own)).to.equal(`${origin}/no-bridge/?token=mine`);
+      expect(await socket(own)).to.equal(`${origin}/no-bridge/ token=mine`);
       const absolute = await fixture<PiSessionElement>(html`<pi-session url="ws://127.0.0.1:9/"></pi-session>`);
-      expect(socket(absolute)).to.equal("ws://127.0.0.1:9/");
+      expect(await socket(absolute)).to.equal("ws://127.0.0.1:9/");
       // A relative url that resolves elsewhere (another base, another host) never gets the page's token.
       const otherHost = await fixture<PiSessionElement>(html`<pi-session url="//agent.invalid/"></pi-session>`);
-      expect(socket(otherHost)).to.equal("ws://agent.invalid/");
+      expect(await socket(otherHost)).to.equal("ws://agent.invalid/");
       base.href = "https://agent.invalid/app/";
       document.head.append(base);
       const elsewhere = await fixture<PiSessionElement>(html`<pi-session url="socket"></pi-session>`);
-      expect(socket(elsewhere)).to.equal("wss://agent.invalid/app/socket");
+      expect(await socket(elsewhere)).to.equal("wss://agent.invalid/app/socket");
       base.remove();
       history.replaceState(history.state, "", before);
       const noToken = await fixture<PiSessionElement>(html`<pi-session url="/no-bridge/"></pi-session>`);
-      expect(socket(noToken)).to.equal(`${origin}/no-bridge/`);
+      expect(await socket(noToken)).to.equal(`${origin}/no-bridge/`);
       for (const el of [served, own, absolute, otherHost, elsewhere, noToken]) el.remove();
     } finally {
+      window.WebSocket = RealWebSocket;
       base.remove();
       history.replaceState(history.state, "", before);
     }
+  });
+
+  it("sends the token in a header, not the URL: from the url's ?token= or the token property", async () => {
+    const room = newRoom();
+    const url = (await executeServerCommand("ws-server:url", { room })) as string;
+    const el = await fixture<PiSessionElement>(html`<pi-session url=${`${url}?token=from-url`}></pi-session>`);
+    expect((el.session!.transport as WebSocketTransport).url).to.equal(url);
+    await executeServerCommand("ws-server:wait-for-connections", { room, total: 1, open: 1 });
+    const first = el.session!;
+    el.token = "from-property";
+    await el.updateComplete;
+    expect(el.session).to.not.equal(first, "a new token makes a new connection");
+    expect(el.hasAttribute("token")).to.equal(false);
+    expect(el.outerHTML).to.not.contain("from-property");
+    await executeServerCommand("ws-server:wait-for-connections", { room, total: 2, open: 1 });
+    el.remove();
   });
 
   it("has no session without url or property", async () => {

@@ -15,11 +15,12 @@
  */
 import { JsonlDecoder } from "../codec/jsonl.js";
 import { errorMessage } from "../diagnostics.js";
-import { type BackoffOptions, backoffDelay, type ResolvedBackoff, resolveBackoff } from "./backoff.js";
+import { Backoff, type BackoffOptions } from "./backoff.js";
 import { BaseTransport } from "./base.js";
+import { PI_ELEMENTS_PROTOCOL, tokenProtocol, withoutUrlToken } from "./bridge-token.js";
 import { RecordQueue } from "./record-queue.js";
 
-export type { BackoffOptions } from "./backoff.js";
+export { Backoff, type BackoffOptions } from "./backoff.js";
 
 /** The part of the WebSocket API this transport uses; the browser's and `ws`'s both fit. */
 export interface WebSocketLike {
@@ -44,12 +45,20 @@ export type WebSocketConstructorLike = new (url: string, protocols?: string | st
 export interface TimerClock {
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
+  /** Milliseconds, for `reconnect.resetAfter`. Default `Date.now()`. */
+  now?(): number;
 }
 
 export interface WebSocketTransportOptions {
   /** The WebSocket class. Default: `globalThis.WebSocket` (browsers, Node 22+). */
   WebSocket?: WebSocketConstructorLike;
   protocols?: string | string[];
+  /**
+   * A pi-elements bridge's token. It is sent as a subprotocol (`pi-elements.v1`, then `pi-elements.token.…`,
+   * before any `protocols`), in the `Sec-WebSocket-Protocol` header, never in the URL, so no server or proxy log
+   * records it. Default: the URL's `?token=`, which is then taken out of the URL.
+   */
+  token?: string;
   /** "record" (default): one record per text frame. "jsonl": frames carry raw JSONL chunks. */
   framing?: "record" | "jsonl";
   /** Backoff settings, or `false` to close for good on the first lost connection. */
@@ -80,22 +89,23 @@ const realTimers: TimerClock = {
 };
 
 export class WebSocketTransport extends BaseTransport {
+  /** The URL connected to: the one given, without its `?token=` (see the `token` option). */
   readonly url: string;
+  /** The URL as given, its token replaced by "…", for diagnostics. */
+  readonly #shownUrl: string;
   readonly #WebSocket: WebSocketConstructorLike;
   readonly #protocols: string | string[] | undefined;
   readonly #jsonl: boolean;
-  readonly #backoff: ResolvedBackoff | undefined;
+  readonly #backoff: Backoff | undefined;
   readonly #queue: RecordQueue;
   readonly #maxFrameLength: number;
   readonly #maxLineLength: number | undefined;
   readonly #timers: TimerClock;
-  readonly #random: () => number;
   readonly #shouldReconnect: (close: WebSocketCloseInfo) => boolean;
   #socket: WebSocketLike | undefined;
   #decoder: JsonlDecoder | undefined;
   /** After a dropped jsonl frame: discard input up to the next LF, since the line it cut is broken. */
   #resyncing = false;
-  #attempt = 0;
   #timer: unknown;
 
   constructor(url: string | URL, options: WebSocketTransportOptions = {}) {
@@ -106,16 +116,17 @@ export class WebSocketTransport extends BaseTransport {
         'WebSocketTransport: no global WebSocket here (Node 20?). Pass one: { WebSocket } from the "ws" package.',
       );
     }
-    this.url = String(url);
+    const split = withoutUrlToken(String(url), options.token);
+    this.url = split.url;
+    this.#shownUrl = redactToken(String(url));
     this.#WebSocket = WebSocketClass;
-    this.#protocols = options.protocols;
+    this.#protocols = withTokenProtocol(options.protocols, split.token);
     this.#jsonl = options.framing === "jsonl";
-    this.#backoff = options.reconnect === false ? undefined : resolveBackoff(options.reconnect);
+    this.#backoff = options.reconnect === false ? undefined : new Backoff(options.reconnect, options.random);
     this.#queue = new RecordQueue(options.maxQueue);
     this.#maxFrameLength = options.maxFrameLength ?? DEFAULT_MAX_FRAME_LENGTH;
     this.#maxLineLength = options.maxLineLength;
     this.#timers = options.timers ?? realTimers;
-    this.#random = options.random ?? Math.random;
     this.#shouldReconnect = options.shouldReconnect ?? (() => true);
     // A malformed URL throws here, from the constructor, as the platform's WebSocket does.
     this.#connect();
@@ -181,7 +192,7 @@ export class WebSocketTransport extends BaseTransport {
   }
 
   #opened(socket: WebSocketLike): void {
-    this.#attempt = 0;
+    this.#backoff?.started(this.#now());
     // The queue goes first: a "state" listener that sends at "open" must come after what waited.
     for (const record of this.#queue.drain()) socket.send(this.#frame(record));
     this.setState("open");
@@ -189,21 +200,19 @@ export class WebSocketTransport extends BaseTransport {
 
   #lost(close: WebSocketCloseInfo): void {
     const backoff = this.#backoff;
-    const stop = !backoff
-      ? "reconnecting is disabled"
-      : !this.#shouldReconnect(close)
-        ? `shouldReconnect declined to retry (close code ${close.code})`
-        : this.#attempt >= backoff.maxAttempts
-          ? `gave up after ${this.#attempt} reconnect attempts`
-          : undefined;
-    if (!backoff || stop !== undefined) {
-      this.diagnose(`WebSocket ${redactToken(this.url)} closed; ${stop}.`);
+    const declined = backoff !== undefined && !this.#shouldReconnect(close);
+    const delay = backoff === undefined || declined ? undefined : backoff.next(this.#now());
+    if (delay === undefined) {
+      const stop = !backoff
+        ? "reconnecting is disabled"
+        : declined
+          ? `shouldReconnect declined to retry (close code ${close.code})`
+          : `gave up after ${backoff.attempts} reconnect attempts`;
+      this.diagnose(`WebSocket ${this.#shownUrl} closed; ${stop}.`);
       this.#giveUp();
       return;
     }
     this.setState("reconnecting");
-    const delay = backoffDelay(this.#attempt, backoff, this.#random);
-    this.#attempt += 1;
     this.#timer = this.#timers.setTimeout(() => {
       this.#timer = undefined;
       if (this.state === "closed") return;
@@ -215,6 +224,10 @@ export class WebSocketTransport extends BaseTransport {
         this.#lost({ code: 1006, reason: message, wasOpen: false });
       }
     }, delay);
+  }
+
+  #now(): number {
+    return this.#timers.now?.() ?? Date.now();
   }
 
   #giveUp(): void {
@@ -266,6 +279,15 @@ export class WebSocketTransport extends BaseTransport {
   #frame(record: string): string {
     return this.#jsonl ? `${record}\n` : record;
   }
+}
+
+/** The protocols to offer: with a token, the pi-elements ones first (the bridge answers with the first). */
+function withTokenProtocol(protocols: string | string[] | undefined, token: string | undefined) {
+  if (token === undefined) return protocols;
+  const others = (typeof protocols === "string" ? [protocols] : (protocols ?? [])).filter(
+    (protocol) => protocol !== PI_ELEMENTS_PROTOCOL,
+  );
+  return [PI_ELEMENTS_PROTOCOL, tokenProtocol(token), ...others];
 }
 
 function toBytes(data: unknown): Uint8Array | undefined {

@@ -13,8 +13,10 @@ export interface SessionChangeDetail {
  * Declarative wiring for plain HTML: `<pi-session url="ws://127.0.0.1:8787/?token=…">` connects to a pi-elements
  * bridge over a WebSocket and gives the session to every pi-* descendant (through @lit/context). On a page the
  * bridge serves itself (`pi-bridge --static DIR`, opened at the `http://…/?token=…` address it prints),
- * `<pi-session url="/">` connects back to that bridge with the page's token. For any other transport, set the
- * `session` property to a `PiSession` you made; it takes precedence over `url`.
+ * `<pi-session url="/">` connects back to that bridge with the page's token. The token is taken out of the URL and
+ * sent in the `Sec-WebSocket-Protocol` header, so it is in no request URL or server log; to keep it out of the DOM
+ * too, set the `token` property instead. For any other transport, set the `session` property to a `PiSession` you
+ * made; it takes precedence over `url`.
  *
  * A session made from `url` belongs to this element: it is closed when the element leaves the document or the
  * url changes. A session given through the property belongs to the page and is never closed here.
@@ -32,16 +34,23 @@ export class PiSessionElement extends LitElement {
   static override properties = {
     url: { type: String },
     framing: { type: String },
+    token: { attribute: false },
   };
 
   /**
-   * WebSocket URL of a pi-elements bridge (the token goes in the query). A relative URL, such as `"/"`, is resolved
-   * against the page's base URL (`http:` becomes `ws:`, `https:` becomes `wss:`); when it then points at the page's
-   * own origin and has no `token`, the page's own `?token=` is added, so the page the bridge serves needs no
-   * editing. A token is never carried to another origin.
+   * WebSocket URL of a pi-elements bridge, with its `?token=` (sent in a header, not in the URL) unless `token` is
+   * set. A relative URL, such as `"/"`, is resolved against the page's base URL (`http:` becomes `ws:`, `https:`
+   * becomes `wss:`); when it then points at the page's own origin and has no `token`, the page's own `?token=` is
+   * added, so the page the bridge serves needs no editing. A token is never carried to another origin.
    * @default undefined
    */
   declare url: string | undefined;
+  /**
+   * The bridge's token, as a property only (no attribute, so it is not in the DOM); takes precedence over the
+   * URL's `?token=`.
+   * @default undefined
+   */
+  declare token: string | undefined;
   /**
    * How WebSocket frames carry records: `"jsonl"` (default; what the pi-elements bridge speaks: raw JSONL chunks,
    * which also accepts one record per frame) or `"record"` (exactly one record per frame, no line feeds).
@@ -51,7 +60,7 @@ export class PiSessionElement extends LitElement {
   readonly #provider = new ContextProvider(this, { context: sessionContext });
   #given: PiSession | undefined;
   #owned: PiSession | undefined;
-  /** The url and framing `#owned` was made with. */
+  /** The url, framing and token `#owned` was made with. */
   #ownedFrom = "";
 
   constructor() {
@@ -83,7 +92,7 @@ export class PiSessionElement extends LitElement {
     });
   }
 
-  /** A new url or framing replaces the owned session (url and framing are this element's only properties). */
+  /** A new url, framing or token replaces the owned session (they are this element's only properties). */
   protected override willUpdate(): void {
     if (this.isConnected && this.#from() !== this.#ownedFrom) {
       this.#closeOwned();
@@ -98,7 +107,8 @@ export class PiSessionElement extends LitElement {
   #openFromUrl(): void {
     if (this.#owned || !this.url) return;
     const before = this.session;
-    this.#owned = new PiSession(new WebSocketTransport(socketUrl(this.url), { framing: this.#framing() }));
+    const token = this.token === undefined ? {} : { token: this.token };
+    this.#owned = new PiSession(new WebSocketTransport(socketUrl(this.url), { framing: this.#framing(), ...token }));
     this.#ownedFrom = this.#from();
     this.#publish(before);
   }
@@ -108,7 +118,7 @@ export class PiSessionElement extends LitElement {
   }
 
   #from(): string {
-    return `${this.#framing()} ${this.url ?? ""}`;
+    return `${this.#framing()} ${this.url ?? ""} ${this.token ?? ""}`;
   }
 
   #closeOwned(): void {

@@ -1,0 +1,162 @@
+/**
+ * The connected clients: the WebSocket handshake of an admitted upgrade, messages to every client with a bound on
+ * what may wait for a slow one, the ping that drops a silent peer (or one stuck in the middle of a frame), and
+ * pausing every client's input while the agent cannot keep up (ws then pushes back on them over TCP).
+ */
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { type RawData, type WebSocket, WebSocketServer } from "ws";
+import { CloseCode } from "./client-frames.js";
+import type { Guard } from "./guard.js";
+
+export interface ClientHubOptions {
+  /** Largest client message in bytes; a bigger one disconnects the client with 1009. */
+  maxPayload: number;
+  /** Output waiting for one client beyond which it is disconnected with 1013. */
+  maxClientBacklog: number;
+  /** Milliseconds a client has to answer a ping (sent every half of it); closed with 1008. */
+  frameTimeoutMs: number;
+  /** Chooses the subprotocol to answer with (ws's `handleProtocols`). */
+  handleProtocols?: (protocols: Set<string>, request: IncomingMessage) => string | false;
+  /** A client connected: what it must get first (the replay) is sent from here. */
+  onConnect: (client: WebSocket) => void;
+  onFrame: (client: WebSocket, data: RawData, isBinary: boolean) => void;
+  log: (line: string) => void;
+  guarded: Guard;
+}
+
+export class ClientHub {
+  readonly #options: ClientHubOptions;
+  readonly #clients = new Set<WebSocket>();
+  /** Sockets between a passed check and the end of their handshake, counted against the client limit. */
+  readonly #upgrading = new Set<Duplex>();
+  /** When each client was last pinged and has not answered yet. */
+  readonly #awaitingPong = new Map<WebSocket, number>();
+  readonly #wss: WebSocketServer;
+  readonly #heartbeat: ReturnType<typeof setInterval>;
+  #paused = false;
+
+  constructor(options: ClientHubOptions) {
+    this.#options = options;
+    this.#wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: options.maxPayload,
+      ...(options.handleProtocols === undefined ? {} : { handleProtocols: options.handleProtocols }),
+    });
+    this.#wss.on("connection", (client: WebSocket) => this.#connected(client));
+    this.#heartbeat = setInterval(
+      () => options.guarded("pinging clients", () => this.#ping()),
+      Math.max(1, Math.floor(options.frameTimeoutMs / 2)),
+    );
+    this.#heartbeat.unref();
+  }
+
+  /** Connected clients. */
+  get size(): number {
+    return this.#clients.size;
+  }
+
+  /** Connected clients and handshakes under way. */
+  get connections(): number {
+    return this.#clients.size + this.#upgrading.size;
+  }
+
+  /** Completes the handshake of an upgrade the gate let through. */
+  accept(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    this.#upgrading.add(socket);
+    socket.once("close", () => this.#upgrading.delete(socket));
+    this.#wss.handleUpgrade(request, socket, head, (client) => {
+      this.#upgrading.delete(socket);
+      this.#wss.emit("connection", client, request);
+    });
+  }
+
+  /**
+   * Sends one text message to every open client but `except`: a string, or whole records given as parts, which go
+   * out as one message (ws frames it once per client).
+   */
+  broadcast(message: string | readonly Buffer[], except?: unknown): void {
+    if (message.length === 0) return;
+    const data =
+      typeof message === "string"
+        ? Buffer.from(message)
+        : message.length === 1
+          ? (message[0] as Buffer)
+          : Buffer.concat(message);
+    for (const client of this.#clients) {
+      if (client === except || client.readyState !== client.OPEN) continue;
+      if (client.bufferedAmount > this.#options.maxClientBacklog) {
+        this.#options.log(`[pi-bridge] disconnecting a slow client: ${client.bufferedAmount} bytes waiting for it`);
+        client.close(CloseCode.tryAgainLater, "too much output waiting: reconnect");
+        continue;
+      }
+      client.send(data, { binary: false });
+    }
+  }
+
+  /** Stops (true) or resumes (false) reading from every client, those that connect meanwhile too. */
+  setPaused(paused: boolean): void {
+    this.#paused = paused;
+    for (const client of this.#clients) {
+      if (paused) client.pause();
+      else client.resume();
+    }
+  }
+
+  /** Stops pinging and starts the closing handshake of every client. */
+  close(code: number, reason: string): void {
+    clearInterval(this.#heartbeat);
+    for (const client of this.#clients) client.close(code, reason);
+  }
+
+  /** Drops every connection at once. */
+  terminate(): void {
+    clearInterval(this.#heartbeat);
+    for (const client of this.#clients) client.terminate();
+    this.#wss.close();
+  }
+
+  #connected(client: WebSocket): void {
+    const { guarded } = this.#options;
+    this.#clients.add(client);
+    client.on("close", () => {
+      this.#clients.delete(client);
+      this.#awaitingPong.delete(client);
+    });
+    client.on("error", () => {
+      // Oversized frames and protocol errors: ws closes with the right code (1009, 1002); nothing to add.
+    });
+    client.on("pong", () => this.#awaitingPong.delete(client));
+    client.on("message", (data, isBinary) =>
+      guarded("handling a client frame", () => this.#options.onFrame(client, data, isBinary)),
+    );
+    guarded("replaying the state", () => this.#options.onConnect(client));
+    if (this.#paused) client.pause();
+  }
+
+  #ping(): void {
+    const now = Date.now();
+    const { frameTimeoutMs, log } = this.#options;
+    for (const client of this.#clients) {
+      // ping() throws on a socket that is already closing.
+      if (client.readyState !== client.OPEN) continue;
+      const since = this.#awaitingPong.get(client);
+      if (since === undefined) {
+        this.#awaitingPong.set(client, now);
+        client.ping();
+      } else if (now - since >= frameTimeoutMs) {
+        log(`[pi-bridge] closing a client that did not answer a ping in ${frameTimeoutMs} ms`);
+        closeHard(client, CloseCode.policyViolation, "no pong in time: frame incomplete or peer gone");
+      }
+    }
+  }
+}
+
+/**
+ * Closes with a code and reason, and drops the connection at once rather than waiting for the peer's closing
+ * handshake (a peer in the middle of a frame would never complete it).
+ */
+function closeHard(client: WebSocket, code: number, reason: string): void {
+  client.close(code, reason);
+  setImmediate(() => client.terminate());
+}

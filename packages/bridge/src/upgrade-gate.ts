@@ -1,0 +1,149 @@
+/**
+ * Who may connect, as decided on each request: the Host header (against DNS rebinding), the path, the Origin
+ * (against other web pages), the token, and the client limit. The token of a WebSocket upgrade comes in the
+ * `?token=` query, an `Authorization: Bearer` header or, from the core's WebSocketTransport (the default there),
+ * the `pi-elements.token.…` subprotocol, which keeps it out of URLs (see core's bridge-token.ts); the answer
+ * names `pi-elements.v1`, never the token's protocol. No token is ever logged. Refusals are answered with a plain HTTP status and
+ * logged, at most 20 a minute (a hostile page can cause any number of them). The rules themselves are the pure
+ * functions of security.ts.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { PI_ELEMENTS_PROTOCOL, protocolToken, TOKEN_PROTOCOL_PREFIX } from "@pi-elements/core";
+import {
+  hostHeaderAllowed,
+  type OriginRule,
+  originAllowed,
+  presentedToken,
+  requestUrl,
+  tokenMatches,
+} from "./security.js";
+
+export interface UpgradeGateOptions {
+  /** The token clients must present; undefined: none. */
+  token: string | undefined;
+  /** The names the Host header may give besides the loopback ones (see `boundHostNames`). */
+  hostNames: ReadonlySet<string>;
+  originRules: readonly OriginRule[];
+  /** Most clients at once, handshakes under way included. */
+  maxClients: number;
+  log: (line: string) => void;
+}
+
+export interface Refusal {
+  status: number;
+  text: string;
+}
+
+export class UpgradeGate {
+  readonly #options: UpgradeGateOptions;
+  readonly #refusalLog: (line: string) => void;
+
+  constructor(options: UpgradeGateOptions) {
+    this.#options = options;
+    this.#refusalLog = rateLimitedLog(options.log, 20, 60_000);
+  }
+
+  /** Why a WebSocket upgrade is refused, or undefined to let it through; `connections`: clients and handshakes. */
+  check(request: IncomingMessage, connections: number): Refusal | undefined {
+    const { token, hostNames, originRules, maxClients } = this.#options;
+    if (!hostHeaderAllowed(request.headers.host, hostNames)) return { status: 421, text: "Misdirected Request" };
+    const url = requestUrl(request.url);
+    if (url === undefined) return { status: 400, text: "Bad Request" };
+    if (url.pathname !== "/") return { status: 404, text: "Not Found" };
+    if (!originAllowed(request.headers.origin, originRules)) return { status: 403, text: "Forbidden" };
+    if (token !== undefined) {
+      const presented =
+        presentedToken(url, request.headers.authorization) ?? protocolToken(request.headers["sec-websocket-protocol"]);
+      if (!tokenMatches(presented, token)) return { status: 401, text: "Unauthorized" };
+    }
+    if (connections >= maxClients) return { status: 503, text: "Too Many Clients" };
+    return undefined;
+  }
+
+  /**
+   * The subprotocol to answer an admitted handshake with (ws's `handleProtocols`): `pi-elements.v1` when offered,
+   * else the first other one that carries no token, else none.
+   */
+  protocol(offered: ReadonlySet<string>): string | false {
+    if (offered.has(PI_ELEMENTS_PROTOCOL)) return PI_ELEMENTS_PROTOCOL;
+    for (const protocol of offered) if (!protocol.startsWith(TOKEN_PROTOCOL_PREFIX)) return protocol;
+    return false;
+  }
+
+  /** Answers a refused upgrade on its raw socket, and logs it. */
+  refuse(request: IncomingMessage, socket: Duplex, refusal: Refusal): void {
+    const from = request.socket.remoteAddress ?? "?";
+    const origin = request.headers.origin === undefined ? "" : `, Origin ${JSON.stringify(request.headers.origin)}`;
+    this.#refusalLog(`[pi-bridge] refused a connection from ${from}: ${refusal.status} ${refusal.text}${origin}`);
+    const { status, text } = refusal;
+    socket.end(
+      `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${text.length + 1}\r\n\r\n${text}\n`,
+    );
+  }
+
+  /** Whether an HTTP request's Host header names this machine; a refusal is logged. */
+  hostAllowed(request: IncomingMessage): boolean {
+    if (hostHeaderAllowed(request.headers.host, this.#options.hostNames)) return true;
+    this.#refusalLog(`[pi-bridge] refused an HTTP request: 421 (Host ${JSON.stringify(request.headers.host)})`);
+    return false;
+  }
+
+  /**
+   * Whether a static-file request carries the token: `?token=` (the printed URL), `Authorization: Bearer`, or the
+   * cookie that the first of those sets, so that the page's own scripts and styles (requested without the query)
+   * load too. The cookie is HttpOnly and SameSite=Strict, named after the port (cookies ignore ports). A refusal
+   * is logged.
+   */
+  staticAllowed(request: IncomingMessage, response: ServerResponse, url: URL): boolean {
+    const { token } = this.#options;
+    if (token === undefined || staticTokenAccepted(request, response, url, token)) return true;
+    this.#refusalLog(`[pi-bridge] refused an HTTP request from ${request.socket.remoteAddress ?? "?"}: 401`);
+    return false;
+  }
+}
+
+function staticTokenAccepted(request: IncomingMessage, response: ServerResponse, url: URL, token: string): boolean {
+  const name = `pi-bridge-${request.socket.localPort}`;
+  const explicit = presentedToken(url, request.headers.authorization);
+  if (explicit !== undefined) {
+    if (!tokenMatches(explicit, token)) return false;
+    response.setHeader("Set-Cookie", `${name}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`);
+    return true;
+  }
+  for (const pair of (request.headers.cookie ?? "").split(";")) {
+    const [key, value] = pair.trim().split("=", 2);
+    if (key === name && value !== undefined) return tokenMatches(safeDecode(value), token);
+  }
+  return false;
+}
+
+function safeDecode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A log that writes at most `max` lines per `windowMs`, then says how many it left out. */
+export function rateLimitedLog(log: (line: string) => void, max: number, windowMs: number): (line: string) => void {
+  let windowStart = 0;
+  let written = 0;
+  let skipped = 0;
+  return (line) => {
+    const now = Date.now();
+    if (now - windowStart >= windowMs) {
+      if (skipped > 0) log(`[pi-bridge] (${skipped} more refusals not logged)`);
+      windowStart = now;
+      written = 0;
+      skipped = 0;
+    }
+    if (written < max) {
+      written++;
+      log(line);
+    } else {
+      skipped++;
+    }
+  };
+}

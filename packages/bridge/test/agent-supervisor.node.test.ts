@@ -1,0 +1,133 @@
+/** The agent supervisor on its own, around the fake agent: starts, exits, restarts with backoff, close. */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { type BackoffOptions, realClock } from "@pi-elements/core";
+import type { AgentExitInfo } from "../src/agent-process.js";
+import { AgentSupervisor, type RestartPolicy } from "../src/agent-supervisor.js";
+import { guardWith } from "../src/guard.js";
+import { fakeAgent } from "./support/harness.js";
+
+function supervise(policy: RestartPolicy, backoff?: BackoffOptions, command = fakeAgent()) {
+  const events: Array<{ start: number | undefined } | { exit: AgentExitInfo } | { output: string }> = [];
+  const logs: string[] = [];
+  const waiters: Array<() => void> = [];
+  const log = (line: string) => logs.push(line);
+  const push = (event: (typeof events)[number]) => {
+    events.push(event);
+    for (const wake of waiters.splice(0)) wake();
+  };
+  const supervisor = new AgentSupervisor({
+    command,
+    policy,
+    ...(backoff === undefined ? {} : { backoff }),
+    stopGraceMs: 1000,
+    clock: realClock,
+    onStart: (pid) => push({ start: pid }),
+    onFrame: (_agent, parts) => push({ output: Buffer.concat(parts).toString() }),
+    onExit: (info) => push({ exit: info }),
+    onBackpressure: () => {},
+    log,
+    guarded: guardWith(log),
+  });
+  /** Resolves when `count` events of a kind have happened. */
+  const until = async (kind: "start" | "exit" | "output", count = 1) => {
+    while (events.filter((event) => kind in event).length < count) {
+      await new Promise<void>((wake) => waiters.push(wake));
+    }
+  };
+  const directive = (text: string) =>
+    supervisor.current?.write(JSON.stringify({ type: "prompt", message: `!${text}` }));
+  return { supervisor, events, logs, until, directive };
+}
+
+const kinds = (events: object[]) => events.map((event) => Object.keys(event)[0]).filter((kind) => kind !== "output");
+
+describe("AgentSupervisor", () => {
+  it("starts the agent and hears its output; started() resolves with its pid", async () => {
+    const { supervisor, events, until } = supervise("never");
+    supervisor.start();
+    const pid = await supervisor.started();
+    assert.equal(supervisor.pid, pid);
+    assert.deepEqual(events[0], { start: pid });
+    supervisor.current?.write('{"type":"get_state"}');
+    await until("output");
+    assert.match(JSON.stringify(events[1]), /received/);
+    await supervisor.close();
+    assert.equal(supervisor.pid, undefined);
+  });
+
+  it("under 'always', restarts after each exit with doubling delays (no jitter by default)", async () => {
+    const { supervisor, logs, until, directive, events } = supervise("always", { initialDelay: 5, maxDelay: 10 });
+    supervisor.start();
+    for (let round = 1; round <= 3; round++) {
+      await until("start", round);
+      await supervisor.started();
+      directive("exit 3");
+      await until("exit", round);
+    }
+    await until("start", 4);
+    const delays = logs
+      .filter((line) => line.includes("restarting the agent in"))
+      .map((line) => line.match(/\d+/)?.[0]);
+    assert.deepEqual(delays, ["5", "10", "10"]);
+    const exit = events.find((event) => "exit" in event) as { exit: AgentExitInfo };
+    assert.equal(exit.exit.code, 3);
+    await supervisor.close();
+  });
+
+  it("under 'on-request', an exit is final until restart(); lastExit is kept until then", async () => {
+    const { supervisor, until, directive, events } = supervise("on-request");
+    supervisor.start();
+    await supervisor.started();
+    directive("exit 0");
+    await until("exit");
+    assert.equal(supervisor.lastExit?.code, 0);
+    assert.equal(supervisor.pid, undefined);
+    await supervisor.restart();
+    await until("start", 2);
+    assert.equal(supervisor.lastExit, undefined);
+    assert.deepEqual(kinds(events), ["start", "exit", "start"]);
+    await supervisor.close();
+  });
+
+  it("restart() stops a running agent first; its exit does not schedule a restart of its own", async () => {
+    const { supervisor, events, logs } = supervise("always", { initialDelay: 1 });
+    supervisor.start();
+    const first = await supervisor.started();
+    await supervisor.restart();
+    const second = await supervisor.started();
+    assert.notEqual(second, first);
+    assert.throws(() => process.kill(first, 0), /ESRCH/);
+    assert.deepEqual(kinds(events), ["start", "exit", "start"]);
+    assert.ok(!logs.some((line) => line.includes("restarting the agent in")));
+    await supervisor.close();
+  });
+
+  it("gives up after maxAttempts restarts in a row", async () => {
+    const { supervisor, logs, until } = supervise(
+      "always",
+      { initialDelay: 1, maxAttempts: 1 },
+      {
+        command: "/nonexistent/agent-binary",
+        args: [],
+      },
+    );
+    supervisor.start();
+    await until("exit", 2);
+    await until("start", 2);
+    assert.deepEqual(
+      logs.filter((line) => line.includes("restart")),
+      ["[pi-bridge] restarting the agent in 1 ms", "[pi-bridge] not restarting the agent: 1 restarts in a row"],
+    );
+    await supervisor.close();
+  });
+
+  it("reports an agent that cannot be spawned: a start without pid, then its exit", async () => {
+    const { supervisor, events, until } = supervise("never", undefined, { command: "/nonexistent/x", args: [] });
+    supervisor.start();
+    await until("exit");
+    assert.deepEqual(events[0], { start: undefined });
+    assert.equal((events[1] as { exit: AgentExitInfo }).exit.code, null);
+    await supervisor.close();
+  });
+});

@@ -1,0 +1,145 @@
+/** The client hub on its own: a plain HTTP server whose upgrades all go to it, and ws clients. */
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { describe, it } from "node:test";
+import WebSocket from "ws";
+import { ClientHub, type ClientHubOptions } from "../src/client-hub.js";
+import { guardWith } from "../src/guard.js";
+
+async function hubOnServer(options: Partial<ClientHubOptions> = {}) {
+  const logs: string[] = [];
+  const frames: string[] = [];
+  const connected: Array<import("ws").WebSocket> = [];
+  const log = (line: string) => logs.push(line);
+  const hub = new ClientHub({
+    maxPayload: 1024,
+    maxClientBacklog: 1024 * 1024,
+    frameTimeoutMs: 30_000,
+    onConnect: (client) => {
+      connected.push(client);
+      client.send("welcome\n");
+    },
+    onFrame: (_client, data) => frames.push(String(data)),
+    log,
+    guarded: guardWith(log),
+    ...options,
+  });
+  const server = createServer();
+  server.on("upgrade", (request, socket, head) => hub.accept(request, socket, head));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const close = async () => {
+    hub.close(1001, "done");
+    hub.terminate();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  };
+  return { hub, url, logs, frames, connected, close };
+}
+
+/** A client that collects what it receives. */
+async function client(url: string, options: WebSocket.ClientOptions = {}) {
+  const socket = new WebSocket(url, options);
+  const received: string[] = [];
+  const waiters: Array<() => void> = [];
+  socket.on("message", (data) => {
+    received.push(String(data));
+    for (const wake of waiters.splice(0)) wake();
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.on("close", (code, reason) => resolve({ code, reason: String(reason) })),
+  );
+  await new Promise((resolve, reject) => {
+    socket.once("open", resolve);
+    socket.once("error", reject);
+  });
+  const receivedCount = async (count: number) => {
+    while (received.length < count) await new Promise<void>((wake) => waiters.push(wake));
+  };
+  return { socket, received, closed, receivedCount };
+}
+
+describe("ClientHub", () => {
+  it("greets each client first, and broadcasts to every client but the one left out", async () => {
+    const { hub, url, connected, close } = await hubOnServer();
+    try {
+      const a = await client(url);
+      const b = await client(url);
+      assert.equal(hub.size, 2);
+      hub.broadcast([Buffer.from('{"n":1}\n'), Buffer.from('{"n":2}\n')]);
+      hub.broadcast('{"only":"a"}\n', connected[1]);
+      hub.broadcast("");
+      hub.broadcast("last\n");
+      await a.receivedCount(4);
+      await b.receivedCount(3);
+      assert.deepEqual(a.received, ["welcome\n", '{"n":1}\n{"n":2}\n', '{"only":"a"}\n', "last\n"]);
+      assert.deepEqual(b.received, ["welcome\n", '{"n":1}\n{"n":2}\n', "last\n"]);
+      b.socket.close();
+      await b.closed;
+      while (hub.size > 1) await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      await close();
+    }
+  });
+
+  it("passes each client frame on, and counts handshakes under way as connections", async () => {
+    const { hub, url, frames, close } = await hubOnServer();
+    try {
+      assert.equal(hub.connections, 0);
+      const a = await client(url);
+      a.socket.send("one");
+      a.socket.send("two");
+      a.socket.send("last");
+      while (frames.length < 3) await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(frames, ["one", "two", "last"]);
+      assert.equal(hub.connections, 1);
+    } finally {
+      await close();
+    }
+  });
+
+  it("disconnects a client with more output waiting than allowed with 1013", async () => {
+    const { hub, url, logs, close } = await hubOnServer({ maxClientBacklog: -1 });
+    try {
+      const a = await client(url);
+      hub.broadcast("never sent\n");
+      assert.deepEqual(await a.closed, { code: 1013, reason: "too much output waiting: reconnect" });
+      assert.ok(logs.some((line) => line.includes("disconnecting a slow client")));
+    } finally {
+      await close();
+    }
+  });
+
+  it("pauses every client's input while asked to, clients that connect meanwhile too", async () => {
+    const { hub, url, connected, close } = await hubOnServer();
+    try {
+      await client(url);
+      hub.setPaused(true);
+      await client(url);
+      assert.deepEqual(
+        connected.map((socket) => socket.isPaused),
+        [true, true],
+      );
+      hub.setPaused(false);
+      assert.deepEqual(
+        connected.map((socket) => socket.isPaused),
+        [false, false],
+      );
+    } finally {
+      await close();
+    }
+  });
+
+  it("closes a client that does not answer its ping with 1008", async () => {
+    const { url, logs, close } = await hubOnServer({ frameTimeoutMs: 40 });
+    try {
+      const silent = await client(url, { autoPong: false });
+      const { code } = await silent.closed;
+      assert.ok(code === 1008 || code === 1006, `closed with ${code}`);
+      assert.ok(logs.some((line) => line.includes("did not answer a ping in 40 ms")));
+    } finally {
+      await close();
+    }
+  });
+});

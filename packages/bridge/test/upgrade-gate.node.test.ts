@@ -1,0 +1,108 @@
+/** The upgrade gate on its own: requests as plain objects, a socket that records what was written to it. */
+import assert from "node:assert/strict";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { PassThrough } from "node:stream";
+import { describe, it } from "node:test";
+import { tokenProtocol } from "@pi-elements/core";
+import { DEFAULT_ALLOWED_ORIGINS, parseOriginRule } from "../src/security.js";
+import { UpgradeGate } from "../src/upgrade-gate.js";
+
+const TOKEN = "s3cret-token_value";
+
+function gate(options: { token?: string | undefined; maxClients?: number } = {}) {
+  const logs: string[] = [];
+  const instance = new UpgradeGate({
+    token: "token" in options ? options.token : TOKEN,
+    hostNames: new Set(["bridge.example"]),
+    originRules: [...DEFAULT_ALLOWED_ORIGINS, "https://app.example"].map(parseOriginRule),
+    maxClients: options.maxClients ?? 4,
+    log: (line) => logs.push(line),
+  });
+  return { gate: instance, logs };
+}
+
+function request(url: string, headers: Record<string, string> = {}): IncomingMessage {
+  return {
+    url,
+    headers: { host: "127.0.0.1:8787", ...headers },
+    socket: { remoteAddress: "127.0.0.1", localPort: 8787 },
+  } as unknown as IncomingMessage;
+}
+
+describe("UpgradeGate", () => {
+  it("lets through a request with the token in the URL or as a bearer token", () => {
+    const { gate: g } = gate();
+    assert.equal(g.check(request(`/?token=${TOKEN}`, { origin: "http://localhost:5173" }), 0), undefined);
+    assert.equal(g.check(request("/", { authorization: `Bearer ${TOKEN}` }), 3), undefined);
+    assert.equal(g.check(request("/", { host: "bridge.example:80", origin: "https://app.example" }), 0)?.status, 401);
+    assert.equal(gate({ token: undefined }).gate.check(request("/"), 0), undefined, "no token configured");
+  });
+
+  it("takes the token from the Sec-WebSocket-Protocol header; answers with pi-elements.v1, never the token", () => {
+    const { gate: g } = gate();
+    const offered = (token: string) => `pi-elements.v1, ${tokenProtocol(token)}`;
+    assert.equal(g.check(request("/", { "sec-websocket-protocol": offered(TOKEN) }), 0), undefined);
+    assert.equal(g.check(request("/", { "sec-websocket-protocol": offered("wrong") }), 0)?.status, 401);
+    assert.equal(g.check(request("/", { "sec-websocket-protocol": "pi-elements.token.%%" }), 0)?.status, 401);
+    assert.equal(g.protocol(new Set([tokenProtocol(TOKEN), "pi-elements.v1"])), "pi-elements.v1");
+    assert.equal(g.protocol(new Set([tokenProtocol(TOKEN), "chat"])), "chat");
+    assert.equal(g.protocol(new Set([tokenProtocol(TOKEN)])), false);
+  });
+
+  it("refuses, in this order: wrong host 421, bad target 400, other path 404, origin 403, token 401, full 503", () => {
+    const { gate: g } = gate({ maxClients: 2 });
+    const status = (url: string, headers: Record<string, string> = {}, connections = 0) =>
+      g.check(request(url, headers), connections)?.status;
+    assert.equal(status(`/?token=${TOKEN}`, { host: "evil.example" }), 421);
+    assert.equal(status("//[/", { origin: "https://evil.example" }), 400);
+    assert.equal(status(`/other?token=${TOKEN}`), 404);
+    assert.equal(status(`/?token=${TOKEN}`, { origin: "https://evil.example" }), 403);
+    assert.equal(status("/?token=wrong", {}, 5), 401, "the token is checked before the client count");
+    assert.equal(status(`/?token=${TOKEN}`, {}, 2), 503);
+  });
+
+  it("answers a refusal on the raw socket, and logs at most 20 refusals a minute", async () => {
+    const { gate: g, logs } = gate();
+    const socket = new PassThrough();
+    const written: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => written.push(chunk));
+    const ended = new Promise((resolve) => socket.on("finish", resolve));
+    g.refuse(request("/", { origin: "https://evil.example" }), socket, { status: 403, text: "Forbidden" });
+    await ended;
+    const answer = Buffer.concat(written).toString();
+    assert.match(answer, /^HTTP\/1\.1 403 Forbidden\r\n/);
+    assert.match(answer, /\r\n\r\nForbidden\n$/);
+    assert.match(
+      logs[0] ?? "",
+      /refused a connection from 127\.0\.0\.1: 403 Forbidden, Origin "https:\/\/evil.example"/,
+    );
+    for (let i = 0; i < 30; i++) g.refuse(request("/"), new PassThrough(), { status: 401, text: "Unauthorized" });
+    assert.equal(logs.length, 20);
+  });
+
+  it("never logs the token of a refused request", () => {
+    const { gate: g, logs } = gate();
+    g.refuse(request("/?token=wrong-but-secret", { authorization: "Bearer other-secret" }), new PassThrough(), {
+      status: 401,
+      text: "Unauthorized",
+    });
+    assert.equal(logs.length, 1);
+    assert.doesNotMatch(logs.join("\n"), /secret/);
+  });
+
+  it("static files: the token in the URL sets a cookie for the page's own requests; no token, no files", () => {
+    const { gate: g, logs } = gate();
+    const cookies: string[] = [];
+    const response = { setHeader: (_name: string, value: string) => cookies.push(value) } as unknown as ServerResponse;
+    const url = (target: string) => new URL(target, "http://bridge.invalid");
+    assert.equal(g.staticAllowed(request(`/?token=${TOKEN}`), response, url(`/?token=${TOKEN}`)), true);
+    assert.match(cookies[0] ?? "", /^pi-bridge-8787=s3cret-token_value; HttpOnly; SameSite=Strict; Path=\/$/);
+    const withCookie = request("/app.js", { cookie: `other=1; pi-bridge-8787=${TOKEN}` });
+    assert.equal(g.staticAllowed(withCookie, response, url("/app.js")), true);
+    assert.equal(g.staticAllowed(request("/app.js"), response, url("/app.js")), false);
+    assert.equal(g.staticAllowed(request("/?token=x"), response, url("/?token=x")), false);
+    assert.equal(logs.length, 2);
+    assert.equal(g.hostAllowed(request("/", { host: "evil.example" })), false);
+    assert.match(logs.at(-1) ?? "", /421 \(Host "evil.example"\)/);
+  });
+});
