@@ -76,6 +76,7 @@ export const widgetStories: StoryModule = {
         lines: {
           type: "text",
           multiline: true,
+          ansi: true,
           value: `${accent("Plan")}\n\nstep 1: done\nstep 2: ${warning("pending")}`,
         },
         placement: { type: "choice", value: "aboveEditor", options: ["aboveEditor", "belowEditor"] },
