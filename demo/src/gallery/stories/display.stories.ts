@@ -1,6 +1,9 @@
 /** Stories for what the agent shows without asking: statuses, widgets, notifications, the prompt. */
+import type { PiPrompt } from "@pi-elements/elements";
 import { html } from "lit";
+import { ref } from "lit/directives/ref.js";
 import { type StoryModule, story } from "../story.js";
+import type { StoryAgent } from "../story-agent.js";
 import { accent, bold, error, italic, lines, link, MARKUP, strike, success, warning } from "./text.js";
 
 export const statusStories: StoryModule = {
@@ -163,6 +166,19 @@ export const notificationStories: StoryModule = {
   ],
 };
 
+/** The pi-prompt each completion story rendered, for its play to type into. */
+const prompts = new WeakMap<StoryAgent, PiPrompt>();
+
+/** Types `text` into a pi-prompt as a keyboard does: focus, the text at the caret, one input event. */
+async function typeInto(prompt: PiPrompt, text: string): Promise<void> {
+  await prompt.updateComplete;
+  const field = prompt.shadowRoot?.querySelector("textarea");
+  if (!field) return;
+  field.focus();
+  field.setRangeText(text, field.selectionStart, field.selectionEnd, "end");
+  field.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true, inputType: "insertText", data: text }));
+}
+
 export const promptStories: StoryModule = {
   id: "prompt",
   title: "pi-prompt",
@@ -184,11 +200,13 @@ export const promptStories: StoryModule = {
     story({
       name: "Slash-command completion",
       description:
-        "Type / in the box: pi's commands (get_commands: extension commands, prompt templates, skills) open above it. Up/Down, Tab or Enter, a click; Esc closes.",
+        "The story types / in the box, as you would: pi's commands (get_commands: extension commands, prompt templates, skills) open above it. Up/Down, Tab or Enter, a click; Esc closes.",
       knobs: {},
-      render: ({ session }) =>
-        html`<div style="padding-block-start: 14rem"><pi-prompt .session=${session}></pi-prompt></div>`,
-      play: (agent) => {
+      render: ({ session, agent }) =>
+        html`<div style="padding-block-start: 14rem"><pi-prompt .session=${session} ${ref((element) => {
+          if (element) prompts.set(agent, element as PiPrompt);
+        })}></pi-prompt></div>`,
+      play: async (agent) => {
         agent.commands = [
           { name: "pick", description: "select: choose one of a few options", source: "extension" },
           { name: "pick-long", description: "select: 500 options, with type-ahead and a filter", source: "extension" },
@@ -196,6 +214,8 @@ export const promptStories: StoryModule = {
           { name: "review", description: "Review the staged changes", source: "prompt", argumentHint: "<focus>" },
           { name: "skill:pdf", description: "Read and summarize PDF files", source: "skill" },
         ];
+        const prompt = prompts.get(agent);
+        if (prompt) await typeInto(prompt, "/");
       },
     }),
     story({
