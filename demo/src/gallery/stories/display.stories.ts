@@ -154,6 +154,24 @@ export const notificationStories: StoryModule = {
       },
     }),
     story({
+      name: "Failures: a command, an extension",
+      description:
+        "Errors the session reports itself name where they came from. This agent refuses prompts: send one to see it.",
+      knobs: {},
+      render: ({ session }) => html`<pi-notifications .session=${session}></pi-notifications>
+        <pi-prompt .session=${session} style="margin-block-start: 1rem"></pi-prompt>`,
+      play: (agent) => {
+        agent.refusals = { prompt: "Agent is busy" };
+        agent.raw({
+          type: "extension_error",
+          extensionPath: "/home/me/.pi/agent/extensions/permission-gate.ts",
+          event: "tool_call",
+          error: "TypeError: Cannot read properties of undefined (reading 'command')",
+        });
+        agent.raw({ type: "extension_error", error: "An extension failed." });
+      },
+    }),
+    story({
       name: "CJK and markup",
       knobs: {},
       render: ({ session }) => html`<pi-notifications .session=${session}></pi-notifications>`,
