@@ -2,8 +2,8 @@
 // engine: `node --import tsx scripts/screenshots.ts [outDir]` (default docs/screenshots; one folder per engine;
 // ENGINES=chromium,firefox,webkit narrows it). It serves the demo with Vite, walks the sidebar, picks the theme with
 // the demo's own Theme control (so no engine needs media emulation), and fails if a page throws or logs an error.
-// Chromium runs through playwright-core, Firefox through puppeteer-core (WebDriver BiDi), WebKit through webdriverio
-// against WebKitWebDriver on an Xvfb display (scripts/browsers.mjs).
+// Chromium runs through playwright-core, Firefox through puppeteer-core (WebDriver BiDi, headed on an Xvfb display),
+// WebKit through webdriverio against WebKitWebDriver on an Xvfb display (scripts/browsers.mjs).
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,7 +11,7 @@ import { chromium } from "playwright-core";
 import puppeteer from "puppeteer-core";
 import { createServer } from "vite";
 import { remote } from "webdriverio";
-import { engines, firefoxLaunchOptions, startWebKitDriver, webkitCapabilities } from "./browsers.mjs";
+import { engines, firefoxLaunchOptions, startWebKitDriver, startXvfb, webkitCapabilities } from "./browsers.mjs";
 import { launchOptions } from "./chromium.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -53,7 +53,15 @@ async function openEngine(engine: string): Promise<Page> {
     };
   }
   if (engine === "firefox") {
-    const browser = await puppeteer.launch(firefoxLaunchOptions());
+    // Headed, on its own Xvfb display: headless Firefox draws every scrollbar as a white bar (no thumb) in a dark
+    // page, which no user sees; the headed browser draws them as on a desktop.
+    const xvfb = await startXvfb();
+    const browser = await puppeteer
+      .launch({ ...firefoxLaunchOptions(), headless: false, env: { ...process.env, DISPLAY: xvfb.display } })
+      .catch(async (error: unknown) => {
+        await xvfb.stop();
+        throw error;
+      });
     const page = await browser.newPage();
     await page.setViewport(VIEWPORT);
     const errors: string[] = [];
@@ -64,10 +72,17 @@ async function openEngine(engine: string): Promise<Page> {
     });
     return {
       errors,
-      goto: async (url) => void (await page.goto(url)),
+      async goto(url) {
+        await page.goto(url);
+        // The display's pointer rests mid-screen, over the page: park it in a corner so nothing shows as hovered.
+        await page.mouse.move(VIEWPORT.width - 1, VIEWPORT.height - 1);
+      },
       evaluate: (script) => page.evaluate(script) as Promise<never>,
       screenshot: async (path) => void (await page.screenshot({ path: path as `${string}.png` })),
-      close: () => browser.close(),
+      async close() {
+        await browser.close();
+        await xvfb.stop();
+      },
     };
   }
   const server = await startWebKitDriver();
@@ -77,7 +92,10 @@ async function openEngine(engine: string): Promise<Page> {
     logLevel: "error",
     capabilities: webkitCapabilities(),
   });
+  // The window size includes MiniBrowser's toolbar: grow the window by it, so the page gets the same viewport.
   await browser.setWindowSize(VIEWPORT.width, VIEWPORT.height);
+  const [innerWidth, innerHeight] = (await browser.execute("return [innerWidth, innerHeight]")) as [number, number];
+  await browser.setWindowSize(2 * VIEWPORT.width - innerWidth, 2 * VIEWPORT.height - innerHeight);
   const page: Page = {
     errors: [],
     async goto(url) {
