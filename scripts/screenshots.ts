@@ -2,6 +2,8 @@
 // engine: `node --import tsx scripts/screenshots.ts [outDir]` (default docs/screenshots; one folder per engine;
 // ENGINES=chromium,firefox,webkit narrows it). It serves the demo with Vite, walks the sidebar, picks the theme with
 // the demo's own Theme control (so no engine needs media emulation), and fails if a page throws or logs an error.
+// DIRECTION=rtl takes them right to left (with the Direction control; files end in -rtl), STORIES=prompt,select/2
+// keeps the routes that contain one of the words.
 // Chromium runs through playwright-core, Firefox through puppeteer-core (WebDriver BiDi, headed on an Xvfb display),
 // WebKit through webdriverio against WebKitWebDriver on an Xvfb display (scripts/browsers.mjs).
 import { mkdirSync } from "node:fs";
@@ -17,6 +19,8 @@ import { launchOptions } from "./chromium.mjs";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const outDir = process.argv[2] ?? join(root, "docs/screenshots");
 const VIEWPORT = { width: 1280, height: 720 };
+const direction = process.env.DIRECTION === "rtl" ? "rtl" : "ltr";
+const wanted = (process.env.STORIES ?? "").split(",").filter(Boolean);
 
 /** What the script needs from a browser page, the same in every engine. */
 interface Page {
@@ -133,9 +137,11 @@ try {
     try {
       await page.goto(base);
       await page.evaluate(`customElements.whenDefined("demo-app").then(() => true)`);
-      const routes = await page.evaluate<string[]>(
-        `[...(document.querySelector("demo-app")?.shadowRoot?.querySelectorAll("nav a") ?? [])].map((a) => a.hash)`,
-      );
+      const routes = (
+        await page.evaluate<string[]>(
+          `[...(document.querySelector("demo-app")?.shadowRoot?.querySelectorAll("nav a") ?? [])].map((a) => a.hash)`,
+        )
+      ).filter((route) => wanted.length === 0 || wanted.some((word) => route.includes(word)));
       for (const scheme of ["light", "dark"] as const) {
         for (const route of routes) {
           await page.goto(`${base}${route}`);
@@ -143,14 +149,18 @@ try {
           await page.evaluate(`(async () => {
             const app = document.querySelector("demo-app");
             await customElements.whenDefined("demo-app");
-            const select = app.shadowRoot.querySelector(".top select");
-            select.value = ${JSON.stringify(scheme)};
-            select.dispatchEvent(new Event("change"));
+            const [theme, , direction] = app.shadowRoot.querySelectorAll(".top select");
+            theme.value = ${JSON.stringify(scheme)};
+            theme.dispatchEvent(new Event("change"));
+            if (direction.value !== ${JSON.stringify(direction)}) {
+              direction.value = ${JSON.stringify(direction)};
+              direction.dispatchEvent(new Event("change"));
+            }
             await new Promise((resolve) => setTimeout(resolve, 400));
             return true;
           })()`);
           const name = route.replace(/^#\//, "").replaceAll("/", "-") || "index";
-          await page.screenshot(join(dir, `${name}-${scheme}.png`));
+          await page.screenshot(join(dir, `${name}-${scheme}${direction === "rtl" ? "-rtl" : ""}.png`));
           count++;
         }
       }
