@@ -84,7 +84,11 @@ describe("pi-notifications", () => {
       event: "tool_call",
       error: "TypeError: x is undefined",
     });
-    agent.send({ type: "extension_error", extensionPath: "C:\\pi\\ext\\<img src=x onerror=alert(1)>.ts", error: "lint failed" });
+    agent.send({
+      type: "extension_error",
+      extensionPath: "C:\\pi\\ext\\<img src=x onerror=alert(1)>.ts",
+      error: "lint failed",
+    });
     agent.send({ type: "extension_error", error: "boom" });
     notify(agent, "pi's own error", "error");
     await settle();
