@@ -127,6 +127,9 @@ export class DemoStoryView extends LitElement {
     .side { display: grid; gap: 1rem; }
     .knobs { display: grid; grid-template-columns: max-content 1fr; gap: 0.4rem 0.6rem; align-items: center; }
     .knobs h2, .knobs label:has(input[type="checkbox"]) { grid-column: 1 / -1; }
+    /* Each engine has its own form-control font (WebKit's text areas are proportional, the others' monospace). */
+    .knobs :is(input, select, textarea) { font: inherit; font-size: 0.85rem; }
+    .knobs textarea { font-family: ui-monospace, monospace; }
     h2 { margin: 0; font-size: 0.8rem; text-transform: uppercase; letter-spacing: 0.05em; color: var(--demo-muted); }
     .log ol { list-style: none; margin: 0.5rem 0 0; padding: 0; display: grid; gap: 0.35rem; max-height: 24rem; overflow: auto; }
     .log code { display: block; font-size: 0.75rem; white-space: pre-wrap; word-break: break-all; padding: 0.35rem 0.5rem;
