@@ -39,6 +39,24 @@ class WebKitLauncher extends WebdriverLauncher {
   }
 
   /**
+   * An element's picture (test/support/plugins/screenshot.mjs). WebKitGTK's "Take Element Screenshot" paints the
+   * element in the web process into a bitmap that comes back all black here (with or without Skia CPU rendering or
+   * software GL, at any Xvfb depth; without compositing or the DMA-BUF renderer the driver hangs instead), while its
+   * viewport screenshot, a snapshot of the view itself, is right. So the element is scrolled into view, the viewport
+   * is taken, and the page crops it to the element's box with the browser's own PNG codec. `locator` is a script
+   * body that returns the element.
+   */
+  async takeScreenshot(_sessionId, locator) {
+    const box = await this.driver.execute(`const element = (function () { ${locator} })();
+      element.scrollIntoView({ block: "nearest", inline: "nearest" });
+      const { x, y, width, height } = element.getBoundingClientRect();
+      return { x, y, width, height };`);
+    const viewport = await this.driver.takeScreenshot();
+    const cropped = await this.driver.execute(`return (${cropPng})(arguments[0], arguments[1]);`, viewport, box);
+    return Buffer.from(cropped, "base64");
+  }
+
+  /**
    * The runner hands a typed text over as one list of characters, and webdriverio's keys() presses every key of a
    * list down before lifting any: a character typed twice is then a key already down, and is lost ("a  b" → "a b").
    * Here each key is pressed and released on its own; modifiers ("Shift", or "Shift+Enter" written as one) are held
@@ -86,6 +104,26 @@ class WebKitLauncher extends WebdriverLauncher {
       { type: "key", id: "held-keys", actions: [{ type: type === "down" ? "keyDown" : "keyUp", value }] },
     ]);
   }
+}
+
+/**
+ * In the page: the part of a base64 PNG of the viewport under `box` (CSS pixels, clipped to the viewport), as a
+ * base64 PNG. The canvas stays detached: the page under test is not changed.
+ */
+async function cropPng(png, box) {
+  const image = new Image();
+  image.src = `data:image/png;base64,${png}`;
+  await image.decode();
+  const scale = image.naturalWidth / window.innerWidth;
+  const left = Math.max(0, Math.floor(box.x * scale));
+  const top = Math.max(0, Math.floor(box.y * scale));
+  const right = Math.min(image.naturalWidth, Math.ceil((box.x + box.width) * scale));
+  const bottom = Math.min(image.naturalHeight, Math.ceil((box.y + box.height) * scale));
+  const canvas = document.createElement("canvas");
+  canvas.width = Math.max(1, right - left);
+  canvas.height = Math.max(1, bottom - top);
+  canvas.getContext("2d").drawImage(image, left, top, canvas.width, canvas.height, 0, 0, canvas.width, canvas.height);
+  return canvas.toDataURL("image/png").slice("data:image/png;base64,".length);
 }
 
 /** ["\ud83d", "\ude42", "a"] → ["🙂", "a"]: a high surrogate followed by a low one is one character. */

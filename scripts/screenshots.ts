@@ -2,8 +2,10 @@
 // engine: `node --import tsx scripts/screenshots.ts [outDir]` (default docs/screenshots; one folder per engine;
 // ENGINES=chromium,firefox,webkit narrows it). It serves the demo with Vite, walks the sidebar, picks the theme with
 // the demo's own Theme control (so no engine needs media emulation), and fails if a page throws or logs an error.
-// Chromium runs through playwright-core, Firefox through puppeteer-core (WebDriver BiDi), WebKit through webdriverio
-// against WebKitWebDriver on an Xvfb display (scripts/browsers.mjs).
+// DIRECTION=rtl takes them right to left (with the Direction control; files end in -rtl), STORIES=prompt,select/2
+// keeps the routes that contain one of the words.
+// Chromium runs through playwright-core, Firefox through puppeteer-core (WebDriver BiDi, headed on an Xvfb display),
+// WebKit through webdriverio against WebKitWebDriver on an Xvfb display (scripts/browsers.mjs).
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,12 +13,14 @@ import { chromium } from "playwright-core";
 import puppeteer from "puppeteer-core";
 import { createServer } from "vite";
 import { remote } from "webdriverio";
-import { engines, firefoxLaunchOptions, startWebKitDriver, webkitCapabilities } from "./browsers.mjs";
+import { engines, firefoxLaunchOptions, startWebKitDriver, startXvfb, webkitCapabilities } from "./browsers.mjs";
 import { launchOptions } from "./chromium.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const outDir = process.argv[2] ?? join(root, "docs/screenshots");
 const VIEWPORT = { width: 1280, height: 720 };
+const direction = process.env.DIRECTION === "rtl" ? "rtl" : "ltr";
+const wanted = (process.env.STORIES ?? "").split(",").filter(Boolean);
 
 /** What the script needs from a browser page, the same in every engine. */
 interface Page {
@@ -53,7 +57,15 @@ async function openEngine(engine: string): Promise<Page> {
     };
   }
   if (engine === "firefox") {
-    const browser = await puppeteer.launch(firefoxLaunchOptions());
+    // Headed, on its own Xvfb display: headless Firefox draws every scrollbar as a white bar (no thumb) in a dark
+    // page, which no user sees; the headed browser draws them as on a desktop.
+    const xvfb = await startXvfb();
+    const browser = await puppeteer
+      .launch({ ...firefoxLaunchOptions(), headless: false, env: { ...process.env, DISPLAY: xvfb.display } })
+      .catch(async (error: unknown) => {
+        await xvfb.stop();
+        throw error;
+      });
     const page = await browser.newPage();
     await page.setViewport(VIEWPORT);
     const errors: string[] = [];
@@ -64,10 +76,17 @@ async function openEngine(engine: string): Promise<Page> {
     });
     return {
       errors,
-      goto: async (url) => void (await page.goto(url)),
+      async goto(url) {
+        await page.goto(url);
+        // The display's pointer rests mid-screen, over the page: park it in a corner so nothing shows as hovered.
+        await page.mouse.move(VIEWPORT.width - 1, VIEWPORT.height - 1);
+      },
       evaluate: (script) => page.evaluate(script) as Promise<never>,
       screenshot: async (path) => void (await page.screenshot({ path: path as `${string}.png` })),
-      close: () => browser.close(),
+      async close() {
+        await browser.close();
+        await xvfb.stop();
+      },
     };
   }
   const server = await startWebKitDriver();
@@ -77,7 +96,10 @@ async function openEngine(engine: string): Promise<Page> {
     logLevel: "error",
     capabilities: webkitCapabilities(),
   });
+  // The window size includes MiniBrowser's toolbar: grow the window by it, so the page gets the same viewport.
   await browser.setWindowSize(VIEWPORT.width, VIEWPORT.height);
+  const [innerWidth, innerHeight] = (await browser.execute("return [innerWidth, innerHeight]")) as [number, number];
+  await browser.setWindowSize(2 * VIEWPORT.width - innerWidth, 2 * VIEWPORT.height - innerHeight);
   const page: Page = {
     errors: [],
     async goto(url) {
@@ -115,9 +137,11 @@ try {
     try {
       await page.goto(base);
       await page.evaluate(`customElements.whenDefined("demo-app").then(() => true)`);
-      const routes = await page.evaluate<string[]>(
-        `[...(document.querySelector("demo-app")?.shadowRoot?.querySelectorAll("nav a") ?? [])].map((a) => a.hash)`,
-      );
+      const routes = (
+        await page.evaluate<string[]>(
+          `[...(document.querySelector("demo-app")?.shadowRoot?.querySelectorAll("nav a") ?? [])].map((a) => a.hash)`,
+        )
+      ).filter((route) => wanted.length === 0 || wanted.some((word) => route.includes(word)));
       for (const scheme of ["light", "dark"] as const) {
         for (const route of routes) {
           await page.goto(`${base}${route}`);
@@ -125,14 +149,18 @@ try {
           await page.evaluate(`(async () => {
             const app = document.querySelector("demo-app");
             await customElements.whenDefined("demo-app");
-            const select = app.shadowRoot.querySelector(".top select");
-            select.value = ${JSON.stringify(scheme)};
-            select.dispatchEvent(new Event("change"));
+            const [theme, , direction] = app.shadowRoot.querySelectorAll(".top select");
+            theme.value = ${JSON.stringify(scheme)};
+            theme.dispatchEvent(new Event("change"));
+            if (direction.value !== ${JSON.stringify(direction)}) {
+              direction.value = ${JSON.stringify(direction)};
+              direction.dispatchEvent(new Event("change"));
+            }
             await new Promise((resolve) => setTimeout(resolve, 400));
             return true;
           })()`);
           const name = route.replace(/^#\//, "").replaceAll("/", "-") || "index";
-          await page.screenshot(join(dir, `${name}-${scheme}.png`));
+          await page.screenshot(join(dir, `${name}-${scheme}${direction === "rtl" ? "-rtl" : ""}.png`));
           count++;
         }
       }

@@ -15,6 +15,8 @@ export class StoryAgent extends EventTarget {
   readonly received: LoggedRecord[] = [];
   /** What `get_commands` answers (pi's slash commands), empty unless a story sets it. */
   commands: ReadonlyArray<{ name: string; description?: string; source: string; argumentHint?: string }> = [];
+  /** Commands pi refuses, by type, with the error it gives (e.g. `{ prompt: "Agent is busy" }`). */
+  refusals: Readonly<Record<string, string>> = {};
   readonly #end: MemoryTransport;
   #nextId = 1;
 
@@ -42,12 +44,18 @@ export class StoryAgent extends EventTarget {
     this.#end.send(JSON.stringify(message));
   }
 
-  /** Commands (prompt, steer, abort, ...) get a success response, so the page's promises settle as with pi. */
+  /** Commands (prompt, steer, abort, ...) get a response, success unless refused, so the page's promises settle. */
   #answerCommand(line: string): void {
     const message = JSON.parse(line) as { type?: unknown; id?: unknown };
     if (message.type === "extension_ui_response" || typeof message.id !== "string") return;
-    const data = message.type === "get_commands" ? { commands: this.commands } : undefined;
-    this.raw({ type: "response", id: message.id, command: message.type, success: true, ...(data ? { data } : {}) });
+    const command = typeof message.type === "string" ? message.type : "";
+    const refusal = Object.hasOwn(this.refusals, command) ? this.refusals[command] : undefined;
+    if (refusal !== undefined) {
+      this.raw({ type: "response", id: message.id, command, success: false, error: refusal });
+      return;
+    }
+    const data = command === "get_commands" ? { commands: this.commands } : undefined;
+    this.raw({ type: "response", id: message.id, command, success: true, ...(data ? { data } : {}) });
   }
 
   close(): void {

@@ -3,7 +3,7 @@
  * log of the exact JSON the agent received.
  */
 import { css, html, LitElement, type PropertyValues } from "lit";
-import { type Args, defaultArgs, type Knob, type Story } from "./story.js";
+import { type Args, defaultArgs, type Knob, readEscapes, type Story, showEscapes } from "./story.js";
 import { StoryAgent } from "./story-agent.js";
 
 export class DemoStoryView extends LitElement {
@@ -106,12 +106,17 @@ export class DemoStoryView extends LitElement {
           @change=${(e: Event) => this.#setArg(key, (e.target as HTMLSelectElement).value)}>
           ${knob.options.map((option) => html`<option ?selected=${option === value}>${option}</option>`)}
         </select>`;
-      default:
+      default: {
+        // ESC is invisible in a text field (or a box glyph): an ANSI knob shows and takes it as \e.
+        const shown = knob.ansi ? showEscapes(String(value)) : String(value);
+        const read = (e: Event) => {
+          const text = (e.target as HTMLInputElement | HTMLTextAreaElement).value;
+          this.#setArg(key, knob.ansi ? readEscapes(text) : text);
+        };
         return knob.multiline
-          ? html`<label for=${id}>${key}</label><textarea id=${id} rows="4" .value=${String(value)}
-              @change=${(e: Event) => this.#setArg(key, (e.target as HTMLTextAreaElement).value)}></textarea>`
-          : html`<label for=${id}>${key}</label><input id=${id} .value=${String(value)}
-              @change=${(e: Event) => this.#setArg(key, (e.target as HTMLInputElement).value)} />`;
+          ? html`<label for=${id}>${key}</label><textarea id=${id} rows="4" .value=${shown} @change=${read}></textarea>`
+          : html`<label for=${id}>${key}</label><input id=${id} .value=${shown} @change=${read} />`;
+      }
     }
   }
 
@@ -122,6 +127,9 @@ export class DemoStoryView extends LitElement {
     .side { display: grid; gap: 1rem; }
     .knobs { display: grid; grid-template-columns: max-content 1fr; gap: 0.4rem 0.6rem; align-items: center; }
     .knobs h2, .knobs label:has(input[type="checkbox"]) { grid-column: 1 / -1; }
+    /* Each engine has its own form-control font (WebKit's text areas are proportional, the others' monospace). */
+    .knobs :is(input, select, textarea) { font: inherit; font-size: 0.85rem; }
+    .knobs textarea { font-family: ui-monospace, monospace; }
     h2 { margin: 0; font-size: 0.8rem; text-transform: uppercase; letter-spacing: 0.05em; color: var(--demo-muted); }
     .log ol { list-style: none; margin: 0.5rem 0 0; padding: 0; display: grid; gap: 0.35rem; max-height: 24rem; overflow: auto; }
     .log code { display: block; font-size: 0.75rem; white-space: pre-wrap; word-break: break-all; padding: 0.35rem 0.5rem;

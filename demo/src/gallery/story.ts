@@ -10,7 +10,8 @@ import type { TemplateResult } from "lit";
 import type { StoryAgent } from "./story-agent.js";
 
 export type Knob =
-  | { type: "text"; value: string; multiline?: boolean }
+  /** `ansi`: the text holds ANSI escapes; the knob shows ESC as `\e` and reads `\e`, `\x1b` or `\u001b` as ESC. */
+  | { type: "text"; value: string; multiline?: boolean; ansi?: boolean }
   | { type: "number"; value: number; min?: number; max?: number; step?: number }
   | { type: "boolean"; value: boolean }
   | { type: "choice"; value: string; options: readonly string[] };
@@ -57,4 +58,14 @@ export function story<const K extends Knobs>(definition: Story<K>): Story<K> {
 
 export function defaultArgs<K extends Knobs>(knobs: K): Args<K> {
   return Object.fromEntries(Object.entries(knobs).map(([key, knob]) => [key, knob.value])) as Args<K>;
+}
+
+/** A text with ANSI escapes as a person can read and edit it: each ESC (U+001B) shown as `\e`. */
+export function showEscapes(text: string): string {
+  return text.replaceAll("\u001b", "\\e");
+}
+
+/** The inverse of `showEscapes`, and the other spellings shells use: `\e`, `\x1b`, `\u001b` (any case) are ESC. */
+export function readEscapes(text: string): string {
+  return text.replace(/\\(?:e|x1b|u001b)/gi, "\u001b");
 }

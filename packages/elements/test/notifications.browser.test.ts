@@ -69,6 +69,60 @@ describe("pi-notifications", () => {
     expect(polite(el)).to.equal("Warning: early");
   });
 
+  it("names where an error the session reported came from: the command pi refused, the extension's file", async () => {
+    const agent = new FakeAgent();
+    agent.failing.add("prompt");
+    agent.errors.set("prompt", "Agent is busy");
+    const el = await fixture<PiNotifications>(
+      html`<pi-notifications .session=${agent.session} .clock=${new ManualClock()}></pi-notifications>`,
+    );
+    await agent.session.send("prompt", { message: "hi" }).catch(() => undefined);
+    const path = "/home/me/.pi/agent/extensions/permission-gate.ts";
+    agent.send({
+      type: "extension_error",
+      extensionPath: path,
+      event: "tool_call",
+      error: "TypeError: x is undefined",
+    });
+    agent.send({
+      type: "extension_error",
+      extensionPath: "C:\\pi\\ext\\<img src=x onerror=alert(1)>.ts",
+      error: "lint failed",
+    });
+    agent.send({ type: "extension_error", error: "boom" });
+    notify(agent, "pi's own error", "error");
+    await settle();
+    await el.updateComplete;
+    expect(bodies(el)).to.deep.equal([
+      "Error: prompt failed: Agent is busy",
+      "Error: permission-gate.ts: TypeError: x is undefined",
+      "Error: <img src=x onerror=alert(1)>.ts: lint failed",
+      "Error: Extension: boom",
+      "Error: pi's own error",
+    ]);
+    const origins = toasts(el).map((toast) => toast.querySelector('[part~="origin"]'));
+    expect(origins[1]?.getAttribute("title")).to.equal(`${path} · tool_call`);
+    expect(origins[4]).to.equal(null);
+    expect(root(el).querySelector("img")).to.equal(null);
+    // Quiet next to the message: the muted colour, not the error red.
+    expect(getComputedStyle(origins[0]!).color).not.to.equal(getComputedStyle(toasts(el)[0]!).color);
+    el.theme = "light";
+    await el.updateComplete;
+    await expect(el).to.be.accessible();
+  });
+
+  it("announces an error with its origin", async () => {
+    const agent = new FakeAgent();
+    agent.failing.add("steer");
+    const el = await fixture<PiNotifications>(
+      html`<pi-notifications .session=${agent.session} .clock=${new ManualClock()}></pi-notifications>`,
+    );
+    await agent.session.send("steer", { message: "left" }).catch(() => undefined);
+    await settle();
+    await el.updateComplete;
+    expect(alert(el)).to.equal("Error: steer failed: nope");
+  });
+
   it("treats an unknown type as info and markup as text", async () => {
     const { el } = await mount();
     el.notify("bogus" as "info", "<img src=x onerror=alert(1)><script>alert(2)</script>");

@@ -1,6 +1,9 @@
 /** Stories for what the agent shows without asking: statuses, widgets, notifications, the prompt. */
+import type { PiPrompt } from "@pi-elements/elements";
 import { html } from "lit";
+import { ref } from "lit/directives/ref.js";
 import { type StoryModule, story } from "../story.js";
+import type { StoryAgent } from "../story-agent.js";
 import { accent, bold, error, italic, lines, link, MARKUP, strike, success, warning } from "./text.js";
 
 export const statusStories: StoryModule = {
@@ -76,6 +79,7 @@ export const widgetStories: StoryModule = {
         lines: {
           type: "text",
           multiline: true,
+          ansi: true,
           value: `${accent("Plan")}\n\nstep 1: done\nstep 2: ${warning("pending")}`,
         },
         placement: { type: "choice", value: "aboveEditor", options: ["aboveEditor", "belowEditor"] },
@@ -150,6 +154,24 @@ export const notificationStories: StoryModule = {
       },
     }),
     story({
+      name: "Failures: a command, an extension",
+      description:
+        "Errors the session reports itself name where they came from. This agent refuses prompts: send one to see it.",
+      knobs: {},
+      render: ({ session }) => html`<pi-notifications .session=${session}></pi-notifications>
+        <pi-prompt .session=${session} style="margin-block-start: 1rem"></pi-prompt>`,
+      play: (agent) => {
+        agent.refusals = { prompt: "Agent is busy" };
+        agent.raw({
+          type: "extension_error",
+          extensionPath: "/home/me/.pi/agent/extensions/permission-gate.ts",
+          event: "tool_call",
+          error: "TypeError: Cannot read properties of undefined (reading 'command')",
+        });
+        agent.raw({ type: "extension_error", error: "An extension failed." });
+      },
+    }),
+    story({
       name: "CJK and markup",
       knobs: {},
       render: ({ session }) => html`<pi-notifications .session=${session}></pi-notifications>`,
@@ -161,6 +183,19 @@ export const notificationStories: StoryModule = {
     }),
   ],
 };
+
+/** The pi-prompt each completion story rendered, for its play to type into. */
+const prompts = new WeakMap<StoryAgent, PiPrompt>();
+
+/** Types `text` into a pi-prompt as a keyboard does: focus, the text at the caret, one input event. */
+async function typeInto(prompt: PiPrompt, text: string): Promise<void> {
+  await prompt.updateComplete;
+  const field = prompt.shadowRoot?.querySelector("textarea");
+  if (!field) return;
+  field.focus();
+  field.setRangeText(text, field.selectionStart, field.selectionEnd, "end");
+  field.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true, inputType: "insertText", data: text }));
+}
 
 export const promptStories: StoryModule = {
   id: "prompt",
@@ -183,11 +218,13 @@ export const promptStories: StoryModule = {
     story({
       name: "Slash-command completion",
       description:
-        "Type / in the box: pi's commands (get_commands: extension commands, prompt templates, skills) open above it. Up/Down, Tab or Enter, a click; Esc closes.",
+        "The story types / in the box, as you would: pi's commands (get_commands: extension commands, prompt templates, skills) open above it. Up/Down, Tab or Enter, a click; Esc closes.",
       knobs: {},
-      render: ({ session }) =>
-        html`<div style="padding-block-start: 14rem"><pi-prompt .session=${session}></pi-prompt></div>`,
-      play: (agent) => {
+      render: ({ session, agent }) =>
+        html`<div style="padding-block-start: 14rem"><pi-prompt .session=${session} ${ref((element) => {
+          if (element) prompts.set(agent, element as PiPrompt);
+        })}></pi-prompt></div>`,
+      play: async (agent) => {
         agent.commands = [
           { name: "pick", description: "select: choose one of a few options", source: "extension" },
           { name: "pick-long", description: "select: 500 options, with type-ahead and a filter", source: "extension" },
@@ -195,6 +232,8 @@ export const promptStories: StoryModule = {
           { name: "review", description: "Review the staged changes", source: "prompt", argumentHint: "<focus>" },
           { name: "skill:pdf", description: "Read and summarize PDF files", source: "skill" },
         ];
+        const prompt = prompts.get(agent);
+        if (prompt) await typeInto(prompt, "/");
       },
     }),
     story({

@@ -36,6 +36,10 @@ export const en = {
   info: "Info",
   warning: "Warning",
   error: "Error",
+  /** Where an error the page reports itself came from: a command pi refused, e.g. "prompt failed". */
+  commandFailed: "{command} failed",
+  /** The origin of an extension's error when pi names no file. */
+  extension: "Extension",
   status: "Status",
   prompt: "Message pi",
   /** The slash-command completion list. */
@@ -84,6 +88,8 @@ export const ja: StringTable = {
   info: "情報",
   warning: "警告",
   error: "エラー",
+  commandFailed: "{command} に失敗しました",
+  extension: "拡張機能",
   status: "ステータス",
   prompt: "pi へのメッセージ",
   commands: "コマンド",
@@ -128,6 +134,8 @@ export const zhHans: StringTable = {
   info: "信息",
   warning: "警告",
   error: "错误",
+  commandFailed: "{command} 失败",
+  extension: "扩展",
   status: "状态",
   prompt: "给 pi 的消息",
   commands: "命令",

@@ -85,6 +85,12 @@ export const styles = [
       color: var(--_muted);
       font-size: 0.85em;
     }
+    /* Where the error came from: a quiet, monospaced name before the message. */
+    [part~="origin"] {
+      color: var(--_muted);
+      font-family: var(--_font-mono);
+      font-size: 0.9em;
+    }
     [part~="label"] {
       font-weight: 600;
     }

@@ -36,7 +36,8 @@ export interface NotificationDismissDetail {
 /**
  * A toast stack for `notify`, coloured as pi shows them: an error in red ("Error: …"), a warning in yellow
  * ("Warning: …"), info in the accent, each with its icon and coloured edge (info's text in the text colour, so it
- * reads at full contrast); ANSI styling in a message is rendered (at most 1,000 styled runs per message; the rest
+ * reads at full contrast). An error the session reports itself names its origin after "Error:", in the muted
+ * colour: "prompt failed:" for a command pi refused, the extension's file name for an `extension_error`. ANSI styling in a message is rendered (at most 1,000 styled runs per message; the rest
  * of it shows unstyled). Info and warnings dismiss themselves after `duration` ms, counted from when the
  * element first saw them and paused while the pointer is over the stack or focus is in it; errors stay until
  * dismissed. At most `max` toasts are in the DOM (the newest), with "+N more" for the other waiting ones, so a
@@ -58,6 +59,8 @@ export interface NotificationDismissDetail {
  * @csspart toast - One notification; also `toast-info`, `toast-warning` or `toast-error`.
  * @csspart icon - The type's icon (decorative).
  * @csspart label - The "Error:" / "Warning:" prefix.
+ * @csspart origin - Where an error the session reported came from: "prompt failed:" (a command pi refused) or the
+ *   failing extension's file name (its full path on hover).
  * @csspart earlier - "Earlier", on a notification pi sent before the page connected (replayed by the bridge).
  * @csspart message - The message text.
  * @csspart dismiss - The dismiss button.
@@ -236,8 +239,20 @@ export class PiNotifications extends PiElement {
   }
 
   #announce(entry: NotificationEntry): string {
-    const text = stripAnsi(entry.message);
+    const origin = this.#origin(entry);
+    const text = origin === undefined ? stripAnsi(entry.message) : `${origin}: ${stripAnsi(entry.message)}`;
     return entry.type === "info" ? text : `${localizeOwn(this, entry.type)}: ${text}`;
+  }
+
+  /**
+   * Where an error the session reported itself came from: "prompt failed" for a command pi refused, the file name of
+   * an extension that failed (or "Extension" when pi names none). Undefined for pi's own `notify`.
+   */
+  #origin(entry: NotificationEntry): string | undefined {
+    const origin = entry.origin;
+    if (!origin) return undefined;
+    if (origin.kind === "command") return localizeOwn(this, "commandFailed", { command: origin.command });
+    return origin.extensionPath?.split(/[\\/]/).filter(Boolean).at(-1) ?? localizeOwn(this, "extension");
   }
 
   // --- timers -------------------------------------------------------------------------------------------------
@@ -341,6 +356,16 @@ export class PiNotifications extends PiElement {
   #renderToast(entry: NotificationEntry, index: number) {
     const label = entry.type === "info" ? nothing : html`<span part="label">${localizeOwn(this, entry.type)}:</span> `;
     const earlier = entry.earlier ? html`<span part="earlier">${localizeOwn(this, "earlier")}</span> ` : nothing;
+    const originText = this.#origin(entry);
+    // The extension's full path (and the event it failed in) on hover; the visible name is its file name.
+    const originTitle =
+      entry.origin?.kind === "extension"
+        ? [entry.origin.extensionPath, entry.origin.event].filter(Boolean).join(" · ") || nothing
+        : nothing;
+    const origin =
+      originText === undefined
+        ? nothing
+        : html`<span part="origin" title=${originTitle}><bdi>${originText}</bdi>:</span> `;
     // Escape anywhere in a toast dismisses it.
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== "Escape" || event.isComposing) return;
@@ -349,7 +374,7 @@ export class PiNotifications extends PiElement {
     };
     return html`<li part=${`toast toast-${entry.type}`} data-id=${entry.id} data-type=${entry.type} @keydown=${onKeyDown}>
       <svg part="icon" viewBox="0 0 16 16" aria-hidden="true" focusable="false">${ICONS[entry.type]}</svg>
-      <p part="body">${earlier}${label}<span part="message" dir="auto">${renderAnsi(entry.message)}</span></p>
+      <p part="body">${earlier}${label}${origin}<span part="message" dir="auto">${renderAnsi(entry.message)}</span></p>
       <button
         type="button"
         part="dismiss"
