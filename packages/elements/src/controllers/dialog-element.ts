@@ -37,12 +37,20 @@ import {
   LocalSession,
   type PendingDialog,
 } from "@pi-elements/core";
-import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from "lit";
+import {
+  html,
+  type LitElement,
+  nothing,
+  type PropertyDeclarations,
+  type PropertyValues,
+  type TemplateResult,
+} from "lit";
 import { stripAnsi } from "../ansi/parse-ansi.js";
 import { renderAnsi } from "../ansi/render-ansi.js";
+import { PiElement } from "../base/pi-element.js";
 import { sessionContext } from "../context.js";
 import { localizeOwn } from "../i18n/localize.js";
-import type { StringKey, StringTable } from "../i18n/strings.js";
+import type { StringKey } from "../i18n/strings.js";
 import { type Clock, CountdownController, realClock } from "./countdown-controller.js";
 import { emit } from "./events.js";
 import { ImeGuardController } from "./ime-guard-controller.js";
@@ -76,8 +84,8 @@ declare global {
 
 let localIds = 0;
 
-export abstract class DialogElement<R extends DialogRequest, A> extends LitElement {
-  /** Lit gives subclasses these too: an element's own `properties` lists only what it adds. */
+export abstract class DialogElement<R extends DialogRequest, A> extends PiElement {
+  /** Besides PiElement's `theme` and `strings`. Lit gives subclasses these too: each lists only what it adds. */
   static override properties: PropertyDeclarations = {
     heading: { type: String },
     timeout: { type: Number },
@@ -87,7 +95,6 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
     session: { attribute: false },
     request: { attribute: false },
     clock: { attribute: false },
-    strings: { attribute: false },
   };
 
   /** The dialog's title. Named `heading` because `title` is every element's tooltip. */
@@ -108,8 +115,6 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
   declare request: R | undefined;
   /** The clock of the element's own session (standalone, `ask()`); a session's dialog counts on `session.clock`. */
   declare clock: Clock;
-  /** Per-element string overrides (see setStrings for page-wide ones). */
-  declare strings: StringTable | undefined;
 
   /** The request method this element answers. */
   protected abstract readonly method: R["method"];

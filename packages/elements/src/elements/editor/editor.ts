@@ -18,7 +18,8 @@ export type EditorSubmitKey = "enter" | "mod-enter";
  *
  * @event pi-submit - `{value: string}`: the edited text.
  * @event pi-cancel - `{source: "keyboard" | "button" | "timeout" | "backdrop"}`: closed without an answer.
- * @csspart dialog - The `<dialog>` box (none when shown by pi-extension-ui, which draws the frame).
+ * @csspart base - The `<dialog>` box (none when shown by pi-extension-ui, which draws the frame).
+ * @csspart dialog - The same as `base`: its earlier name, kept as an alias.
  * @csspart content - The heading, body and actions.
  * @csspart heading - The title line, with the countdown.
  * @csspart countdown - "(5s)" after the title while a timeout runs.

@@ -13,7 +13,8 @@ import { tokens } from "../../theme/tokens.js";
  *
  * @event pi-submit - `{value: string}`: the text as typed.
  * @event pi-cancel - `{source: "keyboard" | "button" | "timeout" | "backdrop"}`: closed without an answer.
- * @csspart dialog - The `<dialog>` box (none when shown by pi-extension-ui, which draws the frame).
+ * @csspart base - The `<dialog>` box (none when shown by pi-extension-ui, which draws the frame).
+ * @csspart dialog - The same as `base`: its earlier name, kept as an alias.
  * @csspart content - The heading, body and actions.
  * @csspart heading - The title line, with the countdown.
  * @csspart countdown - "(5s)" after the title while a timeout runs.
