@@ -11,7 +11,8 @@
  * - Three ways to drive one:
  *   1. Standalone: set `heading` (not `title`, which is HTMLElement's tooltip), the element's own fields and
  *      `timeout` (ms), then `show()` or set the `open` attribute; listen for `pi-submit` / `pi-cancel`. The
- *      element queues the question in its own LocalSession (on `clock`).
+ *      element queues the question in its own LocalSession (on `clock`). A page answers it with `submit()` or
+ *      `cancel()`, as the user does with the keyboard or the buttons.
  *   2. As a promise: `await el.ask()` opens it and resolves with the answer, or undefined when cancelled;
  *      `await PiSelect.ask({ heading, options })` does the same with a throw-away modal element.
  *   3. From a session: give it `request` (a pending DialogRequest) and `session` (or an ancestor `<pi-session>`);
@@ -194,7 +195,17 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
     else super.focus(options);
   }
 
-  /** Cancels the dialog as if the user had; the session (if any) gets `{cancelled: true}`. */
+  /**
+   * Answers the dialog as the user would (with no argument, what Enter answers): the session (if any) gets the
+   * answer, `pi-submit` fires, `ask()` resolves. False (and nothing happens) when it is not open or already answered.
+   * Each element says what its argument is: `PiSelect.submit(index)`, `PiConfirm.submit(confirmed)`.
+   */
+  abstract submit(): boolean;
+
+  /**
+   * Cancels the dialog as if the user had: the session (if any) gets `{cancelled: true}`, `pi-cancel` fires with
+   * `source`, `ask()` resolves with undefined. False when it is not open or already answered.
+   */
   cancel(source: DialogCancelSource = "button"): boolean {
     return this.answer({ cancelled: true }, source);
   }

@@ -57,9 +57,18 @@ export class PiConfirm extends DialogElement<ConfirmRequest, boolean> {
     return this.renderRoot.querySelector<HTMLElement>("[part~=yes-button]");
   }
 
-  /** Chooses Yes (true) or No (false), as a click would. */
-  confirm(confirmed: boolean): boolean {
+  /** Answers Yes (true, the default, as Enter on the focused Yes does) or No (false), as a click would. */
+  submit(confirmed = true): boolean {
     return this.answer({ confirmed });
+  }
+
+  /**
+   * The same as `submit(confirmed)`.
+   * @deprecated Use `submit(confirmed)`, the answer verb every dialog element shares; `confirm` goes in the next
+   * release.
+   */
+  confirm(confirmed: boolean): boolean {
+    return this.submit(confirmed);
   }
 
   #onKeydown(event: KeyboardEvent): void {
@@ -74,8 +83,8 @@ export class PiConfirm extends DialogElement<ConfirmRequest, boolean> {
   protected renderBody(): TemplateResult {
     return html`${this.message ? html`<p id="message" part="message" class="message">${renderAnsi(this.message)}</p>` : ""}
       <div part="actions" class="actions" @keydown=${this.#onKeydown}>
-        <button part="button yes-button" class="primary" @click=${() => this.confirm(true)}>${this.t("yes")}</button>
-        <button part="button no-button" @click=${() => this.confirm(false)}>${this.t("no")}</button>
+        <button part="button yes-button" class="primary" @click=${() => this.submit(true)}>${this.t("yes")}</button>
+        <button part="button no-button" @click=${() => this.submit(false)}>${this.t("no")}</button>
       </div>`;
   }
 }

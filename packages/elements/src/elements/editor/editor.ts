@@ -62,7 +62,7 @@ export class PiEditor extends DialogElement<EditorRequest, string> {
     return this.renderRoot.querySelector("textarea");
   }
 
-  /** Submits the current text. */
+  /** Answers with the current text, as Enter (or the Submit button) does. */
   submit(): boolean {
     return this.answer({ value: this.focusTarget()?.value ?? this.value });
   }

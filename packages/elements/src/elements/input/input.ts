@@ -56,7 +56,7 @@ export class PiInput extends DialogElement<InputRequest, string> {
     return this.renderRoot.querySelector("input");
   }
 
-  /** Submits the current text. */
+  /** Answers with the current text, as Enter (or the Submit button) does. */
   submit(): boolean {
     return this.answer({ value: this.focusTarget()?.value ?? this.value });
   }

@@ -137,10 +137,21 @@ export class PiSelect extends DialogElement<SelectRequest, string> {
     return this.renderRoot.querySelector<HTMLElement>(selector);
   }
 
-  /** Chooses the option at `index` (into `options`); false when there is none or the dialog is closed. */
-  choose(index = this.activeIndex): boolean {
+  /**
+   * Answers with the option at `index` (into `options`; by default the current one, as Enter does); false when
+   * there is none or the dialog is not open.
+   */
+  submit(index = this.activeIndex): boolean {
     const value = this.#labels[index];
     return value === undefined ? false : this.answer({ value });
+  }
+
+  /**
+   * The same as `submit(index)`.
+   * @deprecated Use `submit(index)`, the answer verb every dialog element shares; `choose` goes in the next release.
+   */
+  choose(index = this.activeIndex): boolean {
+    return this.submit(index);
   }
 
   #moveBy(delta: number): void {
@@ -175,7 +186,7 @@ export class PiSelect extends DialogElement<SelectRequest, string> {
       move();
     } else if (event.key === "Enter") {
       event.preventDefault();
-      this.choose();
+      this.submit();
     } else if (!inFilter && isPrintableKey(event)) {
       event.preventDefault();
       if ((event.key === "j" || event.key === "k") && !this.#typeahead.active) {
@@ -192,7 +203,7 @@ export class PiSelect extends DialogElement<SelectRequest, string> {
     if (!option) return;
     const index = Number(option.dataset["index"]);
     this.activeIndex = index;
-    this.choose(index);
+    this.submit(index);
   }
 
   protected renderBody(): TemplateResult {
