@@ -110,7 +110,12 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
    * actions, and the host names the dialog, opens it and moves focus.
    */
   declare hosted: boolean;
-  /** The session `request` is pending in; otherwise the ancestor `<pi-session>`'s session. */
+  /**
+   * The session `request` is pending in; without it, an ancestor `<pi-session>`'s. A `PiSession`, as on every
+   * element, or any other `DialogSession` (`ui`, `clock`, `respond`: the core's `LocalSession`, a test double): a
+   * dialog element only shows and answers one dialog, and asks no more of its session.
+   * @default undefined
+   */
   declare session: DialogSession | undefined;
   /** A dialog request pending in the session: fills the element, opens it, and is answered through the session. */
   declare request: R | undefined;
@@ -210,7 +215,7 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
     return this.answer({ cancelled: true }, source);
   }
 
-  /** The session `request` is answered through: the `session` property, else the provided one. */
+  /** The session `request` is answered through: the `session` property, else an ancestor `<pi-session>`'s. */
   get effectiveSession(): DialogSession | undefined {
     return this.session ?? this.#context.value;
   }
