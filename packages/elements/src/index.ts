@@ -3,9 +3,10 @@
  * register it under another name. `@pi-elements/elements/all.js` registers every element; each
  * `@pi-elements/elements/elements/<name>.js` registers one.
  */
+/** The type of the `clock` properties: the core's, exported here too so a page typing one needs no second import. */
+export type { Clock } from "@pi-elements/core";
 export { PiElement } from "./base/pi-element.js";
 export * from "./context.js";
-export type { Clock } from "./controllers/countdown-controller.js";
 export {
   type DialogCancelSource,
   DialogElement,

@@ -32,11 +32,13 @@
 
 import { ContextConsumer } from "@lit/context";
 import {
+  type Clock,
   type DialogAnswer,
   type DialogRequest,
   type DialogSession,
   LocalSession,
   type PendingDialog,
+  realClock,
 } from "@pi-elements/core";
 import {
   html,
@@ -52,13 +54,11 @@ import { PiElement } from "../base/pi-element.js";
 import { sessionContext } from "../context.js";
 import { localizeOwn } from "../i18n/localize.js";
 import type { StringKey } from "../i18n/strings.js";
-import { type Clock, CountdownController, realClock } from "./countdown-controller.js";
+import { CountdownController } from "./countdown-controller.js";
 import { emit } from "./events.js";
 import { ImeGuardController } from "./ime-guard-controller.js";
 import { KeyGuardController } from "./key-guard-controller.js";
 import { OverlayController } from "./overlay-controller.js";
-
-export type { Clock } from "./countdown-controller.js";
 
 /**
  * A request's text field as text: requests from a session are validated, but one built by hand may carry
