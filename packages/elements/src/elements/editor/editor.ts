@@ -1,8 +1,8 @@
 import type { EditorRequest } from "@pi-elements/core";
 import { html, type PropertyValues, type TemplateResult } from "lit";
 import { ansiStyles } from "../../ansi/ansi.styles.js";
-import { asText, DialogElement } from "../../controllers/dialog-element.js";
-import { dialogStyles } from "../../controllers/dialog-element.styles.js";
+import { asText, DialogElement } from "../../base/dialog-element.js";
+import { dialogStyles } from "../../base/dialog-element.styles.js";
 import { tokens } from "../../theme/tokens.js";
 import { editorStyles } from "./editor.styles.js";
 

@@ -1,9 +1,9 @@
 import { type DialogMethod, type PendingDialog, type PiSession, realClock } from "@pi-elements/core";
 import { html, nothing, type PropertyValues } from "lit";
 import { stripAnsi } from "../../ansi/parse-ansi.js";
+import type { DialogCancelSource } from "../../base/dialog-element.js";
 import { PiElement } from "../../base/pi-element.js";
 import { CountdownController } from "../../controllers/countdown-controller.js";
-import type { DialogCancelSource } from "../../controllers/dialog-element.js";
 import { OverlayController } from "../../controllers/overlay-controller.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";

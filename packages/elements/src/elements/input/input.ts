@@ -2,8 +2,8 @@ import type { InputRequest } from "@pi-elements/core";
 import { html, type TemplateResult } from "lit";
 import { ansiStyles } from "../../ansi/ansi.styles.js";
 import { stripAnsi } from "../../ansi/parse-ansi.js";
-import { asText, DialogElement } from "../../controllers/dialog-element.js";
-import { dialogStyles } from "../../controllers/dialog-element.styles.js";
+import { asText, DialogElement } from "../../base/dialog-element.js";
+import { dialogStyles } from "../../base/dialog-element.styles.js";
 import { tokens } from "../../theme/tokens.js";
 
 /**

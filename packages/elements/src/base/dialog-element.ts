@@ -50,15 +50,15 @@ import {
 } from "lit";
 import { stripAnsi } from "../ansi/parse-ansi.js";
 import { renderAnsi } from "../ansi/render-ansi.js";
-import { PiElement } from "../base/pi-element.js";
 import { sessionContext } from "../context.js";
+import { CountdownController } from "../controllers/countdown-controller.js";
+import { ImeGuardController } from "../controllers/ime-guard-controller.js";
+import { KeyGuardController } from "../controllers/key-guard-controller.js";
+import { OverlayController } from "../controllers/overlay-controller.js";
 import { localizeOwn } from "../i18n/localize.js";
 import type { StringKey } from "../i18n/strings.js";
-import { CountdownController } from "./countdown-controller.js";
-import { emit } from "./events.js";
-import { ImeGuardController } from "./ime-guard-controller.js";
-import { KeyGuardController } from "./key-guard-controller.js";
-import { OverlayController } from "./overlay-controller.js";
+import { emit } from "../internal/events.js";
+import { PiElement } from "./pi-element.js";
 
 /**
  * A request's text field as text: requests from a session are validated, but one built by hand may carry
