@@ -24,6 +24,8 @@ interface Named {
   parameters?: Parameter[];
   return?: { type?: { text: string } };
   inheritedFrom?: { name: string };
+  /** JSDoc `@deprecated`: true, or what to use instead. */
+  deprecated?: boolean | string;
 }
 interface Declaration {
   kind: string;
@@ -115,13 +117,20 @@ function signature(method: Named, owner: Declaration): string {
   return `${method.static ? `${owner.name}.` : ""}${method.name}(${parameters.join(", ")})${returns ? `: ${bind(returns)}` : ""}`;
 }
 
+/** "**Deprecated**", and what to use instead, for a member marked `@deprecated`. */
+function deprecation(member: Named): string {
+  if (member.deprecated === undefined || member.deprecated === false) return "";
+  return member.deprecated === true ? "**Deprecated.**" : `**Deprecated:** ${member.deprecated}`;
+}
+
 /** A method's description, then what each described parameter is. */
 function methodText(method: Named, owner: Declaration, where: string): string {
   const params = (method.parameters ?? []).filter((p) => p.description).map((p) => `\`${p.name}\`: ${p.description}`);
   const self = method.parameters?.find((p) => p.name === "this")?.type?.text.match(/^new \(\) => (\w+)$/)?.[1];
   // On a base, the class a `this`-typed static method is called on is still open.
   const note = self && !owner.tagName ? `(\`${self}\`: the class it is called on.)` : "";
-  return cell(resolveReferences([method.description ?? "", ...params, note].filter(Boolean).join(" "), where));
+  const text = [deprecation(method), method.description ?? "", ...params, note].filter(Boolean).join(" ");
+  return cell(resolveReferences(text, where));
 }
 
 function apiTables(declaration: Declaration): Array<[string, string]> {
@@ -141,7 +150,12 @@ function apiTables(declaration: Declaration): Array<[string, string]> {
           code(attributes.get(p.name)),
           code(p.type?.text),
           code(p.default),
-          cell(resolveReferences(`${p.description ?? ""}${p.readonly ? " (read-only)" : ""}`, where(p))),
+          cell(
+            resolveReferences(
+              [deprecation(p), `${p.description ?? ""}${p.readonly ? " (read-only)" : ""}`].filter(Boolean).join(" "),
+              where(p),
+            ),
+          ),
         ]),
       ),
     ],

@@ -21,9 +21,9 @@ function bindTypes(item, bindings) {
 }
 
 export default {
-  // The dialogs inherit heading, timeout, open, modal, show(), ask() ... from DialogElement; the display elements
-  // theme and strings from PiElement: scan the bases too.
-  globs: ["src/elements/*/*.ts", "src/controllers/dialog-element.ts", "src/base/*.ts"],
+  // The dialogs inherit heading, timeout, open, modal, show(), ask() ... from DialogElement; every element theme and
+  // strings from PiElement: scan the bases (src/base/) too.
+  globs: ["src/elements/*/*.ts", "src/base/*.ts"],
   exclude: ["src/**/*.styles.ts", "src/**/*.test.ts"],
   outdir: ".",
   litelement: true,

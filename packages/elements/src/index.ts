@@ -3,15 +3,16 @@
  * register it under another name. `@pi-elements/elements/all.js` registers every element; each
  * `@pi-elements/elements/elements/<name>.js` registers one.
  */
-export { PiElement } from "./base/pi-element.js";
-export * from "./context.js";
-export type { Clock } from "./controllers/countdown-controller.js";
+/** The type of the `clock` properties: the core's, exported here too so a page typing one needs no second import. */
+export type { Clock } from "@pi-elements/core";
 export {
   type DialogCancelSource,
   DialogElement,
   type PiCancelDetail,
   type PiSubmitDetail,
-} from "./controllers/dialog-element.js";
+} from "./base/dialog-element.js";
+export { PiElement } from "./base/pi-element.js";
+export * from "./context.js";
 export * from "./controllers/session-store-controller.js";
 export * from "./elements/confirm/confirm.js";
 export * from "./elements/editor/editor.js";

@@ -22,6 +22,8 @@ interface Api {
   properties: Set<string>;
   methods: Set<string>;
   statics: Set<string>;
+  /** The declared type of `session`, and whether a `PiSession` can be given to it. */
+  session?: { type: string; takesPiSession: boolean };
 }
 
 /** The public API of each exported class that extends HTMLElement, from the package's own sources. */
@@ -46,6 +48,16 @@ function publicApi(): Map<string, Api> {
   const isPublic = (declaration: ts.Declaration) =>
     !(ts.getCombinedModifierFlags(declaration) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) &&
     !ts.isPrivateIdentifier(ts.getNameOfDeclaration(declaration) ?? declaration);
+  // The core's PiSession, as the elements' own imports of @pi-elements/core see it.
+  const piSessionSymbol = program
+    .getSourceFiles()
+    .filter((file) => /\/core\/(src|dist)\/index\.(d\.)?ts$/.test(file.fileName))
+    .flatMap((file) => checker.getExportsOfModule(checker.getSymbolAtLocation(file)!))
+    .find((symbol) => symbol.name === "PiSession");
+  assert.ok(piSessionSymbol, "the core's PiSession");
+  const piSession = checker.getDeclaredTypeOfSymbol(
+    piSessionSymbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(piSessionSymbol) : piSessionSymbol,
+  );
   const extendsHTMLElement = (type: ts.Type): boolean =>
     type.symbol?.name === "HTMLElement" ||
     (checker.getBaseTypes(type as ts.InterfaceType) ?? []).some(extendsHTMLElement);
@@ -63,6 +75,10 @@ function publicApi(): Map<string, Api> {
       if (LIFECYCLE.has(member.name)) continue;
       if (declarations.some(ts.isMethodDeclaration)) api.methods.add(member.name);
       else api.properties.add(member.name);
+      if (member.name === "session") {
+        const type = checker.getTypeOfSymbol(member);
+        api.session = { type: checker.typeToString(type), takesPiSession: checker.isTypeAssignableTo(piSession, type) };
+      }
     }
     const classType = checker.getTypeOfSymbol(symbol);
     for (const member of checker.getPropertiesOfType(classType)) {
@@ -94,6 +110,16 @@ describe("docs/elements.md", () => {
     for (const name of ["PiSelect", "PiPrompt", "PiSessionElement", "DialogElement"]) assert.ok(apis.has(name), name);
     // The test would pass vacuously if it saw no methods: the dialogs' ask() is both static and instance.
     assert.ok(apis.get("PiSelect")?.methods.has("ask") && apis.get("PiSelect")?.statics.has("ask"));
+  });
+
+  it("gives every element a `session` that takes a PiSession, typed PiSession, or DialogSession on the dialogs", () => {
+    const sessions = [...apis].filter(([, api]) => api.session);
+    assert.ok(sessions.length >= 8, "the display elements, the dialogs, pi-extension-ui and pi-session");
+    for (const [name, api] of sessions) {
+      assert.ok(api.session?.takesPiSession, `${name}.session takes a PiSession`);
+      const dialog = name === "DialogElement" || apis.get(name)?.methods.has("ask");
+      assert.equal(api.session?.type, dialog ? "DialogSession | undefined" : "PiSession | undefined", name);
+    }
   });
 
   for (const [name, api] of apis) {

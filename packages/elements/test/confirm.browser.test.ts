@@ -73,6 +73,17 @@ describe("pi-confirm", () => {
     ]);
   });
 
+  it("submit(false) answers No; the deprecated confirm(false) still does", async () => {
+    const el = await openConfirm();
+    const events = recordEvents(el);
+    expect(el.submit(false)).to.equal(true);
+    const old = await openConfirm();
+    const oldEvents = recordEvents(old);
+    expect(old.confirm(false)).to.equal(true);
+    expect(events).to.deep.equal([{ type: "pi-submit", detail: { confirmed: false } }]);
+    expect(oldEvents).to.deep.equal([{ type: "pi-submit", detail: { confirmed: false } }]);
+  });
+
   it("session-driven: Esc answers {cancelled: true}; No answers {confirmed: false}, on the wire", async () => {
     const clock = new FakeClock();
     const agent = new TestAgent(clock);

@@ -78,6 +78,19 @@ for (const dialog of dialogCases) {
       expect(el.hasAttribute("open")).to.equal(false);
     });
 
+    it("submit() answers what Enter answers, once; cancel() then does nothing", async () => {
+      const { el } = await mount(dialog.create());
+      const events = recordEvents(el);
+      expect(el.submit(), "closed: nothing to answer").to.equal(false);
+      await open(el);
+      expect(el.submit()).to.equal(true);
+      expect(el.submit(), "already answered").to.equal(false);
+      expect(el.cancel()).to.equal(false);
+      expect(events).to.deep.equal([{ type: "pi-submit", detail: dialog.enterAnswer }]);
+      await el.updateComplete;
+      expect(el.open).to.equal(false);
+    });
+
     it("events bubble out of the element and cross shadow roots", async () => {
       const { el } = await mount(dialog.create());
       const seen: string[] = [];

@@ -1,11 +1,17 @@
 /**
- * The API the display elements share (PiElement): `theme` forces a colour scheme on each, reflected as the
- * attribute the tokens style; the main part is `base` on each, and the earlier names (`list` on pi-status-bar,
- * `stack` on pi-notifications) still reach the same element from a page's `::part()` rule.
+ * The API the elements share (PiElement): `theme` forces a colour scheme on each, reflected as the attribute the
+ * tokens style; the main part is `base` on each, and the earlier names (`list` on pi-status-bar, `stack` on
+ * pi-notifications, `dialog` on the dialog elements and pi-extension-ui) still reach the same element from a page's
+ * `::part()` rule.
  */
 import { expect, fixture, html } from "@open-wc/testing";
+import "../src/elements/confirm/define.js";
+import "../src/elements/editor/define.js";
+import "../src/elements/extension-ui/define.js";
+import "../src/elements/input/define.js";
 import "../src/elements/notifications/define.js";
 import "../src/elements/prompt/define.js";
+import "../src/elements/select/define.js";
 import "../src/elements/status-bar/define.js";
 import "../src/elements/widget-slot/define.js";
 import type { PiElement } from "../src/base/pi-element.js";
@@ -55,6 +61,55 @@ describe("display elements: shared API", () => {
         if (el.localName === "pi-status-bar" || el.localName === "pi-notifications") {
           expect(getComputedStyle(base!).outlineColor, el.localName).to.equal("rgb(1, 2, 3)");
         }
+      }
+    } finally {
+      style.remove();
+    }
+  });
+});
+
+/** The four dialog elements, open on their own, and pi-extension-ui (whose `<dialog>` is there while it is empty). */
+async function dialogElements(): Promise<PiElement[]> {
+  const box = await fixture<HTMLElement>(html`<div>
+    <pi-select heading="Pick" .options=${["a", "b"]} open></pi-select>
+    <pi-confirm heading="Sure?" open></pi-confirm>
+    <pi-input heading="Name" open></pi-input>
+    <pi-editor heading="Edit" open></pi-editor>
+    <pi-extension-ui></pi-extension-ui>
+  </div>`);
+  const elements = [...box.children] as PiElement[];
+  for (const el of elements) await el.updateComplete;
+  return elements;
+}
+
+describe("dialog elements and pi-extension-ui: shared API", () => {
+  it("are PiElements: `theme` (property or attribute) forces the colour scheme on each", async () => {
+    for (const el of await dialogElements()) {
+      const tag = el.localName;
+      el.theme = "dark";
+      await el.updateComplete;
+      expect(el.getAttribute("theme"), tag).to.equal("dark");
+      expect(getComputedStyle(el).colorScheme, tag).to.equal("dark");
+      el.setAttribute("theme", "light");
+      await el.updateComplete;
+      expect(el.theme, tag).to.equal("light");
+      expect(getComputedStyle(el).colorScheme, tag).to.equal("light");
+    }
+  });
+
+  it("name the `<dialog>` `base`, and keep `dialog` as its alias", async () => {
+    const style = document.createElement("style");
+    style.textContent = `
+      .alias::part(dialog) { outline: 3px solid rgb(1, 2, 3); }
+      .base::part(base) { outline-offset: 7px; }`;
+    document.head.append(style);
+    try {
+      for (const el of await dialogElements()) {
+        el.classList.add("base", "alias");
+        const base = el.shadowRoot!.querySelector<HTMLElement>('[part~="base"]');
+        expect(base?.localName, el.localName).to.equal("dialog");
+        expect(getComputedStyle(base!).outlineOffset, el.localName).to.equal("7px");
+        expect(getComputedStyle(base!).outlineColor, el.localName).to.equal("rgb(1, 2, 3)");
       }
     } finally {
       style.remove();

@@ -58,6 +58,18 @@ describe("pi-select", () => {
     expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "b" } }]);
   });
 
+  it("submit(index) answers with that option; the deprecated choose(index) still does", async () => {
+    const el = await openSelect(["a", "b", "c"]);
+    const events = recordEvents(el);
+    expect(el.submit(7), "no such option").to.equal(false);
+    expect(el.submit(2)).to.equal(true);
+    const old = await openSelect(["a", "b", "c"]);
+    const oldEvents = recordEvents(old);
+    expect(old.choose(1)).to.equal(true);
+    expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "c" } }]);
+    expect(oldEvents).to.deep.equal([{ type: "pi-submit", detail: { value: "b" } }]);
+  });
+
   it("Home/End and PageUp/PageDown", async () => {
     const el = await openSelect(Array.from({ length: 10 }, (_, i) => `item ${i}`));
     await press(el, "End");
@@ -228,7 +240,7 @@ describe("pi-select", () => {
       const events = recordEvents(el);
       expect(el.shadowRoot!.querySelector("[part~=empty]")!.textContent).to.contain("No options to choose from");
       expect(deepActive()).to.equal(el.shadowRoot!.querySelector("[part~=cancel-button]"));
-      expect(el.choose(0)).to.equal(false);
+      expect(el.submit(0)).to.equal(false);
       await expect(el).to.be.accessible();
       // Enter on the focused Cancel button is a button press: it cancels, it never submits.
       await press(el, "Enter");

@@ -4,7 +4,7 @@
  * page. The output is plain data (runs of text with a style); rendering it is `renderAnsi`'s job, which only makes
  * text nodes, never HTML.
  */
-import { shallowEqual } from "../shallow-equal.js";
+import { shallowEqual } from "../internal/shallow-equal.js";
 
 /** A CSS colour value: `var(--_ansi-N)` for the 16 themed colours, a hex value for the other 240 and for 24-bit. */
 export type AnsiColor = string;

@@ -6,9 +6,6 @@
 import { type Clock, DeadlineTimer, realClock } from "@pi-elements/core";
 import type { ReactiveController, ReactiveControllerHost } from "lit";
 
-/** The core's clock, re-exported for the elements that take one. */
-export { type Clock, realClock };
-
 export class CountdownController implements ReactiveController {
   readonly #host: ReactiveControllerHost;
   readonly #onExpire: () => void;

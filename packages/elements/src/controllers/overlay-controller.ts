@@ -80,8 +80,11 @@ export class OverlayController implements ReactiveController {
     this.#host.requestUpdate();
   }
 
-  /** The `<dialog>` around `content`; a host renders one. */
-  render(content: unknown, aria: OverlayAria = {}, part = "dialog"): TemplateResult {
+  /**
+   * The `<dialog>` around `content`; a host renders one. It is the host's main part: `base`, and `dialog`, its
+   * earlier name, kept as an alias.
+   */
+  render(content: unknown, aria: OverlayAria = {}, part = "base dialog"): TemplateResult {
     return html`<dialog
       part=${part}
       role=${aria.role ?? nothing}

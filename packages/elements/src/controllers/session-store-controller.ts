@@ -9,7 +9,7 @@ import { ContextConsumer } from "@lit/context";
 import type { PiSession, UiSnapshot, UiStore } from "@pi-elements/core";
 import type { ReactiveController, ReactiveControllerHost } from "lit";
 import { sessionContext } from "../context.js";
-import { shallowEqual } from "../shallow-equal.js";
+import { shallowEqual } from "../internal/shallow-equal.js";
 
 export type SessionStoreHost = ReactiveControllerHost & HTMLElement & { session?: PiSession | undefined };
 

@@ -3,7 +3,7 @@
  * pressing Enter right after it opens answers.
  */
 import type { DialogAnswer, DialogRequest } from "@pi-elements/core";
-import type { DialogElement } from "../../src/controllers/dialog-element.js";
+import type { DialogElement } from "../../src/base/dialog-element.js";
 import "../../src/elements/confirm/define.js";
 import "../../src/elements/editor/define.js";
 import "../../src/elements/input/define.js";

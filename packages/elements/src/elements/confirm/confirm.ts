@@ -2,8 +2,8 @@ import type { ConfirmRequest } from "@pi-elements/core";
 import { html, type TemplateResult } from "lit";
 import { ansiStyles } from "../../ansi/ansi.styles.js";
 import { renderAnsi } from "../../ansi/render-ansi.js";
-import { asText, DialogElement } from "../../controllers/dialog-element.js";
-import { dialogStyles } from "../../controllers/dialog-element.styles.js";
+import { asText, DialogElement } from "../../base/dialog-element.js";
+import { dialogStyles } from "../../base/dialog-element.styles.js";
 import { tokens } from "../../theme/tokens.js";
 import { confirmStyles } from "./confirm.styles.js";
 
@@ -14,7 +14,8 @@ import { confirmStyles } from "./confirm.styles.js";
  *
  * @event pi-submit - `{confirmed: boolean}`: Yes or No was chosen.
  * @event pi-cancel - `{source: "keyboard" | "button" | "timeout" | "backdrop"}`: closed without an answer.
- * @csspart dialog - The `<dialog>` box (none when shown by pi-extension-ui, which draws the frame).
+ * @csspart base - The `<dialog>` box (none when shown by pi-extension-ui, which draws the frame).
+ * @csspart dialog - The same as `base`: its earlier name, kept as an alias.
  * @csspart content - The heading, body and actions.
  * @csspart heading - The title line, with the countdown.
  * @csspart countdown - "(5s)" after the title while a timeout runs.
@@ -56,9 +57,18 @@ export class PiConfirm extends DialogElement<ConfirmRequest, boolean> {
     return this.renderRoot.querySelector<HTMLElement>("[part~=yes-button]");
   }
 
-  /** Chooses Yes (true) or No (false), as a click would. */
-  confirm(confirmed: boolean): boolean {
+  /** Answers Yes (true, the default, as Enter on the focused Yes does) or No (false), as a click would. */
+  submit(confirmed = true): boolean {
     return this.answer({ confirmed });
+  }
+
+  /**
+   * The same as `submit(confirmed)`.
+   * @deprecated Use `submit(confirmed)`, the answer verb every dialog element shares; `confirm` goes in the next
+   * release.
+   */
+  confirm(confirmed: boolean): boolean {
+    return this.submit(confirmed);
   }
 
   #onKeydown(event: KeyboardEvent): void {
@@ -73,8 +83,8 @@ export class PiConfirm extends DialogElement<ConfirmRequest, boolean> {
   protected renderBody(): TemplateResult {
     return html`${this.message ? html`<p id="message" part="message" class="message">${renderAnsi(this.message)}</p>` : ""}
       <div part="actions" class="actions" @keydown=${this.#onKeydown}>
-        <button part="button yes-button" class="primary" @click=${() => this.confirm(true)}>${this.t("yes")}</button>
-        <button part="button no-button" @click=${() => this.confirm(false)}>${this.t("no")}</button>
+        <button part="button yes-button" class="primary" @click=${() => this.submit(true)}>${this.t("yes")}</button>
+        <button part="button no-button" @click=${() => this.submit(false)}>${this.t("no")}</button>
       </div>`;
   }
 }

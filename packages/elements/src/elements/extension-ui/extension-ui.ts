@@ -1,12 +1,13 @@
 import { type DialogMethod, type PendingDialog, type PiSession, realClock } from "@pi-elements/core";
-import { html, LitElement, nothing, type PropertyValues } from "lit";
+import { html, nothing, type PropertyValues } from "lit";
 import { stripAnsi } from "../../ansi/parse-ansi.js";
+import type { DialogCancelSource } from "../../base/dialog-element.js";
+import { PiElement } from "../../base/pi-element.js";
 import { CountdownController } from "../../controllers/countdown-controller.js";
-import type { DialogCancelSource } from "../../controllers/dialog-element.js";
 import { OverlayController } from "../../controllers/overlay-controller.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
-import type { StringKey, StringTable } from "../../i18n/strings.js";
+import type { StringKey } from "../../i18n/strings.js";
 import { styles } from "./extension-ui.styles.js";
 
 interface HostSlice {
@@ -83,7 +84,8 @@ function plainTitle(dialog: PendingDialog): string {
  * @slot - The page's own controls, usually a `<pi-prompt>`: shown below an inline dialog, behind a modal one.
  * Answers go out through the dialog elements, so their `pi-submit` / `pi-cancel` events bubble out of this one.
  *
- * @csspart dialog - The `<dialog>` that holds the queue bar and the shown dialog, inline or modal.
+ * @csspart base - The `<dialog>` that holds the queue bar and the shown dialog, inline or modal.
+ * @csspart dialog - The same as `base`: its earlier name, kept as an alias.
  * @csspart queue - The queue bar, present while more than one dialog is pending.
  * @csspart queue-position - "1 of 3".
  * @csspart queue-button - The Previous and Next buttons (also `queue-previous` / `queue-next`).
@@ -92,7 +94,7 @@ function plainTitle(dialog: PendingDialog): string {
  * @cssprop --pi-color-bg - The modal's background.
  * @cssprop --pi-color-border - The modal's border.
  */
-export class PiExtensionUi extends LitElement {
+export class PiExtensionUi extends PiElement {
   static override styles = styles;
 
   static override properties = {
@@ -100,7 +102,6 @@ export class PiExtensionUi extends LitElement {
     modal: { type: Boolean, reflect: true },
     syncTitle: { type: Boolean, attribute: "sync-title" },
     dialogTags: { attribute: false },
-    strings: { attribute: false },
   };
 
   /**
@@ -118,11 +119,6 @@ export class PiExtensionUi extends LitElement {
    * another name.
    */
   declare dialogTags: Readonly<Record<DialogMethod, string>>;
-  /**
-   * Per-element string overrides.
-   * @default undefined
-   */
-  declare strings: StringTable | undefined;
 
   readonly #store = new SessionStoreController<HostSlice>(this, (s) => ({ dialogs: s.dialogs, title: s.title }));
   /** The countdown of the timed dialog waiting behind the shown one, for the queue bar. */

@@ -2,8 +2,8 @@ import type { InputRequest } from "@pi-elements/core";
 import { html, type TemplateResult } from "lit";
 import { ansiStyles } from "../../ansi/ansi.styles.js";
 import { stripAnsi } from "../../ansi/parse-ansi.js";
-import { asText, DialogElement } from "../../controllers/dialog-element.js";
-import { dialogStyles } from "../../controllers/dialog-element.styles.js";
+import { asText, DialogElement } from "../../base/dialog-element.js";
+import { dialogStyles } from "../../base/dialog-element.styles.js";
 import { tokens } from "../../theme/tokens.js";
 
 /**
@@ -13,7 +13,8 @@ import { tokens } from "../../theme/tokens.js";
  *
  * @event pi-submit - `{value: string}`: the text as typed.
  * @event pi-cancel - `{source: "keyboard" | "button" | "timeout" | "backdrop"}`: closed without an answer.
- * @csspart dialog - The `<dialog>` box (none when shown by pi-extension-ui, which draws the frame).
+ * @csspart base - The `<dialog>` box (none when shown by pi-extension-ui, which draws the frame).
+ * @csspart dialog - The same as `base`: its earlier name, kept as an alias.
  * @csspart content - The heading, body and actions.
  * @csspart heading - The title line, with the countdown.
  * @csspart countdown - "(5s)" after the title while a timeout runs.
@@ -55,7 +56,7 @@ export class PiInput extends DialogElement<InputRequest, string> {
     return this.renderRoot.querySelector("input");
   }
 
-  /** Submits the current text. */
+  /** Answers with the current text, as Enter (or the Submit button) does. */
   submit(): boolean {
     return this.answer({ value: this.focusTarget()?.value ?? this.value });
   }

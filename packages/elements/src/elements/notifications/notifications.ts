@@ -13,10 +13,10 @@ import { repeat } from "lit/directives/repeat.js";
 import { stripAnsi } from "../../ansi/parse-ansi.js";
 import { renderAnsi } from "../../ansi/render-ansi.js";
 import { PiElement } from "../../base/pi-element.js";
-import { emit } from "../../controllers/events.js";
-import { RemovalsFirst } from "../../controllers/removals-first.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
+import { emit } from "../../internal/events.js";
+import { RemovalsFirst } from "../../internal/removals-first.js";
 import { styles } from "./notifications.styles.js";
 
 /** Each type's icon (drawn in its colour; decorative: the text says the type). */

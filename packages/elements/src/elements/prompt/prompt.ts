@@ -1,11 +1,11 @@
 import type { AgentExit, CommandType, PiSession, SlashCommand, TransportState } from "@pi-elements/core";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
 import { PiElement } from "../../base/pi-element.js";
-import { emit } from "../../controllers/events.js";
 import { ImeGuardController } from "../../controllers/ime-guard-controller.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
 import type { StringKey } from "../../i18n/strings.js";
+import { emit } from "../../internal/events.js";
 import {
   applyCompletion,
   type CompletionItem,

@@ -3,8 +3,8 @@ import { html, nothing, type PropertyValues, type TemplateResult } from "lit";
 import { ansiStyles } from "../../ansi/ansi.styles.js";
 import { stripAnsi } from "../../ansi/parse-ansi.js";
 import { renderAnsi } from "../../ansi/render-ansi.js";
-import { asText, DialogElement } from "../../controllers/dialog-element.js";
-import { dialogStyles } from "../../controllers/dialog-element.styles.js";
+import { asText, DialogElement } from "../../base/dialog-element.js";
+import { dialogStyles } from "../../base/dialog-element.styles.js";
 import { isPrintableKey, normalizeForMatch, TypeaheadController } from "../../controllers/typeahead-controller.js";
 import { tokens } from "../../theme/tokens.js";
 import { selectStyles } from "./select.styles.js";
@@ -26,7 +26,8 @@ import { selectStyles } from "./select.styles.js";
  *
  * @event pi-submit - `{value: string}`: the chosen option.
  * @event pi-cancel - `{source: "keyboard" | "button" | "timeout" | "backdrop"}`: closed without an answer.
- * @csspart dialog - The `<dialog>` box (none when shown by pi-extension-ui, which draws the frame).
+ * @csspart base - The `<dialog>` box (none when shown by pi-extension-ui, which draws the frame).
+ * @csspart dialog - The same as `base`: its earlier name, kept as an alias.
  * @csspart content - The heading, body and actions.
  * @csspart heading - The title line, with the countdown.
  * @csspart countdown - "(5s)" after the title while a timeout runs.
@@ -136,10 +137,21 @@ export class PiSelect extends DialogElement<SelectRequest, string> {
     return this.renderRoot.querySelector<HTMLElement>(selector);
   }
 
-  /** Chooses the option at `index` (into `options`); false when there is none or the dialog is closed. */
-  choose(index = this.activeIndex): boolean {
+  /**
+   * Answers with the option at `index` (into `options`; by default the current one, as Enter does); false when
+   * there is none or the dialog is not open.
+   */
+  submit(index = this.activeIndex): boolean {
     const value = this.#labels[index];
     return value === undefined ? false : this.answer({ value });
+  }
+
+  /**
+   * The same as `submit(index)`.
+   * @deprecated Use `submit(index)`, the answer verb every dialog element shares; `choose` goes in the next release.
+   */
+  choose(index = this.activeIndex): boolean {
+    return this.submit(index);
   }
 
   #moveBy(delta: number): void {
@@ -174,7 +186,7 @@ export class PiSelect extends DialogElement<SelectRequest, string> {
       move();
     } else if (event.key === "Enter") {
       event.preventDefault();
-      this.choose();
+      this.submit();
     } else if (!inFilter && isPrintableKey(event)) {
       event.preventDefault();
       if ((event.key === "j" || event.key === "k") && !this.#typeahead.active) {
@@ -191,7 +203,7 @@ export class PiSelect extends DialogElement<SelectRequest, string> {
     if (!option) return;
     const index = Number(option.dataset["index"]);
     this.activeIndex = index;
-    this.choose(index);
+    this.submit(index);
   }
 
   protected renderBody(): TemplateResult {

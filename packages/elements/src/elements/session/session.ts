@@ -2,7 +2,7 @@ import { ContextProvider } from "@lit/context";
 import { PiSession, WebSocketTransport } from "@pi-elements/core";
 import { css, html, LitElement } from "lit";
 import { sessionContext } from "../../context.js";
-import { emit } from "../../controllers/events.js";
+import { emit } from "../../internal/events.js";
 
 /** Detail of `pi-session-change`. */
 export interface SessionChangeDetail {

@@ -5,9 +5,9 @@ import { repeat } from "lit/directives/repeat.js";
 import { stripAnsi } from "../../ansi/parse-ansi.js";
 import { renderAnsi } from "../../ansi/render-ansi.js";
 import { PiElement } from "../../base/pi-element.js";
-import { RemovalsFirst } from "../../controllers/removals-first.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
+import { RemovalsFirst } from "../../internal/removals-first.js";
 import { styles } from "./status-bar.styles.js";
 
 /** A status as the element takes it standalone; `text` may be raw (the core's `sanitizeStatusText` cleans it, as pi does). */

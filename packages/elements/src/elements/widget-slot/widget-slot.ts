@@ -4,10 +4,10 @@ import { html, nothing, type PropertyValues } from "lit";
 import { repeat } from "lit/directives/repeat.js";
 import { renderAnsi } from "../../ansi/render-ansi.js";
 import { PiElement } from "../../base/pi-element.js";
-import { emit } from "../../controllers/events.js";
-import { RemovalsFirst } from "../../controllers/removals-first.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
+import { emit } from "../../internal/events.js";
+import { RemovalsFirst } from "../../internal/removals-first.js";
 import { styles } from "./widget-slot.styles.js";
 
 /** A widget as the element takes it standalone. */

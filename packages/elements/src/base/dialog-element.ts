@@ -11,7 +11,8 @@
  * - Three ways to drive one:
  *   1. Standalone: set `heading` (not `title`, which is HTMLElement's tooltip), the element's own fields and
  *      `timeout` (ms), then `show()` or set the `open` attribute; listen for `pi-submit` / `pi-cancel`. The
- *      element queues the question in its own LocalSession (on `clock`).
+ *      element queues the question in its own LocalSession (on `clock`). A page answers it with `submit()` or
+ *      `cancel()`, as the user does with the keyboard or the buttons.
  *   2. As a promise: `await el.ask()` opens it and resolves with the answer, or undefined when cancelled;
  *      `await PiSelect.ask({ heading, options })` does the same with a throw-away modal element.
  *   3. From a session: give it `request` (a pending DialogRequest) and `session` (or an ancestor `<pi-session>`);
@@ -31,25 +32,33 @@
 
 import { ContextConsumer } from "@lit/context";
 import {
+  type Clock,
   type DialogAnswer,
   type DialogRequest,
   type DialogSession,
   LocalSession,
   type PendingDialog,
+  realClock,
 } from "@pi-elements/core";
-import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from "lit";
+import {
+  html,
+  type LitElement,
+  nothing,
+  type PropertyDeclarations,
+  type PropertyValues,
+  type TemplateResult,
+} from "lit";
 import { stripAnsi } from "../ansi/parse-ansi.js";
 import { renderAnsi } from "../ansi/render-ansi.js";
 import { sessionContext } from "../context.js";
+import { CountdownController } from "../controllers/countdown-controller.js";
+import { ImeGuardController } from "../controllers/ime-guard-controller.js";
+import { KeyGuardController } from "../controllers/key-guard-controller.js";
+import { OverlayController } from "../controllers/overlay-controller.js";
 import { localizeOwn } from "../i18n/localize.js";
-import type { StringKey, StringTable } from "../i18n/strings.js";
-import { type Clock, CountdownController, realClock } from "./countdown-controller.js";
-import { emit } from "./events.js";
-import { ImeGuardController } from "./ime-guard-controller.js";
-import { KeyGuardController } from "./key-guard-controller.js";
-import { OverlayController } from "./overlay-controller.js";
-
-export type { Clock } from "./countdown-controller.js";
+import type { StringKey } from "../i18n/strings.js";
+import { emit } from "../internal/events.js";
+import { PiElement } from "./pi-element.js";
 
 /**
  * A request's text field as text: requests from a session are validated, but one built by hand may carry
@@ -76,8 +85,8 @@ declare global {
 
 let localIds = 0;
 
-export abstract class DialogElement<R extends DialogRequest, A> extends LitElement {
-  /** Lit gives subclasses these too: an element's own `properties` lists only what it adds. */
+export abstract class DialogElement<R extends DialogRequest, A> extends PiElement {
+  /** Besides PiElement's `theme` and `strings`. Lit gives subclasses these too: each lists only what it adds. */
   static override properties: PropertyDeclarations = {
     heading: { type: String },
     timeout: { type: Number },
@@ -87,7 +96,6 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
     session: { attribute: false },
     request: { attribute: false },
     clock: { attribute: false },
-    strings: { attribute: false },
   };
 
   /** The dialog's title. Named `heading` because `title` is every element's tooltip. */
@@ -102,14 +110,17 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
    * actions, and the host names the dialog, opens it and moves focus.
    */
   declare hosted: boolean;
-  /** The session `request` is pending in; otherwise the ancestor `<pi-session>`'s session. */
+  /**
+   * The session `request` is pending in; without it, an ancestor `<pi-session>`'s. A `PiSession`, as on every
+   * element, or any other `DialogSession` (`ui`, `clock`, `respond`: the core's `LocalSession`, a test double): a
+   * dialog element only shows and answers one dialog, and asks no more of its session.
+   * @default undefined
+   */
   declare session: DialogSession | undefined;
   /** A dialog request pending in the session: fills the element, opens it, and is answered through the session. */
   declare request: R | undefined;
   /** The clock of the element's own session (standalone, `ask()`); a session's dialog counts on `session.clock`. */
   declare clock: Clock;
-  /** Per-element string overrides (see setStrings for page-wide ones). */
-  declare strings: StringTable | undefined;
 
   /** The request method this element answers. */
   protected abstract readonly method: R["method"];
@@ -189,12 +200,22 @@ export abstract class DialogElement<R extends DialogRequest, A> extends LitEleme
     else super.focus(options);
   }
 
-  /** Cancels the dialog as if the user had; the session (if any) gets `{cancelled: true}`. */
+  /**
+   * Answers the dialog as the user would (with no argument, what Enter answers): the session (if any) gets the
+   * answer, `pi-submit` fires, `ask()` resolves. False (and nothing happens) when it is not open or already answered.
+   * Each element says what its argument is: `PiSelect.submit(index)`, `PiConfirm.submit(confirmed)`.
+   */
+  abstract submit(): boolean;
+
+  /**
+   * Cancels the dialog as if the user had: the session (if any) gets `{cancelled: true}`, `pi-cancel` fires with
+   * `source`, `ask()` resolves with undefined. False when it is not open or already answered.
+   */
   cancel(source: DialogCancelSource = "button"): boolean {
     return this.answer({ cancelled: true }, source);
   }
 
-  /** The session `request` is answered through: the `session` property, else the provided one. */
+  /** The session `request` is answered through: the `session` property, else an ancestor `<pi-session>`'s. */
   get effectiveSession(): DialogSession | undefined {
     return this.session ?? this.#context.value;
   }
