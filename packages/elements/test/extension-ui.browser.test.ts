@@ -57,6 +57,33 @@ describe("pi-extension-ui inline", () => {
     }
   });
 
+  it('in a right-to-left page, the queue position reads in its own direction ("1 of 2", not "of 2 1")', async () => {
+    const wrapper = await fixture<HTMLElement>(html`<div dir="rtl"></div>`);
+    wrapper.innerHTML = "<pi-extension-ui><pi-prompt></pi-prompt></pi-extension-ui>";
+    const host = wrapper.querySelector("pi-extension-ui")!;
+    host.session = agent.session;
+    agent.request("confirm", { title: "First?", message: "" });
+    agent.request("confirm", { title: "Second?", message: "" });
+    await settle();
+    const position = host.shadowRoot!.querySelector('[part~="queue-position"]')!;
+    expect(position.textContent).to.equal("1 of 2");
+    const x = (char: string) => {
+      const content = position.textContent!;
+      const walker = document.createTreeWalker(position, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const index = node.textContent!.indexOf(char);
+        if (index < 0) continue;
+        const range = document.createRange();
+        range.setStart(node, index);
+        range.setEnd(node, index + char.length);
+        return range.getBoundingClientRect().left;
+      }
+      throw new Error(`${char} not in ${content}`);
+    };
+    expect(x("1")).to.be.below(x("of"));
+    expect(x("of")).to.be.below(x("2"));
+  });
+
   it("shows the slotted prompt while no dialog is pending", async () => {
     const { host, prompt } = await mount(agent);
     expect(shown(host)).to.equal(null);

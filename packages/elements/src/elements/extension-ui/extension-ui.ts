@@ -262,7 +262,7 @@ export class PiExtensionUi extends PiElement {
         ?disabled=${previous === undefined}
         @click=${() => previous && this.showDialog(previous.id)}
       ><span aria-hidden="true" class="arrow">‹</span></button>
-      <span part="queue-position">${this.#t("queuePosition", { index: index + 1, total: dialogs.length })}</span>
+      <span part="queue-position" dir="auto">${this.#t("queuePosition", { index: index + 1, total: dialogs.length })}</span>
       <button
         part="queue-button queue-next"
         aria-label=${this.#t("queueNext")}
