@@ -15,24 +15,10 @@ import type { PiSelect } from "../src/elements/select/select.js";
 import type { PiStatusBar } from "../src/elements/status-bar/status-bar.js";
 import type { PiWidgetSlot } from "../src/elements/widget-slot/widget-slot.js";
 import { FakeClock } from "./support/fake-clock.js";
+import { xOf } from "./support/text-geometry.js";
 
 const ESC = "\u001b";
 const yellow = (text: string) => `${ESC}[33m${text}${ESC}[39m`;
-
-/** The horizontal centre of the first drawn occurrence of `char` among the text under `root`. */
-function xOf(root: Node, char: string): number {
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const index = node.textContent!.indexOf(char);
-    if (index < 0) continue;
-    const range = document.createRange();
-    range.setStart(node, index);
-    range.setEnd(node, index + char.length);
-    const box = range.getBoundingClientRect();
-    return box.left + box.width / 2;
-  }
-  throw new Error(`${char} is not drawn`);
-}
 
 /** Texts whose reading order is known: the sign comes first in reading order, so it is drawn at the start side. */
 const CASES = [

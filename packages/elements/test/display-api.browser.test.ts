@@ -31,19 +31,24 @@ async function displayElements(): Promise<PiElement[]> {
   return elements;
 }
 
+/** `theme` set as a property reflects to the attribute and back, and forces each element's colour scheme. */
+async function expectThemeForced(elements: PiElement[]): Promise<void> {
+  for (const el of elements) {
+    const tag = el.localName;
+    el.theme = "dark";
+    await el.updateComplete;
+    expect(el.getAttribute("theme"), tag).to.equal("dark");
+    expect(getComputedStyle(el).colorScheme, tag).to.equal("dark");
+    el.setAttribute("theme", "light");
+    await el.updateComplete;
+    expect(el.theme, tag).to.equal("light");
+    expect(getComputedStyle(el).colorScheme, tag).to.equal("light");
+  }
+}
+
 describe("display elements: shared API", () => {
   it("forces the colour scheme with `theme` (property or attribute) on each", async () => {
-    for (const el of await displayElements()) {
-      const tag = el.localName;
-      el.theme = "dark";
-      await el.updateComplete;
-      expect(el.getAttribute("theme"), tag).to.equal("dark");
-      expect(getComputedStyle(el).colorScheme, tag).to.equal("dark");
-      el.setAttribute("theme", "light");
-      await el.updateComplete;
-      expect(el.theme, tag).to.equal("light");
-      expect(getComputedStyle(el).colorScheme, tag).to.equal("light");
-    }
+    await expectThemeForced(await displayElements());
   });
 
   it("names the main part `base` on each, and keeps `list` and `stack` as aliases", async () => {
@@ -84,17 +89,7 @@ async function dialogElements(): Promise<PiElement[]> {
 
 describe("dialog elements and pi-extension-ui: shared API", () => {
   it("are PiElements: `theme` (property or attribute) forces the colour scheme on each", async () => {
-    for (const el of await dialogElements()) {
-      const tag = el.localName;
-      el.theme = "dark";
-      await el.updateComplete;
-      expect(el.getAttribute("theme"), tag).to.equal("dark");
-      expect(getComputedStyle(el).colorScheme, tag).to.equal("dark");
-      el.setAttribute("theme", "light");
-      await el.updateComplete;
-      expect(el.theme, tag).to.equal("light");
-      expect(getComputedStyle(el).colorScheme, tag).to.equal("light");
-    }
+    await expectThemeForced(await dialogElements());
   });
 
   it("name the `<dialog>` `base`, and keep `dialog` as its alias", async () => {

@@ -6,6 +6,7 @@ import "../src/elements/session/define.js";
 import type { PiExtensionUi } from "../src/elements/extension-ui/extension-ui.js";
 import type { PiPrompt } from "../src/elements/prompt/prompt.js";
 import { FakeAgent, ManualClock, settle } from "./session-fake-agent.js";
+import { xOf } from "./support/text-geometry.js";
 
 type Mounted = { host: PiExtensionUi; prompt: PiPrompt };
 
@@ -67,19 +68,7 @@ describe("pi-extension-ui inline", () => {
     await settle();
     const position = host.shadowRoot!.querySelector('[part~="queue-position"]')!;
     expect(position.textContent).to.equal("1 of 2");
-    const x = (char: string) => {
-      const content = position.textContent!;
-      const walker = document.createTreeWalker(position, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const index = node.textContent!.indexOf(char);
-        if (index < 0) continue;
-        const range = document.createRange();
-        range.setStart(node, index);
-        range.setEnd(node, index + char.length);
-        return range.getBoundingClientRect().left;
-      }
-      throw new Error(`${char} not in ${content}`);
-    };
+    const x = (char: string) => xOf(position, char);
     expect(x("1")).to.be.below(x("of"));
     expect(x("of")).to.be.below(x("2"));
   });
