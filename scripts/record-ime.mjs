@@ -1,18 +1,21 @@
 #!/usr/bin/env node
-// Records what Firefox and WebKit really fire while a real input method composes Japanese and Chinese text, for the
-// browser tests to replay in those engines (their drivers cannot drive an input method; Chromium's tests compose
-// live through the DevTools protocol instead). Usage:
+// Records what Chromium, Firefox and WebKit really fire while a real input method composes Japanese and Chinese text,
+// for the browser tests (test/support/ime.ts). Firefox and WebKit replay their recordings: their drivers cannot reach
+// an input method. Chromium composes live through its DevTools protocol, with the texts its recording shows; its
+// recording is replayed only where no input method composes (a list). Usage:
 //
-//   node scripts/record-ime.mjs [--engines firefox,webkit] [--out test/fixtures/ime]
+//   node scripts/record-ime.mjs [--engines chromium,firefox,webkit] [--out test/fixtures/ime]
 //
 // How: a private Xvfb display with a window manager (openbox) and a D-Bus session bus, IBus with ibus-anthy
-// (Japanese, hiragana mode) and ibus-libpinyin (Chinese), the stock browser (Debian's firefox-esr; WebKitGTK's
-// MiniBrowser) started on its own with GTK_IM_MODULE=ibus (no automation attached), a page whose one field fills the
-// window, and real X key presses from xdotool, one key at a time, each held 50 ms, waiting after each key until the
-// page has been quiet for 400 ms. The page sends every keydown / keypress / keyup, beforeinput / input and
-// compositionstart / update / end it sees, with the field's value and selection at that moment, to a loopback
-// server here. One file per engine and language: test/fixtures/ime/<engine>-<language>.json, with a header naming
-// the versions it was recorded with.
+// (Japanese, hiragana mode) and ibus-libpinyin (Chinese), the stock browser (Debian's chromium and firefox-esr;
+// WebKitGTK's MiniBrowser) started on its own with GTK_IM_MODULE=ibus (no automation attached), a page whose one
+// field fills the window (inside a modal <dialog>, as the dialogs' fields are), and real X key presses from xdotool,
+// one key at a time, each held 50 ms, waiting after each key until the page has been quiet for 400 ms. The page sends
+// every keydown / keypress / keyup, beforeinput / input and compositionstart / update / end it sees (and the
+// dialog's cancel), with the field's value and selection at that moment, to a loopback server here. One file per
+// engine and language: test/fixtures/ime/<engine>-<language>.jsonl, with a header naming the versions it was recorded
+// with. The input method answers asynchronously, so an event can land in the step of the next key, and two runs can
+// differ in such details; the order of events is the engine's.
 //
 // Needs (Debian): xvfb openbox dbus ibus ibus-gtk3 ibus-anthy ibus-libpinyin xdotool, plus the browsers; as root it
 // installs the missing ones with apt-get. Only this script needs them: the tests replay the files it writes.
@@ -32,7 +35,7 @@ const option = (name, fallback) => {
   const at = args.indexOf(`--${name}`);
   return at >= 0 && args[at + 1] ? args[at + 1] : fallback;
 };
-const ENGINES = option("engines", "firefox,webkit").split(",");
+const ENGINES = option("engines", "chromium,firefox,webkit").split(",");
 const OUT = resolve(root, option("out", "test/fixtures/ime"));
 
 /**
@@ -50,11 +53,13 @@ const SCENARIOS = [
     ibus: "anthy",
     fields: ["input", "textarea"],
     what: "にほんご typed as n-i-h-o-n-g-o, Space converts it to 日本語, Enter commits it, a second Enter follows",
-    keys: [..."nihongo"].map((key) => [key, "compose"]).concat([
-      ["space", "convert"],
-      ["Return", "enter"],
-      ["Return", "after"],
-    ]),
+    keys: [..."nihongo"]
+      .map((key) => [key, "compose"])
+      .concat([
+        ["space", "convert"],
+        ["Return", "enter"],
+        ["Return", "after"],
+      ]),
   },
   {
     name: "slash-reading-latin-enter",
@@ -77,10 +82,12 @@ const SCENARIOS = [
     ibus: "anthy",
     fields: ["input"],
     what: "にほ typed as n-i-h-o, Esc cancels the composition, a second Esc follows",
-    keys: [..."niho"].map((key) => [key, "compose"]).concat([
-      ["Escape", "cancel"],
-      ["Escape", "after"],
-    ]),
+    keys: [..."niho"]
+      .map((key) => [key, "compose"])
+      .concat([
+        ["Escape", "cancel"],
+        ["Escape", "after"],
+      ]),
   },
   {
     name: "keys-on-listbox",
@@ -96,10 +103,12 @@ const SCENARIOS = [
     ibus: "libpinyin",
     fields: ["input", "textarea"],
     what: "z-h-o-n-g-w-e-n typed (the preedit shows a candidate), Enter commits the letters as typed, Enter follows",
-    keys: [..."zhongwen"].map((key) => [key, "compose"]).concat([
-      ["Return", "enter"],
-      ["Return", "after"],
-    ]),
+    keys: [..."zhongwen"]
+      .map((key) => [key, "compose"])
+      .concat([
+        ["Return", "enter"],
+        ["Return", "after"],
+      ]),
   },
   {
     name: "pinyin-space",
@@ -107,10 +116,12 @@ const SCENARIOS = [
     ibus: "libpinyin",
     fields: ["input", "textarea"],
     what: "z-h-o-n-g-w-e-n typed, Space commits the first candidate (中文), Enter follows",
-    keys: [..."zhongwen"].map((key) => [key, "compose"]).concat([
-      ["space", "enter"],
-      ["Return", "after"],
-    ]),
+    keys: [..."zhongwen"]
+      .map((key) => [key, "compose"])
+      .concat([
+        ["space", "enter"],
+        ["Return", "after"],
+      ]),
   },
   {
     name: "slash-pinyin-enter",
@@ -132,10 +143,12 @@ const SCENARIOS = [
     ibus: "libpinyin",
     fields: ["input"],
     what: "z-h-o-n-g typed, Esc cancels the composition, a second Esc follows",
-    keys: [..."zhong"].map((key) => [key, "compose"]).concat([
-      ["Escape", "cancel"],
-      ["Escape", "after"],
-    ]),
+    keys: [..."zhong"]
+      .map((key) => [key, "compose"])
+      .concat([
+        ["Escape", "cancel"],
+        ["Escape", "after"],
+      ]),
   },
   {
     name: "keys-on-listbox",
@@ -150,20 +163,18 @@ const SCENARIOS = [
 const PACKAGES = ["xvfb", "openbox", "dbus", "ibus", "ibus-gtk3", "ibus-anthy", "ibus-libpinyin", "xdotool"];
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
-function installed(pkg) {
+/** The installed version of a Debian package ("" when it is not installed). */
+function version(pkg) {
   try {
-    return execFileSync("dpkg-query", ["-W", "-f", "${Status}", pkg]).toString().includes("install ok installed");
+    // "name<TAB>version", the version empty for a package known but not installed.
+    return execFileSync("dpkg-query", ["--show", pkg]).toString().trim().split("\t")[1] ?? "";
   } catch {
-    return false;
+    return "";
   }
 }
 
-function version(pkg) {
-  return execFileSync("dpkg-query", ["-W", "-f", "${Version}", pkg]).toString().trim();
-}
-
 function ensurePackages() {
-  const missing = PACKAGES.filter((pkg) => !installed(pkg));
+  const missing = PACKAGES.filter((pkg) => version(pkg) === "");
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0) throw new Error(`record-ime needs Debian's ${missing.join(" ")} (apt-get install).`);
   console.log(`== Installing ${missing.join(" ")}`);
@@ -182,10 +193,14 @@ function page(field) {
         ? `<textarea id="f"></textarea>`
         : `<input id="f">`;
   return `<!doctype html><meta charset="utf-8"><title>ime-recorder</title>
-<style>html,body{margin:0;height:100%}#f{box-sizing:border-box;width:100%;height:100%;font-size:32px}</style>
-${element}
+<style>html,body{margin:0;height:100%}
+dialog{box-sizing:border-box;width:100%;height:100%;max-width:none;max-height:none;margin:0;padding:0;border:0}
+#f{box-sizing:border-box;width:100%;height:100%;font-size:32px}</style>
+<dialog id="d">${element}</dialog>
 <script>
 const f = document.getElementById("f");
+const d = document.getElementById("d");
+d.showModal();
 let seq = 0;
 const send = (record) => fetch("/event", { method: "POST", body: JSON.stringify({ seq: seq++, ...record }) });
 for (const type of ["keydown", "keypress", "keyup", "beforeinput", "input", "compositionstart", "compositionupdate", "compositionend"]) {
@@ -198,7 +213,16 @@ for (const type of ["keydown", "keypress", "keyup", "beforeinput", "input", "com
     send(r);
   });
 }
-f.addEventListener("focus", () => fetch("/focused", { method: "POST" }));
+// Does the engine treat a key the input method took as the modal dialog's close request? Kept open either way.
+d.addEventListener("cancel", (e) => { e.preventDefault(); send({ type: "cancel" }); });
+d.addEventListener("close", () => send({ type: "close" }));
+// Ready once the window is active and the field has focus (the dialog may have focused it before the window was).
+const ready = setInterval(() => {
+  if (document.hasFocus() && document.activeElement === f) {
+    clearInterval(ready);
+    fetch("/focused", { method: "POST" });
+  }
+}, 100);
 </script>`;
 }
 
@@ -275,7 +299,10 @@ async function main() {
     const origin = `http://127.0.0.1:${/** @type {import("node:net").AddressInfo} */ (server.address()).port}`;
 
     // Quiet: xdotool reports a window that vanished meanwhile on stderr, and the search is tried again.
-    const x = (...xargs) => execFileSync("xdotool", xargs, { env, stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+    const x = (...xargs) =>
+      execFileSync("xdotool", xargs, { env, stdio: ["ignore", "pipe", "ignore"] })
+        .toString()
+        .trim();
     const versions = {
       ibus: version("ibus"),
       "ibus-anthy": version("ibus-anthy"),
@@ -326,13 +353,15 @@ async function main() {
               // Sent in order, received in any order: sorted back by number within each step.
               for (const step of steps) step.events = step.events.sort((a, b) => a.seq - b.seq).map(withoutSeq);
               recorded.push({ name: scenario.name, field, what: scenario.what, ibus: scenario.ibus, steps });
-              console.log(`${engine} ${language} ${scenario.name} (${field}): ${steps.flatMap((s) => s.events).length} events`);
+              console.log(
+                `${engine} ${language} ${scenario.name} (${field}): ${steps.flatMap((s) => s.events).length} events`,
+              );
             } finally {
               await stop();
             }
           }
         }
-        const file = join(OUT, `${engine}-${language}.json`);
+        const file = join(OUT, `${engine}-${language}.jsonl`);
         mkdirSync(OUT, { recursive: true });
         const header = {
           recordedBy: "scripts/record-ime.mjs",
@@ -340,10 +369,10 @@ async function main() {
           engine,
           browser: browser.version(),
           inputMethod: language === "ja" ? "IBus + ibus-anthy (hiragana mode)" : "IBus + ibus-libpinyin",
-          how: "stock browser without automation on Xvfb + openbox, GTK_IM_MODULE=ibus; real X key presses (xdotool keydown, 50 ms, keyup), one key per step, each step ends after 400 ms without events",
+          how: "stock browser without automation on Xvfb + openbox with a D-Bus session bus, GTK_IM_MODULE=ibus; the field fills a modal <dialog>; real X key presses (xdotool keydown, 50 ms, keyup), one key per step, each step ends after 400 ms without events",
           versions,
         };
-        writeFileSync(file, `${JSON.stringify({ header, scenarios: recorded }, null, 1)}\n`);
+        writeFileSync(file, jsonLines(header, recorded));
         console.log(`wrote ${file}`);
       }
     }
@@ -388,6 +417,32 @@ const browsers = {
     start: (url, env) => startProcess(miniBrowserPath(), [url], env),
   },
 };
+
+/**
+ * One JSON value a line: the header, then each scenario followed by its steps, each step followed by its events
+ * ({"header"}, {"scenario", "field", ...}, {"key", "phase"}, {"type", ...}). A caret at the end of the value, the
+ * usual case, and a charCode of 0 are left out.
+ */
+function jsonLines(header, scenarios) {
+  const lines = [{ header }];
+  for (const { name, steps, ...scenario } of scenarios) {
+    lines.push({ scenario: name, ...scenario });
+    for (const { events, ...step } of steps) {
+      lines.push(step);
+      for (const event of events) {
+        const { charCode, selectionStart, selectionEnd, ...rest } = event;
+        const caretAtEnd =
+          event.value === undefined || (selectionStart === event.value.length && selectionEnd === event.value.length);
+        lines.push({
+          ...rest,
+          ...(charCode ? { charCode } : {}),
+          ...(caretAtEnd ? {} : { selectionStart, selectionEnd }),
+        });
+      }
+    }
+  }
+  return `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`;
+}
 
 /** The PIDs of processes whose environment holds `entry` (Linux /proc; this process excluded). */
 function processesWith(entry) {
