@@ -120,7 +120,9 @@ export async function startWebKitDriver() {
   const port = await freePort();
   const driver = spawn(webkitDriverPath(), ["--host=local", `--port=${port}`], {
     stdio: ["ignore", "ignore", "pipe"],
-    env: { ...process.env, DISPLAY: xvfb.display },
+    // GTK's own input method, whatever the machine's is (IBus on a desktop): WebDriver's keys reach this one, and
+    // the live WebKit composition test uses it (Ctrl+Shift+U Unicode entry).
+    env: { ...process.env, DISPLAY: xvfb.display, GTK_IM_MODULE: "gtk-im-context-simple" },
   });
   let log = "";
   driver.stderr?.on("data", (chunk) => {

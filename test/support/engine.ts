@@ -8,8 +8,12 @@ export interface Engine {
   name: "chromium" | "firefox" | "webkit";
   /** The driver can emulate prefers-color-scheme and forced-colors (Playwright only). */
   media: boolean;
-  /** The driver can compose text with an input method (Chromium's DevTools protocol only). */
-  ime: boolean;
+  /**
+   * How the tests compose with an input method here (test/support/ime.ts): "devtools" live, through Chromium's
+   * DevTools protocol; "recording" by replaying what this engine fired under a real IBus (WebDriver, classic or
+   * BiDi, cannot reach an input method).
+   */
+  ime: "devtools" | "recording";
 }
 
 let cached: Promise<Engine> | undefined;

@@ -1,7 +1,8 @@
 import { expect, fixture, html } from "@open-wc/testing";
-import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
+import { sendKeys } from "@web/test-runner-commands";
 import "../src/elements/editor/define.js";
-import { engine, pressCombo } from "../../../test/support/engine.js";
+import { pressCombo } from "../../../test/support/engine.js";
+import { composition } from "../../../test/support/ime.js";
 import type { PiEditor } from "../src/elements/editor/editor.js";
 import { settle, TestAgent } from "./support/agent.js";
 import { type AnyDialog, deepActive, recordEvents } from "./support/dialogs.js";
@@ -120,19 +121,24 @@ describe("pi-editor", () => {
     expect(events).to.deep.equal([]);
   });
 
-  it("Enter during a real IME composition never submits (CDP)", async function (this: Mocha.Context) {
-    // Real composition needs the DevTools protocol (Input.imeSetComposition): neither WebDriver BiDi (Firefox) nor
-    // WebDriver classic (WebKit) can drive an input method. The synthetic composition tests run in every engine.
-    if (!(await engine()).ime) return this.skip();
-    const el = await openEditor();
-    const events = recordEvents(el);
-    await executeServerCommand("ime", { action: "compose", text: "ちゅうごく" });
-    await executeServerCommand("ime", { action: "key", key: "Enter" });
-    expect(events).to.deep.equal([]);
-    await executeServerCommand("ime", { action: "commit", text: "中国" });
-    await sendKeys({ press: "Enter" });
-    expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "中国" } }]);
-  });
+  for (const [language, name, committed] of [
+    ["ja", "reading-convert-enter", "日本語"],
+    ["zh", "pinyin-enter", "zhongwen"],
+    ["zh", "pinyin-space", "中文"],
+  ] as const) {
+    it(`a real IME composition (${language}, ${name}): its keys never submit, the committed text stays, the next Enter submits it`, async () => {
+      const el = await openEditor();
+      const events = recordEvents(el);
+      const ime = await composition(area(el), language, name);
+      await ime.play("compose");
+      await ime.play("convert");
+      await ime.play("enter");
+      expect(events).to.deep.equal([]);
+      expect(area(el).value).to.equal(committed);
+      await sendKeys({ press: "Enter" });
+      expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: committed } }]);
+    });
+  }
 
   it("Esc cancels; the Cancel button cancels with source button", async () => {
     const el = await openEditor("draft");

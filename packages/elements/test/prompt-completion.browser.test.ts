@@ -6,7 +6,7 @@
 import { expect, fixture, html } from "@open-wc/testing";
 import { executeServerCommand, sendKeys, sendMouse } from "@web/test-runner-commands";
 import "../src/elements/prompt/define.js";
-import { engine } from "../../../test/support/engine.js";
+import { composition } from "../../../test/support/ime.js";
 import type { PiPrompt, PromptSendDetail } from "../src/elements/prompt/prompt.js";
 import { FakeAgent, settle } from "./session-fake-agent.js";
 
@@ -194,26 +194,37 @@ describe("pi-prompt slash-command completion", () => {
     expect(names(el)).to.deep.equal(["/pick", "/pick-long"]);
   });
 
-  it("never opens, moves or accepts during a real IME composition", async function (this: Mocha.Context) {
-    // Only Chromium's driver can compose with an input method; the test above covers the others.
-    if (!(await engine()).ime) return this.skip();
-    await type("/");
-    await press("Backspace");
-    // A Japanese IME composing "/ぴ": the list stays closed while the composition is open.
-    for (const step of ["／", "／ぴ"]) {
-      await executeServerCommand("ime", { action: "compose", text: step });
+  for (const [language, name] of [
+    // ・ ・p ・ぴ, F10 turns it into /pi, Enter commits.
+    ["ja", "slash-reading-latin-enter"],
+    // "/" goes in directly (the list opens), then p-i compose 平 批, Enter commits the letters: /pi.
+    ["zh", "slash-pinyin-enter"],
+  ] as const) {
+    it(`never opens, moves or accepts during a real IME composition (${language}, ${name})`, async () => {
+      const ime = await composition(field(el), language, name);
+      let composed = 0;
+      const closedWhileComposing = async (preedit: string | undefined) => {
+        await settle();
+        await el.updateComplete;
+        if (preedit === undefined) return;
+        composed++;
+        expect(list(el), `list while composing ${preedit}`).to.equal(null);
+      };
+      await ime.play("compose", closedWhileComposing);
+      await ime.play("convert", closedWhileComposing);
+      expect(composed).to.be.greaterThan(1);
+      await ime.play("enter");
+      await settle();
       await el.updateComplete;
-      expect(list(el)).to.equal(null);
-    }
-    await executeServerCommand("ime", { action: "key", key: "Enter" });
-    await settle();
-    expect(sent).to.deep.equal([]);
-    await executeServerCommand("ime", { action: "commit", text: "/pi" });
-    await settle();
-    await el.updateComplete;
-    expect(field(el).value).to.equal("/pi");
-    expect(names(el)).to.deep.equal(["/pick", "/pick-long"]);
-  });
+      expect(sent).to.deep.equal([]);
+      expect(field(el).value).to.equal("/pi");
+      expect(names(el)).to.deep.equal(["/pick", "/pick-long"]);
+      expect(activeName(el)).to.equal("/pick");
+      await press("Enter");
+      expect(field(el).value).to.equal("/pick ");
+      expect(sent).to.deep.equal([]);
+    });
+  }
 
   it("works without completion when pi does not answer get_commands", async () => {
     agent.failing.add("get_commands");

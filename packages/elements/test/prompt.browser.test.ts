@@ -2,7 +2,8 @@ import { expect, fixture, html } from "@open-wc/testing";
 import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
 import "../src/elements/prompt/define.js";
 import "../src/elements/session/define.js";
-import { engine, pressCombo } from "../../../test/support/engine.js";
+import { pressCombo } from "../../../test/support/engine.js";
+import { composition } from "../../../test/support/ime.js";
 import type { PiPrompt, PromptSendDetail } from "../src/elements/prompt/prompt.js";
 import { FakeAgent, settle } from "./session-fake-agent.js";
 
@@ -93,33 +94,39 @@ describe("pi-prompt standalone", () => {
     expect(events).to.deep.equal([{ message: "にほんご", command: "prompt" }]);
   });
 
-  it("a real IME composition over several steps survives the re-renders it causes, and Enter commits it only", async function (this: Mocha.Context) {
-    // Real composition needs the DevTools protocol (Input.imeSetComposition): neither WebDriver BiDi (Firefox) nor
-
-    // WebDriver classic (WebKit) can drive an input method. The synthetic composition tests run in every engine.
-
-    if (!(await engine()).ime) return this.skip();
-    const el = await fixture<PiPrompt>(html`<pi-prompt .value=${"訳: "}></pi-prompt>`);
-    const events = sends(el);
-    const field = textarea(el);
-    field.focus();
-    field.setSelectionRange(field.value.length, field.value.length);
-    // Each step fires input events; the prompt re-renders with the new value while the composition is still open.
-    for (const step of ["に", "にほ", "にほん", "にほんご"]) {
-      await executeServerCommand("ime", { action: "compose", text: step });
+  for (const [language, name, committed] of [
+    ["ja", "reading-convert-enter", "日本語"],
+    ["zh", "pinyin-enter", "zhongwen"],
+  ] as const) {
+    it(`a real IME composition (${language}, ${name}) after text survives the re-renders it causes; Enter only commits it`, async () => {
+      const el = await fixture<PiPrompt>(html`<pi-prompt .value=${"訳: "}></pi-prompt>`);
+      const events = sends(el);
+      const field = textarea(el);
+      field.focus();
+      field.setSelectionRange(field.value.length, field.value.length);
+      const ime = await composition(field, language, name);
+      // Each key fires input events; the prompt re-renders with the new value while the composition is still open.
+      const shown: string[] = [];
+      const check = async (preedit: string | undefined) => {
+        await el.updateComplete;
+        if (preedit === undefined) return;
+        shown.push(preedit);
+        expect(el.value).to.equal(`訳: ${preedit}`);
+      };
+      await ime.play("compose", check);
+      await ime.play("convert", check);
+      expect(shown.length).to.be.greaterThan(2);
+      await ime.play("enter");
+      await settle();
+      expect(events).to.have.length(0);
       await el.updateComplete;
-      expect(el.value).to.equal(`訳: ${step}`);
-    }
-    await executeServerCommand("ime", { action: "key", key: "Enter" });
-    await settle();
-    expect(events).to.have.length(0);
-    await executeServerCommand("ime", { action: "commit", text: "日本語" });
-    await el.updateComplete;
-    expect(field.value).to.equal("訳: 日本語");
-    await sendKeys({ press: "Enter" });
-    await settle();
-    expect(events).to.deep.equal([{ message: "訳: 日本語", command: "prompt" }]);
-  });
+      expect(field.value).to.equal(`訳: ${committed}`);
+      expect(el.value).to.equal(`訳: ${committed}`);
+      await sendKeys({ press: "Enter" });
+      await settle();
+      expect(events).to.deep.equal([{ message: `訳: ${committed}`, command: "prompt" }]);
+    });
+  }
 
   it("does nothing while disabled", async () => {
     const el = await fixture<PiPrompt>(html`<pi-prompt disabled .value=${"x"}></pi-prompt>`);

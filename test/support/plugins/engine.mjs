@@ -1,7 +1,8 @@
 // What the browser tests need to know and do the same way in every engine (Chromium through Playwright, Firefox
 // through puppeteer over WebDriver BiDi, WebKit through WebDriver classic):
-// - "engine": { name: "chromium" | "firefox" | "webkit", media: bool, ime: bool } — which engine runs the file, and
-//   whether its driver can emulate media features / compose with an input method.
+// - "engine": { name: "chromium" | "firefox" | "webkit", media: bool, ime: "devtools" | "recording" } — which
+//   engine runs the file, whether its driver can emulate media features, and how its IME compositions are made
+//   (live through Chromium's DevTools protocol, or the engine's own recording replayed: test/support/ime.ts).
 // - "keys": { press: "Shift+Enter" } — a key with modifiers, pressed as a user would (hold, press, release);
 //   { down: "Enter" } / { up: "Enter" } — a key held down (auto-repeat when sent again) and released.
 // - "media": { colorScheme?, forcedColors? } — emulates media features where the driver can; returns false where
@@ -58,7 +59,8 @@ export function enginePlugin() {
     async executeCommand({ command, payload, session }) {
       if (command === "engine") {
         const name = engineOf(session);
-        return { name, media: session.browser.type === "playwright", ime: name === "chromium" };
+        const live = session.browser.type === "playwright";
+        return { name, media: live, ime: live ? "devtools" : "recording" };
       }
       if (command === "keys") {
         if (payload?.down !== undefined || payload?.up !== undefined) await hold(session, payload);

@@ -1,8 +1,9 @@
-// IME input through Chromium's DevTools protocol (Chromium only: neither WebDriver BiDi nor classic can compose;
-// the "engine" command's `ime` says whether this one can), as an operating-system input method would send it:
-// `executeServerCommand("ime", { action: "compose", text })` sets the composition (compositionstart/update);
-// `{ action: "commit", text }` commits it (compositionend + input); `{ action: "key", key: "Enter" }` sends a raw
-// key press while a composition may be open. Used to check that Enter during composition never submits.
+// IME input through Chromium's DevTools protocol (Chromium only: neither WebDriver BiDi nor classic can reach an
+// input method; Firefox and WebKit replay recordings instead, see test/support/ime.ts, and the "engine" command's
+// `ime` says which way this engine composes), as an operating-system input method would send it:
+// `executeServerCommand("ime", { action: "compose", text })` sets the composition (compositionstart/update; ""
+// empties it); `{ action: "commit", text }` commits it (compositionend + input), or inserts text when none is open;
+// `{ action: "key", key: "Enter" }` (or " ", "Escape") sends a raw key press while a composition may be open.
 const sessions = new WeakMap();
 
 async function cdp(page) {
@@ -31,8 +32,13 @@ export function imePlugin() {
       } else if (action === "commit") {
         await client.send("Input.insertText", { text });
       } else if (action === "key") {
-        const code = key === "Enter" ? 13 : 0;
-        const common = { key, code: key, windowsVirtualKeyCode: code, nativeVirtualKeyCode: code };
+        const code = { Enter: 13, " ": 32, Escape: 27 }[key] ?? 0;
+        const common = {
+          key,
+          code: key === " " ? "Space" : key,
+          windowsVirtualKeyCode: code,
+          nativeVirtualKeyCode: code,
+        };
         await client.send("Input.dispatchKeyEvent", { type: "rawKeyDown", ...common });
         await client.send("Input.dispatchKeyEvent", { type: "keyUp", ...common });
       } else {
