@@ -92,6 +92,15 @@ describe("packaging", () => {
     }
   });
 
+  it("bundles the dialog elements' entries without zod: used alone they keep a local session that validates nothing", async () => {
+    // pi-session stays out: its WebSocket path validates pi's messages, which is what zod is for.
+    for (const name of ["select", "confirm", "input", "editor", "extension-ui"]) {
+      const code = new TextDecoder().decode(await bundleElement(name));
+      assert.ok(!code.includes("invalid_type"), `pi-${name}'s entry contains zod`);
+      assert.ok(code.includes(`"pi-${name}"`));
+    }
+  });
+
   it("lists every element in custom-elements.json, with its events", () => {
     // Registered elements have a tag; DialogElement, their abstract base, is listed without one.
     const declared = manifest.modules.flatMap((m) => m.declarations ?? []).filter((d) => d.customElement && d.tagName);

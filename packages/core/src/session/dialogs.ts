@@ -4,7 +4,8 @@
  * one with no agent behind it, for a dialog element used on its own. Views (the dialog elements) only read the
  * store and answer through `respond`: a dialog closes by leaving the snapshot.
  */
-import { answerFields, type DialogAnswer, type DialogRequest } from "../protocol/extension-ui.js";
+import { answerFields, type DialogAnswer } from "../protocol/dialog-methods.js";
+import type { DialogRequest } from "../protocol/extension-ui.js";
 import { type Clock, DeadlineTimer, realClock } from "./clock.js";
 import type { PendingDialog, UiStore } from "./ui-snapshot.js";
 import { UiState } from "./ui-state.js";

@@ -31,15 +31,8 @@
  */
 
 import { ContextConsumer } from "@lit/context";
-import {
-  type Clock,
-  type DialogAnswer,
-  type DialogRequest,
-  type DialogSession,
-  LocalSession,
-  type PendingDialog,
-  realClock,
-} from "@pi-elements/core";
+import { type Clock, type DialogAnswer, type DialogRequest, type PendingDialog, realClock } from "@pi-elements/core";
+import { type DialogSession, LocalSession } from "@pi-elements/core/dialogs";
 import {
   html,
   type LitElement,
