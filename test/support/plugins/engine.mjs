@@ -31,7 +31,7 @@ async function pressCombo(session, combo) {
     await keyboard.press(key);
     for (const modifier of keys.reverse()) await keyboard.up(modifier);
   } else if (browser.type === "webdriver") {
-    // The WebKit launcher (web-test-runner.config.mjs) holds the modifiers for the key that follows.
+    // The WebKit launcher (test/support/webkit-launcher.mjs) holds the modifiers for the key that follows.
     await browser.sendKeys(session.id, [...keys, key]);
   } else {
     throw new Error(`keys: unsupported browser type ${browser.type}`);

@@ -38,8 +38,8 @@ async function capture(session, selector, file) {
       await element.asElement().screenshot({ path: file });
     } else await page.screenshot({ path: file });
   } else if (browser.type === "webdriver") {
-    // The webdriver launcher's screenshot takes a script that returns the element (WebKit's launcher in
-    // web-test-runner.config.mjs crops the viewport to it: WebKitGTK's own element screenshot comes out black).
+    // The webdriver launcher's screenshot takes a script that returns the element (WebKit's launcher,
+    // test/support/webkit-launcher.mjs, crops the viewport to it: WebKitGTK's own element screenshot comes out black).
     const locator = `return (${deepQuery})(${JSON.stringify(selector ?? "html")});`;
     await writeFile(file, await browser.takeScreenshot(session.id, locator));
   } else {
