@@ -186,7 +186,7 @@ export class PiExtensionUi extends PiElement {
     const current = this.current;
     this.#currentId = current?.id;
     // Opening remembers focus before the first dialog of a run covers the page (modal) or takes it (inline).
-    this.#overlay.set(current !== undefined && this.#store.session !== undefined, this.modal);
+    this.#overlay.set(current !== undefined && session !== undefined, this.modal);
     if (current && current.id !== this.#focusedId) {
       this.#focusedId = current.id;
       this.#overlay.enter();
