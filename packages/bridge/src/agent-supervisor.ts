@@ -101,7 +101,8 @@ export class AgentSupervisor {
     this.#restarting ??= (async () => {
       this.#cancelTimer();
       const previous = this.#agent;
-      if (previous?.running) {
+      // Also one that has exited whose exit is not reported yet (its stdio is still being read).
+      if (previous !== undefined && !previous.finished) {
         // Detach first, so its exit is reported here and does not schedule an automatic restart.
         this.#agent = undefined;
         this.#exited(await previous.stop(this.#options.stopGraceMs), false);

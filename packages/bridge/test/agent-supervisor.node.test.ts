@@ -5,7 +5,7 @@ import { type BackoffOptions, realClock } from "@pi-elements/core";
 import type { AgentExitInfo } from "../src/agent-process.js";
 import { AgentSupervisor, type RestartPolicy } from "../src/agent-supervisor.js";
 import { guardWith } from "../src/guard.js";
-import { fakeAgent } from "./support/harness.js";
+import { fakeAgent, killOrphan, within } from "./support/harness.js";
 
 function supervise(policy: RestartPolicy, backoff?: BackoffOptions, command = fakeAgent()) {
   const events: Array<{ start: number | undefined } | { exit: AgentExitInfo } | { output: string }> = [];
@@ -101,6 +101,36 @@ describe("AgentSupervisor", () => {
     assert.deepEqual(kinds(events), ["start", "exit", "start"]);
     assert.ok(!logs.some((line) => line.includes("restarting the agent in")));
     await supervisor.close();
+  });
+
+  it("restarts and closes an agent whose setsid child keeps its stdio open", async () => {
+    const { supervisor, events, until, directive } = supervise("on-request");
+    const orphans = () =>
+      events
+        .flatMap((event) => ("output" in event ? event.output.split("\n").filter((line) => line !== "") : []))
+        .map((line) => JSON.parse(line) as { type: string; pid?: number })
+        .filter((record) => record.type === "orphan")
+        .map((record) => record.pid as number);
+    const orphaned = async (count: number) => {
+      while (orphans().length < count) await until("output", events.filter((e) => "output" in e).length + 1);
+    };
+    try {
+      supervisor.start();
+      const first = await supervisor.started();
+      directive("orphan");
+      await within(orphaned(1), "the first orphan's pid");
+      await within(supervisor.restart(), "restart() of an agent whose child holds its stdio");
+      const second = await supervisor.started();
+      assert.notEqual(second, first);
+      assert.deepEqual(kinds(events), ["start", "exit", "start"]);
+      directive("orphan");
+      await within(orphaned(2), "the second orphan's pid");
+      await within(supervisor.close(), "close() of an agent whose child holds its stdio");
+      assert.equal(supervisor.pid, undefined);
+      assert.deepEqual(kinds(events), ["start", "exit", "start", "exit"]);
+    } finally {
+      for (const pid of orphans()) killOrphan(pid);
+    }
   });
 
   it("gives up after maxAttempts restarts in a row", async () => {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { parseCommandLine } from "../src/command-line.js";
-import { FAKE_AGENT, TestClient } from "./support/harness.js";
+import { FAKE_AGENT, killOrphan, TestClient, within } from "./support/harness.js";
 
 const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
 
@@ -183,6 +183,34 @@ describe("pi-bridge CLI", () => {
       assert.equal((await client.closed).code, 1001);
     });
   }
+
+  it("sees the agent's death when its setsid child keeps the agent's stdio: agent_exit, restart, SIGTERM", async () => {
+    const { child, url } = await startCli(["--grace", "1000"]);
+    const orphans: number[] = [];
+    try {
+      const client = await TestClient.connect(url);
+      client.directive("orphan");
+      orphans.push((await client.next((r) => r.type === "orphan")).pid as number);
+      client.directive("exit 5");
+      const exit = await client.next((r) => r.type === "pi-elements/agent_exit", 0, "agent_exit");
+      assert.equal(exit.code, 5);
+      client.send({ type: "get_state", id: "after-exit" });
+      const answer = await client.next((r) => r.type === "response" && r.id === "after-exit", 0, "an answer");
+      assert.equal(answer.error, "The agent is not running.");
+      const from = client.records.length;
+      client.send({ type: "pi-elements/restart" });
+      await client.next((r) => r.type === "pi-elements/agent_start", from, "agent_start after the restart");
+      client.directive("orphan");
+      orphans.push((await client.next((r) => r.type === "orphan", from)).pid as number);
+      // Shutting down with an orphan on the new agent's stdio too.
+      child.kill("SIGTERM");
+      assert.deepEqual(await within(exited(child), "the bridge's exit on SIGTERM"), { code: 0, signal: null });
+      assert.equal((await client.closed).code, 1001);
+    } finally {
+      child.kill("SIGKILL");
+      for (const pid of orphans) killOrphan(pid);
+    }
+  });
 
   it("kills an agent that ignores SIGTERM after --grace", async () => {
     const { child, url, stderr } = await startCli(["--grace", "200"], ["--ignore-sigterm"]);
