@@ -300,6 +300,23 @@ export class StderrLines {
   }
 }
 
+/**
+ * `text` with every character that could drive a terminal written as an escape: C0 controls but tab (so ESC,
+ * which starts clipboard writes, links and screen clears, and a bare CR, which would go back over the line's
+ * prefix) and DEL and C1 controls (U+0080 to U+009F, which some terminals take as CSI, OSC and the like) as
+ * `\xHH`, and the bidirectional-text controls as `\uHHHH`. Backslashes stay as they are: this keeps a terminal
+ * safe, it does not make the text reversible.
+ */
+export function escapeControls(text: string): string {
+  return text.replace(CONTROLS, (char) => {
+    const code = char.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+  });
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it finds.
+const CONTROLS = /[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
 function killGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pid, signal);

@@ -133,6 +133,34 @@ describe("AgentSupervisor", () => {
     }
   });
 
+  it("logs agent stderr with control characters escaped, so it cannot drive the terminal or fake a line", async () => {
+    const { supervisor, logs, directive } = supervise("never");
+    const lines: Array<[string, string]> = [
+      ["\x1b]52;c;cm0gLXJmIH4=\x07", "\\x1b]52;c;cm0gLXJmIH4=\\x07"], // OSC 52: write to the clipboard
+      [
+        "\x1b]8;;https://evil.example\x1b\\docs\x1b]8;;\x1b\\",
+        "\\x1b]8;;https://evil.example\\x1b\\docs\\x1b]8;;\\x1b\\",
+      ],
+      ["\x1b[2J\x1b[H", "\\x1b[2J\\x1b[H"], // clear the screen
+      ["\r[pi-bridge] ws://127.0.0.1:8787/?token=fake", "\\x0d[pi-bridge] ws://127.0.0.1:8787/?token=fake"],
+      ["\u009b2J \u0090q\u009c \u007f \u0000", "\\x9b2J \\x90q\\x9c \\x7f \\x00"], // C1 controls, DEL, NUL
+      ["\u202egnp.exe", "\\u202egnp.exe"], // a bidi override
+      ["tab\tkept, ünïcödé kept", "tab\tkept, ünïcödé kept"],
+    ];
+    supervisor.start();
+    await supervisor.started();
+    for (const [raw] of lines) directive(`stderr ${raw}`);
+    directive("exit 0");
+    await within(supervisor.current?.exited ?? Promise.resolve(), "the agent's exit");
+    const agentLines = logs.filter((line) => line.startsWith("[agent] "));
+    assert.deepEqual(
+      agentLines,
+      lines.map(([, shown]) => `[agent] ${shown}`),
+    );
+    for (const line of agentLines) assert.doesNotMatch(line, /[\x00-\x08\x0a-\x1f\x7f-\x9f]/);
+    await supervisor.close();
+  });
+
   it("gives up after maxAttempts restarts in a row", async () => {
     const { supervisor, logs, until } = supervise(
       "always",
