@@ -157,6 +157,7 @@ describe("AgentSupervisor", () => {
       agentLines,
       lines.map(([, shown]) => `[agent] ${shown}`),
     );
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: no such character may reach the terminal.
     for (const line of agentLines) assert.doesNotMatch(line, /[\x00-\x08\x0a-\x1f\x7f-\x9f]/);
     await supervisor.close();
   });
