@@ -43,7 +43,7 @@ export interface BridgeOptions {
   token?: string | false;
   /** Extra allowed origins (`https://app.example`, `http://host:*`, `null`), added to the loopback ones. */
   allowOrigins?: readonly string[];
-  /** The agent command. Default: `pi --mode rpc`, the newest pi installed (see `defaultAgentCommand`). */
+  /** The agent command. Default: `pi --mode rpc`, the nearest pi installed (see `defaultAgentCommand`). */
   agent?: AgentCommand;
   /** For the default agent: the Node to run pi with. Default: one that satisfies pi's `engines` (see `defaultAgentCommand`). */
   node?: string;
@@ -221,13 +221,14 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
   };
 }
 
-/** The default agent, with a log line saying which pi runs on which Node, and any notes for the user. */
+/** The default agent, with a log line saying which pi runs on which Node and why, and what the user should know. */
 function chooseAgent(options: BridgeOptions, env: NodeJS.ProcessEnv, log: (line: string) => void): AgentCommand {
   const choice = defaultAgentCommand(options.cwd, {
     ...(options.node === undefined ? {} : { node: options.node }),
     ...(options.approve === undefined ? {} : { approve: options.approve }),
     env,
   });
+  for (const warning of choice.warnings) log(`[pi-bridge] WARNING: ${warning}`);
   log(`[pi-bridge] agent: ${choice.description}`);
   for (const note of choice.notes) log(`[pi-bridge] note: ${note}`);
   return { command: choice.command, args: choice.args };
