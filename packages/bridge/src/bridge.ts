@@ -124,7 +124,7 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
   const token = options.token === false ? undefined : (options.token ?? generateToken());
   if (options.token === false) log("[pi-bridge] WARNING: token check disabled; any local program can drive the agent.");
   const policy = options.restart ?? "on-request";
-  const { [TOKEN_VARIABLE]: _token, ...agentEnv } = options.env ?? process.env;
+  const agentEnv = withoutToken(options.env ?? process.env);
   const agentCommand = options.agent ?? chooseAgent(options, agentEnv, log);
   const staticHandler = options.staticDir === undefined ? undefined : await staticFileHandler(options.staticDir);
   const clock = options.clock ?? realClock;
@@ -219,6 +219,13 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
       return closed;
     },
   };
+}
+
+/** `env` without `PI_BRIDGE_TOKEN` (in any letter case on Windows, where names are case-insensitive). */
+function withoutToken(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const same = (name: string) =>
+    process.platform === "win32" ? name.toUpperCase() === TOKEN_VARIABLE : name === TOKEN_VARIABLE;
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !same(name)));
 }
 
 /** The default agent, with a log line saying which pi runs on which Node and why, and what the user should know. */
