@@ -149,9 +149,11 @@ describe("AgentSupervisor", () => {
     ];
     supervisor.start();
     await supervisor.started();
+    const agent = supervisor.current;
+    assert.ok(agent);
     for (const [raw] of lines) directive(`stderr ${raw}`);
     directive("exit 0");
-    await within(supervisor.current?.exited ?? Promise.resolve(), "the agent's exit");
+    await within(agent.exited, "the agent's exit");
     const agentLines = logs.filter((line) => line.startsWith("[agent] "));
     assert.deepEqual(
       agentLines,
