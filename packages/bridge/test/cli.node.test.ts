@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { parseCommandLine } from "../src/command-line.js";
-import { FAKE_AGENT, killOrphan, TestClient, within } from "./support/harness.js";
+import { FAKE_AGENT, killOrphan, startFakeBridge, TestClient, within } from "./support/harness.js";
 
 const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
 /** A token of the shortest length the command line takes (32 characters). */
@@ -278,6 +278,18 @@ describe("pi-bridge CLI", () => {
       await client.close();
     } finally {
       child.kill("SIGKILL");
+    }
+  });
+
+  it("keeps PI_BRIDGE_TOKEN from the agent when startBridge is given an env holding it, too", async () => {
+    const bridge = await startFakeBridge({ env: { ...process.env, PI_BRIDGE_TOKEN: `env-${LONG_TOKEN}` } });
+    try {
+      const client = await TestClient.connect(bridge.url);
+      client.directive("env PI_BRIDGE_TOKEN");
+      assert.equal((await client.next((r) => r.type === "env")).value, null);
+      await client.close();
+    } finally {
+      await bridge.close();
     }
   });
 
