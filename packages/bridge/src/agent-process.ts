@@ -9,6 +9,12 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { JsonlFramer } from "./jsonl-frames.js";
 
+/**
+ * Milliseconds the bridge keeps reading the agent's stdout and stderr after the process exited, when something
+ * else still holds them open; then it reports the exit.
+ */
+export const DEFAULT_STDIO_DRAIN_MS = 500;
+
 /** The default longest stderr line kept (logged, and in the exit report); the rest of a longer line is cut. */
 export const DEFAULT_STDERR_LINE_CHARS = 2000;
 
@@ -39,6 +45,11 @@ export interface AgentProcessOptions extends AgentCommand {
    */
   onFrame: (parts: Buffer[]) => void;
   onStderrLine?: (line: string) => void;
+  /**
+   * Milliseconds to keep reading stdout and stderr after the process exited while something it started holds
+   * them open. Default 500.
+   */
+  stdioDrainMs?: number;
   /** Called once when the process is gone (or could not be spawned). */
   onExit: (info: AgentExitInfo) => void;
   /** Called when the stdin queue crosses its high-water mark (true) and when it has drained (false). */
@@ -55,7 +66,10 @@ export class AgentProcess {
   #queuedBytes = 0;
   #waitingForDrain = false;
   #blocked = false;
+  /** The process has exited (or could not be spawned). */
   #exited = false;
+  /** Its exit has been reported (`onExit`, `exited`). */
+  #finished = false;
   readonly exited: Promise<AgentExitInfo>;
 
   constructor(options: AgentProcessOptions) {
@@ -77,41 +91,66 @@ export class AgentProcess {
       ...(options.maxRecordBytes === undefined ? {} : { maxRecordBytes: options.maxRecordBytes }),
       onOversized: (bytes) => this.#stderrLine(`[pi-bridge] dropped an agent stdout record of ${bytes} bytes`),
     });
-    this.#child.stdout.on("data", (chunk: Buffer) => {
+    const onStdout = (chunk: Buffer) => {
       const parts = stdout.push(chunk);
       if (parts.length > 0) options.onFrame(parts);
-    });
-    this.#child.stdout.on("end", () => {
+    };
+    const endStdout = () => {
       const parts = stdout.end();
       if (parts.length > 0) options.onFrame(parts);
-    });
+    };
+    this.#child.stdout.on("data", onStdout);
+    this.#child.stdout.on("end", endStdout);
 
     const stderr = new StderrLines(options.stderrLineChars ?? DEFAULT_STDERR_LINE_CHARS, (line) =>
       this.#stderrLine(line),
     );
-    this.#child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
-    this.#child.stderr.on("end", () => stderr.end());
+    const onStderr = (chunk: Buffer) => stderr.push(chunk);
+    const endStderr = () => stderr.end();
+    this.#child.stderr.on("data", onStderr);
+    this.#child.stderr.on("end", endStderr);
 
     // EPIPE after the agent died is expected; the exit handler reports the death.
     this.#child.stdin.on("error", () => {});
     this.#child.stdin.on("drain", () => this.#drain());
 
     const finish = (code: number | null, signal: string | null) => {
-      if (this.#exited) return;
-      this.#exited = true;
-      this.#queue.length = 0;
-      this.#queuedBytes = 0;
-      this.#setBlocked(false);
+      if (this.#finished) return;
+      this.#finished = true;
+      this.#gone();
       const info = { code, signal, stderrTail: [...this.#stderrTail] };
       resolveExited(info);
       options.onExit(info);
     };
-    // Whatever the agent started and left behind in its group would be orphaned: end it with the agent.
-    this.#child.on("exit", () => {
-      if (this.#child.pid !== undefined) killGroup(this.#child.pid, "SIGKILL");
-    });
     // 'close' waits for stdio to end, so every stdout record is delivered before the exit report.
     this.#child.on("close", (code, signal) => finish(code, signal));
+    this.#child.on("exit", (code, signal) => {
+      this.#gone();
+      // Whatever the agent started and left behind in its group would be orphaned: end it with the agent.
+      if (this.#child.pid !== undefined) killGroup(this.#child.pid, "SIGKILL");
+      // Something outside the group (a `setsid` child, a daemon) may hold the agent's stdout or stderr, and then
+      // 'close' never comes: what the agent wrote before it died is in the pipes already, so after a moment to
+      // read it, the bridge stops listening to them and reports the exit. The timer, then one turn of the event
+      // loop (setImmediate runs after the I/O a late timer may have jumped ahead of), then the cut.
+      const drain = setTimeout(
+        () =>
+          setImmediate(() => {
+            if (this.#finished) return;
+            this.#stderrLine(
+              "[pi-bridge] the agent exited, but something it started still holds its stdout or stderr " +
+                "(outside its process group, so it keeps running); the bridge no longer reads them",
+            );
+            this.#child.stdout.off("data", onStdout).off("end", endStdout);
+            this.#child.stderr.off("data", onStderr).off("end", endStderr);
+            endStdout();
+            endStderr();
+            for (const stream of [this.#child.stdin, this.#child.stdout, this.#child.stderr]) stream.destroy();
+            finish(code, signal);
+          }),
+        options.stdioDrainMs ?? DEFAULT_STDIO_DRAIN_MS,
+      );
+      drain.unref();
+    });
     this.#child.on("error", (error) => {
       this.#stderrLine(`[pi-bridge] could not start ${options.command}: ${error.message}`);
       // A spawn failure emits no 'close' when no process ever existed.
@@ -119,12 +158,27 @@ export class AgentProcess {
     });
   }
 
+  /** The process is gone (or never was): nothing more is written to it, and it is not signalled again. */
+  #gone(): void {
+    if (this.#exited) return;
+    this.#exited = true;
+    this.#queue.length = 0;
+    this.#queuedBytes = 0;
+    this.#setBlocked(false);
+  }
+
   get pid(): number | undefined {
     return this.#child.pid;
   }
 
+  /** False from the moment the process exits, possibly a moment before its exit is reported. */
   get running(): boolean {
     return !this.#exited;
+  }
+
+  /** The exit has been reported (`onExit` called, `exited` resolved). */
+  get finished(): boolean {
+    return this.#finished;
   }
 
   /** Bytes accepted by `write` that the pipe has not taken yet. */
@@ -182,7 +236,7 @@ export class AgentProcess {
    * still there after `graceMs`. Resolves when it has exited.
    */
   async stop(graceMs = 3000): Promise<AgentExitInfo> {
-    if (!this.#exited) {
+    if (!this.#finished && !this.#exited) {
       this.#child.stdin.end();
       this.signal("SIGTERM");
       const timer = setTimeout(() => this.signal("SIGKILL"), graceMs);
@@ -245,6 +299,23 @@ export class StderrLines {
     this.#cut = 0;
   }
 }
+
+/**
+ * `text` with every character that could drive a terminal written as an escape: C0 controls but tab (so ESC,
+ * which starts clipboard writes, links and screen clears, and a bare CR, which would go back over the line's
+ * prefix) and DEL and C1 controls (U+0080 to U+009F, which some terminals take as CSI, OSC and the like) as
+ * `\xHH`, and the bidirectional-text controls as `\uHHHH`. Backslashes stay as they are: this keeps a terminal
+ * safe, it does not make the text reversible.
+ */
+export function escapeControls(text: string): string {
+  return text.replace(CONTROLS, (char) => {
+    const code = char.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+  });
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it finds.
+const CONTROLS = /[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {
   try {

@@ -4,7 +4,7 @@
  * an exit from one that was replaced is ignored.
  */
 import { Backoff, type BackoffOptions, type Clock } from "@pi-elements/core";
-import { type AgentCommand, type AgentExitInfo, AgentProcess } from "./agent-process.js";
+import { type AgentCommand, type AgentExitInfo, AgentProcess, escapeControls } from "./agent-process.js";
 import type { Guard } from "./guard.js";
 
 export type RestartPolicy = "never" | "on-request" | "always";
@@ -80,7 +80,8 @@ export class AgentSupervisor {
       onFrame: (parts) => {
         if (current === this.#agent) guarded("relaying agent output", () => this.#options.onFrame(current, parts));
       },
-      onStderrLine: (line) => log(`[agent] ${line}`),
+      // Escaped: the agent's text reaches the operator's terminal, where it must not act or pass for the bridge's.
+      onStderrLine: (line) => log(`[agent] ${escapeControls(line)}`),
       onBackpressure: (blocked) => this.#options.onBackpressure(blocked),
       onExit: (info) => {
         if (current === this.#agent) guarded("reporting the agent's exit", () => this.#exited(info));
@@ -101,7 +102,8 @@ export class AgentSupervisor {
     this.#restarting ??= (async () => {
       this.#cancelTimer();
       const previous = this.#agent;
-      if (previous?.running) {
+      // Also one that has exited whose exit is not reported yet (its stdio is still being read).
+      if (previous !== undefined && !previous.finished) {
         // Detach first, so its exit is reported here and does not schedule an automatic restart.
         this.#agent = undefined;
         this.#exited(await previous.stop(this.#options.stopGraceMs), false);

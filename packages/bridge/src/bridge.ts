@@ -21,6 +21,12 @@ import { UpgradeGate } from "./upgrade-gate.js";
 
 export type { RestartPolicy } from "./agent-supervisor.js";
 
+/**
+ * The environment variable the command line reads the token from. The bridge removes it from the agent's
+ * environment, so neither the agent nor anything it runs (a tool's shell, whose output goes to the model) sees it.
+ */
+export const TOKEN_VARIABLE = "PI_BRIDGE_TOKEN";
+
 export interface BridgeOptions {
   /** Default 8787; 0 picks a free port. */
   port?: number;
@@ -37,7 +43,7 @@ export interface BridgeOptions {
   token?: string | false;
   /** Extra allowed origins (`https://app.example`, `http://host:*`, `null`), added to the loopback ones. */
   allowOrigins?: readonly string[];
-  /** The agent command. Default: `pi --mode rpc`, the newest pi installed (see `defaultAgentCommand`). */
+  /** The agent command. Default: `pi --mode rpc`, the nearest pi installed (see `defaultAgentCommand`). */
   agent?: AgentCommand;
   /** For the default agent: the Node to run pi with. Default: one that satisfies pi's `engines` (see `defaultAgentCommand`). */
   node?: string;
@@ -45,7 +51,7 @@ export interface BridgeOptions {
   approve?: boolean;
   /** The agent's working directory. Default: the bridge's. */
   cwd?: string;
-  /** The agent's environment. Default: the bridge's. */
+  /** The agent's environment. Default: the bridge's. Either way without `PI_BRIDGE_TOKEN`. */
   env?: NodeJS.ProcessEnv;
   /** A folder served over HTTP on the same port. */
   staticDir?: string;
@@ -118,7 +124,8 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
   const token = options.token === false ? undefined : (options.token ?? generateToken());
   if (options.token === false) log("[pi-bridge] WARNING: token check disabled; any local program can drive the agent.");
   const policy = options.restart ?? "on-request";
-  const agentCommand = options.agent ?? chooseAgent(options, log);
+  const agentEnv = withoutToken(options.env ?? process.env);
+  const agentCommand = options.agent ?? chooseAgent(options, agentEnv, log);
   const staticHandler = options.staticDir === undefined ? undefined : await staticFileHandler(options.staticDir);
   const clock = options.clock ?? realClock;
   const guarded = guardWith(log);
@@ -133,7 +140,7 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
   const supervisor: AgentSupervisor = new AgentSupervisor({
     command: agentCommand,
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-    ...(options.env === undefined ? {} : { env: options.env }),
+    env: agentEnv,
     policy,
     ...(options.restartBackoff === undefined ? {} : { backoff: options.restartBackoff }),
     ...(options.stopGraceMs === undefined ? {} : { stopGraceMs: options.stopGraceMs }),
@@ -214,13 +221,21 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
   };
 }
 
-/** The default agent, with a log line saying which pi runs on which Node, and any notes for the user. */
-function chooseAgent(options: BridgeOptions, log: (line: string) => void): AgentCommand {
+/** `env` without `PI_BRIDGE_TOKEN` (in any letter case on Windows, where names are case-insensitive). */
+function withoutToken(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const same = (name: string) =>
+    process.platform === "win32" ? name.toUpperCase() === TOKEN_VARIABLE : name === TOKEN_VARIABLE;
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !same(name)));
+}
+
+/** The default agent, with a log line saying which pi runs on which Node and why, and what the user should know. */
+function chooseAgent(options: BridgeOptions, env: NodeJS.ProcessEnv, log: (line: string) => void): AgentCommand {
   const choice = defaultAgentCommand(options.cwd, {
     ...(options.node === undefined ? {} : { node: options.node }),
     ...(options.approve === undefined ? {} : { approve: options.approve }),
-    ...(options.env === undefined ? {} : { env: options.env }),
+    env,
   });
+  for (const warning of choice.warnings) log(`[pi-bridge] WARNING: ${warning}`);
   log(`[pi-bridge] agent: ${choice.description}`);
   for (const note of choice.notes) log(`[pi-bridge] note: ${note}`);
   return { command: choice.command, args: choice.args };

@@ -1,9 +1,15 @@
 /**
  * The `pi-bridge` command line: options before `--`, the agent command after it.
  */
-import { readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import type { BridgeOptions, RestartPolicy } from "./bridge.js";
+import { type BridgeOptions, type RestartPolicy, TOKEN_VARIABLE } from "./bridge.js";
+
+/**
+ * The shortest token the command line takes: 32 characters are 128 bits as hex, more in base64. The bridge cannot
+ * tell how random a token is; it refuses one too short to be.
+ */
+export const MIN_TOKEN_CHARS = 32;
 
 export const USAGE = `Usage: pi-bridge [options] [-- AGENT ARGS...]
 
@@ -18,8 +24,9 @@ Options:
   --allow-remote        Required to bind an address other than loopback
   --allow-host NAME     Also accept requests addressed to this host name (repeatable)
   --token-file FILE     Read the token clients must present from FILE (default: $PI_BRIDGE_TOKEN if set,
-                        else a random 256-bit one)
-  --token T             The token, on the command line (other local users can read it in the process list)
+                        else a random 256-bit one); warned about if other users can read or write FILE
+  --token T             The token, on the command line (other local users can read it in the process list);
+                        a token needs at least 32 characters, made by e.g. openssl rand -hex 32
   --no-token            Accept clients without a token (any local program can drive the agent)
   --allow-origin URL    Also accept pages from this origin (repeatable; http://host:* for any port; null)
   --cwd DIR             The agent's working directory
@@ -87,10 +94,18 @@ export function parseCommandLine(
   if (values["allow-remote"]) options.allowRemote = true;
   if (values["no-token"]) options.token = false;
   else if (values.token !== undefined) options.token = values.token;
-  else if (values["token-file"] !== undefined) options.token = readToken(values["token-file"]);
-  else if (env.PI_BRIDGE_TOKEN !== undefined) {
-    if (env.PI_BRIDGE_TOKEN === "") throw new Error("PI_BRIDGE_TOKEN must not be empty");
-    options.token = env.PI_BRIDGE_TOKEN;
+  else if (values["token-file"] !== undefined) options.token = readToken(values["token-file"], warnings);
+  else if (env[TOKEN_VARIABLE] !== undefined) {
+    if (env[TOKEN_VARIABLE] === "") throw new Error(`${TOKEN_VARIABLE} must not be empty`);
+    options.token = env[TOKEN_VARIABLE];
+  }
+  if (typeof options.token === "string" && options.token.length < MIN_TOKEN_CHARS) {
+    const source =
+      values.token !== undefined ? "--token" : values["token-file"] !== undefined ? "--token-file" : TOKEN_VARIABLE;
+    throw new Error(
+      `The token of ${source} is ${options.token.length} characters; it needs at least ${MIN_TOKEN_CHARS} ` +
+        "(make one with `openssl rand -hex 32`, or give none and the bridge makes a random one)",
+    );
   }
   if (values["allow-host"] !== undefined) options.allowHosts = values["allow-host"];
   if (values["allow-origin"] !== undefined) options.allowOrigins = values["allow-origin"];
@@ -117,11 +132,33 @@ export function parseCommandLine(
   return options;
 }
 
-/** The token in a file: its first line, without surrounding white space. */
-function readToken(file: string): string {
+/**
+ * The token in a file: its first line, without surrounding white space. A file that users other than its owner may
+ * read or write, or that another user owns, adds a warning (POSIX only: Windows has no such mode bits).
+ */
+function readToken(file: string, warnings: string[]): string {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    const fd = openSync(file, "r");
+    try {
+      // The file read is the file checked (fstat on the open descriptor, not a second look-up of the name).
+      const stat = fstatSync(fd);
+      if (process.platform !== "win32") {
+        const mode = stat.mode & 0o777;
+        const uid = process.getuid?.();
+        if ((mode & 0o077) !== 0) {
+          warnings.push(
+            `--token-file ${file} can be read or written by other users (mode 0${mode.toString(8)}): whoever ` +
+              `can read it can drive the agent. Make it private: chmod 600 ${file}`,
+          );
+        } else if (uid !== undefined && stat.uid !== uid && stat.uid !== 0) {
+          warnings.push(`--token-file ${file} belongs to another user (uid ${stat.uid}), who can read and change it.`);
+        }
+      }
+      text = readFileSync(fd, "utf8");
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
     throw new Error(`--token-file: cannot read ${file}: ${(error as Error).message}`);
   }

@@ -2,9 +2,10 @@
  * Finds the default agent, `pi --mode rpc`, and a Node that can run it.
  *
  * pi is published under two names: `@earendil-works/pi-coding-agent` (1.x, the current line) and
- * `@mariozechner/pi-coding-agent` (up to 0.73.x). The lookup takes the newest installed version of either, first from
- * the working directory's node_modules chain, then from the bridge's own location, else `pi` on PATH; it says which
- * it chose (`AgentChoice.description`).
+ * `@mariozechner/pi-coding-agent` (up to 0.73.x). The lookup takes the nearest installed pi of either name (of both
+ * in one folder, the newer) in the working directory's node_modules chain up to its project's root, then in the
+ * bridge's own installation, else `pi` on PATH, and never one from a folder that another user could have written
+ * (see `searchInstalledPi`); it says which it chose and why (`AgentChoice.description`), and what it passed over.
  *
  * It runs the package's bin file with a Node that satisfies the package's own `engines.node` (pi 1.x needs a newer
  * Node than 0.73.x): the one given (`--node`, `PI_BRIDGE_NODE`), else this Node, else the Node that the npm package
@@ -13,9 +14,9 @@
  * script under pnpm), so signals reach pi itself.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, realpathSync, type Stats, statSync } from "node:fs";
 import { createRequire } from "node:module";
-import { delimiter, dirname, join, resolve } from "node:path";
+import { delimiter, dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import semver from "semver";
 import type { AgentCommand } from "./agent-process.js";
@@ -35,22 +36,155 @@ export interface InstalledPi {
   nodeRange: string | undefined;
 }
 
+/** Where a pi was looked for, what was found, and what was passed over and why. */
+export interface PiSearch {
+  /** The pi to run, if any. */
+  pi: InstalledPi | undefined;
+  /** The node_modules folder it is in. */
+  folder: string | undefined;
+  /** The folders searched, as a phrase for the log: "from DIR up to ROOT (it has .git)". */
+  scope: string;
+  /** Candidates in the searched folders that are not run, and why (a folder others can write to, another user's). */
+  refused: string[];
+  /** Candidates further up than the search goes, which are not run. */
+  ignored: string[];
+}
+
 /**
- * The newest pi installed in `fromDir`'s node_modules chain, either name. Each name counts at its nearest
- * installation (the one Node's resolution would find).
+ * Looks for pi in the node_modules folders from `fromDir` up to its project's root, nearest first (as Node's own
+ * resolution would), either name; of both names in one folder, the newer. The project's root is:
+ * - for a folder inside a `node_modules` (an installed package, the bridge's own location), the folder that holds
+ *   the outermost `node_modules`: the installation;
+ * - else the nearest folder with `.git`, else the nearest with `package.json`, else `fromDir` alone.
+ * A marker (`.git`, `package.json`) counts only if it belongs to the user or root. A candidate is refused when any
+ * folder or file on its path (symlinks followed, up to `/`) belongs to another user than the current one or root,
+ * is writable by every user without being a sticky folder, or is writable by a group other than the user's own
+ * (POSIX only). So a pi planted in a shared folder above the project (the system's temp folder, a shared parent)
+ * is never run; such a one is reported in `ignored`.
  */
-export function findInstalledPi(fromDir: string): InstalledPi | undefined {
-  const paths = createRequire(join(resolve(fromDir), "noop.js")).resolve.paths("pi") ?? [];
-  const found: InstalledPi[] = [];
-  for (const packageName of PI_PACKAGES) {
-    for (const nodeModules of paths) {
-      const pi = readPi(join(nodeModules, packageName), packageName);
-      if (pi === undefined) continue;
-      found.push(pi);
-      break;
+export function searchInstalledPi(fromDir: string): PiSearch {
+  const start = realOrResolved(fromDir);
+  const root = projectRoot(start);
+  const scope =
+    root.dir === start ? `in ${start} (${root.reason})` : `from ${start} up to ${root.dir} (${root.reason})`;
+  const refused: string[] = [];
+  const ignored: string[] = [];
+  let chosen: { pi: InstalledPi; folder: string } | undefined;
+  for (const folder of nodeModulesChain(start)) {
+    const inside = isWithin(folder, root.dir);
+    const here = installedIn(folder);
+    if (!inside) {
+      for (const pi of here) {
+        ignored.push(
+          `${pi.packageName} ${pi.version} in ${folder}: outside the project, whose root is ${root.dir} (${root.reason})`,
+        );
+      }
+      continue;
+    }
+    if (chosen !== undefined) continue;
+    for (const pi of here) {
+      const problem = distrust([join(folder, pi.packageName, "package.json"), pi.script]);
+      if (problem === undefined) {
+        chosen = { pi, folder };
+        break;
+      }
+      refused.push(`${pi.packageName} ${pi.version} (${pi.script}): ${problem}`);
     }
   }
-  return found.sort((a, b) => semver.rcompare(a.version, b.version))[0];
+  return { pi: chosen?.pi, folder: chosen?.folder, scope, refused, ignored };
+}
+
+/** The pi `searchInstalledPi` would run from `fromDir`. */
+export function findInstalledPi(fromDir: string): InstalledPi | undefined {
+  return searchInstalledPi(fromDir).pi;
+}
+
+/** Both names' pi in one node_modules folder, the newer first. */
+function installedIn(folder: string): InstalledPi[] {
+  return PI_PACKAGES.map((name) => readPi(join(folder, name), name))
+    .filter((pi): pi is InstalledPi => pi !== undefined)
+    .sort((a, b) => semver.rcompare(a.version, b.version));
+}
+
+/** Node's node_modules folders for a module in `dir`, nearest first, up to `/node_modules`. */
+function nodeModulesChain(dir: string): string[] {
+  return createRequire(join(dir, "noop.js")).resolve.paths("pi") ?? [];
+}
+
+function realOrResolved(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+function isWithin(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : `${dir}${sep}`);
+}
+
+function projectRoot(start: string): { dir: string; reason: string } {
+  const parts = start.split(sep);
+  const outermost = parts.indexOf("node_modules");
+  if (outermost > 0) {
+    return { dir: parts.slice(0, outermost).join(sep) || sep, reason: "the installation it is in" };
+  }
+  for (const marker of [".git", "package.json"]) {
+    for (let dir = start; ; dir = dirname(dir)) {
+      if (ownMarker(join(dir, marker))) return { dir, reason: `it has ${marker}` };
+      if (dirname(dir) === dir) break;
+    }
+  }
+  return { dir: start, reason: "no .git or package.json above it" };
+}
+
+/** The marker exists and belongs to the user or root. */
+function ownMarker(path: string): boolean {
+  try {
+    const stat = lstatSync(path);
+    const uid = process.getuid?.();
+    return uid === undefined || stat.uid === uid || stat.uid === 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Why the files at `paths` (and every folder above them, symlinks followed) are not the user's to trust, or
+ * undefined when they are. Always undefined where there are no POSIX owners and modes (Windows).
+ */
+function distrust(paths: readonly string[]): string | undefined {
+  const uid = process.getuid?.();
+  const gid = process.getgid?.();
+  if (uid === undefined || gid === undefined || process.platform === "win32") return undefined;
+  const seen = new Set<string>();
+  for (const path of paths) {
+    for (const start of [path, realOrResolved(path)]) {
+      for (let current = start; !seen.has(current); current = dirname(current)) {
+        seen.add(current);
+        const problem = distrustOne(current, uid, gid);
+        if (problem !== undefined) return problem;
+        if (dirname(current) === current) break;
+      }
+    }
+  }
+  return undefined;
+}
+
+function distrustOne(path: string, uid: number, gid: number): string | undefined {
+  let stat: Stats;
+  try {
+    stat = statSync(path);
+  } catch (error) {
+    return `${path} cannot be checked (${(error as Error).message})`;
+  }
+  if (stat.uid !== uid && stat.uid !== 0) return `${path} belongs to another user (uid ${stat.uid})`;
+  // In a sticky folder (the system's temp folder) others may add entries, which are theirs, but not replace ours.
+  const sticky = stat.isDirectory() && (stat.mode & 0o1000) !== 0;
+  if (sticky) return undefined;
+  if ((stat.mode & 0o002) !== 0) return `${path} is writable by every user`;
+  if ((stat.mode & 0o020) !== 0 && stat.gid !== gid) return `${path} is writable by group ${stat.gid}`;
+  return undefined;
 }
 
 function readPi(packageDir: string, packageName: string): InstalledPi | undefined {
@@ -83,28 +217,42 @@ export interface AgentChoiceOptions {
 }
 
 export interface AgentChoice extends AgentCommand {
-  /** One line for the log: which pi, from where, on which Node, or that `pi` on PATH is used. */
+  /** One line for the log: which pi, from where, on which Node, and why that one; or that `pi` on PATH is used. */
   description: string;
   /** Things the user should know, one line each (e.g. project extensions that will not load). */
   notes: string[];
+  /** Things the user must know, one line each: a pi that was found but not run, because others could change it. */
+  warnings: string[];
 }
 
 /**
- * The default agent for a bridge whose agent works in `cwd`. Throws when the installed pi needs a newer Node than
- * any found, or when `approve` is asked of a pi that does not know it.
+ * The default agent for a bridge whose agent works in `cwd`: the pi `searchInstalledPi` finds from `cwd`, else
+ * from the bridge's own location, else `pi` on PATH. Throws when the installed pi needs a newer Node than any
+ * found, or when `approve` is asked of a pi that does not know it.
  */
 export function defaultAgentCommand(cwd: string = process.cwd(), options: AgentChoiceOptions = {}): AgentChoice {
   const env = options.env ?? process.env;
   const here = dirname(fileURLToPath(import.meta.url));
-  const pi = findInstalledPi(cwd) ?? findInstalledPi(here);
-  const notes: string[] = [];
-  if (pi === undefined) {
+  const searches = [searchInstalledPi(cwd)];
+  if (searches[0]?.pi === undefined) searches.push(searchInstalledPi(here));
+  const found = searches.find((search) => search.pi !== undefined);
+  const notes = searches.flatMap((search) => search.ignored.map((line) => `not run: ${line}`));
+  const warnings = searches.flatMap((search) =>
+    search.refused.map(
+      (line) => `not running ${line}. Install pi where only you can write, or name the agent after --.`,
+    ),
+  );
+  const pi = found?.pi;
+  if (found === undefined || pi === undefined) {
     const args = [...DEFAULT_AGENT_ARGS, ...(options.approve ? ["--approve"] : [])];
     return {
       command: "pi",
       args,
-      description: `pi on PATH (neither ${PI_PACKAGES.join(" nor ")} is installed in ${cwd} or beside the bridge)`,
+      description:
+        `pi on PATH (no ${PI_PACKAGES.join(" or ")} to run was found ` +
+        `${searches.map((search) => search.scope).join(", nor ")})`,
       notes,
+      warnings,
     };
   }
   const knowsApprove = semver.gte(pi.version, APPROVE_SINCE);
@@ -121,8 +269,12 @@ export function defaultAgentCommand(cwd: string = process.cwd(), options: AgentC
   return {
     command: node.path,
     args: [pi.script, ...DEFAULT_AGENT_ARGS, ...(options.approve ? ["--approve"] : [])],
-    description: `${pi.packageName} ${pi.version} (${pi.script}) on Node ${node.version} (${node.path})`,
+    description:
+      `${pi.packageName} ${pi.version} (${pi.script}) on Node ${node.version} (${node.path}): ` +
+      `the nearest pi, in ${found.folder}, searched ${found.scope}` +
+      (found === searches[0] ? "" : `, the bridge's own installation (none was found ${searches[0]?.scope})`),
     notes,
+    warnings,
   };
 }
 
@@ -136,7 +288,7 @@ function nodeFor(pi: InstalledPi, given: string | undefined, env: NodeJS.Process
   const range = pi.nodeRange ?? "*";
   const fits = (node: NodeBinary | undefined): boolean => node !== undefined && semver.satisfies(node.version, range);
   if (given !== undefined && given !== "") {
-    const node = nodeVersion(given);
+    const node = nodeVersion(given, env);
     if (node === undefined) throw new Error(`The Node given for pi (${given}) does not run.`);
     if (!fits(node)) {
       throw new Error(`pi ${pi.version} needs Node ${range}; the Node given (${given}) is ${node.version}.`);
@@ -148,7 +300,7 @@ function nodeFor(pi: InstalledPi, given: string | undefined, env: NodeJS.Process
   const beside = besidePi(pi);
   for (const candidate of [beside, onPath("node", env)]) {
     if (candidate === undefined) continue;
-    const node = nodeVersion(candidate);
+    const node = nodeVersion(candidate, env);
     if (node !== undefined && fits(node)) return node;
   }
   throw new Error(
@@ -158,12 +310,16 @@ function nodeFor(pi: InstalledPi, given: string | undefined, env: NodeJS.Process
   );
 }
 
-/** The Node of the npm package `node-<platform>-<arch>` in pi's node_modules chain. */
+/**
+ * The Node of the npm package `node-<platform>-<arch>` in pi's own installation (the node_modules chain from pi's
+ * script up to the folder that holds the outermost node_modules), if nobody else could have put it there.
+ */
 function besidePi(pi: InstalledPi): string | undefined {
-  const paths = createRequire(pi.script).resolve.paths("node") ?? [];
-  for (const nodeModules of paths) {
+  const root = projectRoot(dirname(pi.script));
+  for (const nodeModules of nodeModulesChain(dirname(pi.script))) {
+    if (!isWithin(nodeModules, root.dir)) break;
     const binary = join(nodeModules, `node-${process.platform}-${process.arch}`, "bin", "node");
-    if (existsSync(binary)) return binary;
+    if (existsSync(binary) && distrust([binary]) === undefined) return binary;
   }
   return undefined;
 }
@@ -177,8 +333,8 @@ function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
   return undefined;
 }
 
-function nodeVersion(path: string): NodeBinary | undefined {
-  const result = spawnSync(path, ["--version"], { encoding: "utf8", timeout: 10_000, shell: false });
+function nodeVersion(path: string, env: NodeJS.ProcessEnv): NodeBinary | undefined {
+  const result = spawnSync(path, ["--version"], { encoding: "utf8", timeout: 10_000, shell: false, env });
   const version = semver.valid(result.stdout?.trim() ?? "");
   return result.status === 0 && version !== null ? { path, version } : undefined;
 }

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { type AgentExitInfo, AgentProcess } from "../src/agent-process.js";
-import { FAKE_AGENT } from "./support/harness.js";
+import { FAKE_AGENT, killOrphan, within } from "./support/harness.js";
 
 /** An agent with the fake script; `records` fills as stdout arrives, `waitFor` waits for a record. */
 function fake(flags: string[] = [], extra: { highWaterMark?: number; stderrTailLines?: number } = {}) {
@@ -113,6 +113,29 @@ describe("AgentProcess", () => {
     assert.equal(info.code, 7);
     assert.deepEqual(f.stderr, ["line 1", "line 2", "line 3", "line 4", "line 5"]);
     assert.deepEqual(info.stderrTail, ["line 3", "line 4", "line 5"]);
+  });
+
+  it("reports the exit of an agent whose setsid child keeps its stdio open, and closes that stdio", async () => {
+    const f = fake();
+    let orphan: number | undefined;
+    try {
+      f.prompt("!orphan");
+      orphan = (await f.waitFor((r) => r.type === "orphan")).pid as number;
+      f.prompt("!stderr last words");
+      f.prompt("!exit 3");
+      const info = await within(f.agent.exited, "the exit report of an agent whose child holds its stdio");
+      assert.equal(info.code, 3);
+      assert.equal(f.agent.running, false);
+      // What the agent wrote before it exited was still delivered.
+      assert.ok(f.records.some((r) => r.includes("!exit 3")));
+      assert.deepEqual(info.stderrTail.slice(0, 1), ["last words"]);
+      assert.match(info.stderrTail.join("\n"), /something it started still holds its stdout or stderr/);
+      // The orphan lives on: it is outside the agent's process group.
+      assert.equal(gone(orphan), false);
+      assert.equal(await within(f.agent.stop(), "stop() after the exit"), info);
+    } finally {
+      killOrphan(orphan);
+    }
   });
 
   it("ignores writes after the agent exited", async () => {

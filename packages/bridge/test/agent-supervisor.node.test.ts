@@ -5,7 +5,7 @@ import { type BackoffOptions, realClock } from "@pi-elements/core";
 import type { AgentExitInfo } from "../src/agent-process.js";
 import { AgentSupervisor, type RestartPolicy } from "../src/agent-supervisor.js";
 import { guardWith } from "../src/guard.js";
-import { fakeAgent } from "./support/harness.js";
+import { fakeAgent, killOrphan, within } from "./support/harness.js";
 
 function supervise(policy: RestartPolicy, backoff?: BackoffOptions, command = fakeAgent()) {
   const events: Array<{ start: number | undefined } | { exit: AgentExitInfo } | { output: string }> = [];
@@ -100,6 +100,67 @@ describe("AgentSupervisor", () => {
     assert.throws(() => process.kill(first, 0), /ESRCH/);
     assert.deepEqual(kinds(events), ["start", "exit", "start"]);
     assert.ok(!logs.some((line) => line.includes("restarting the agent in")));
+    await supervisor.close();
+  });
+
+  it("restarts and closes an agent whose setsid child keeps its stdio open", async () => {
+    const { supervisor, events, until, directive } = supervise("on-request");
+    const orphans = () =>
+      events
+        .flatMap((event) => ("output" in event ? event.output.split("\n").filter((line) => line !== "") : []))
+        .map((line) => JSON.parse(line) as { type: string; pid?: number })
+        .filter((record) => record.type === "orphan")
+        .map((record) => record.pid as number);
+    const orphaned = async (count: number) => {
+      while (orphans().length < count) await until("output", events.filter((e) => "output" in e).length + 1);
+    };
+    try {
+      supervisor.start();
+      const first = await supervisor.started();
+      directive("orphan");
+      await within(orphaned(1), "the first orphan's pid");
+      await within(supervisor.restart(), "restart() of an agent whose child holds its stdio");
+      const second = await supervisor.started();
+      assert.notEqual(second, first);
+      assert.deepEqual(kinds(events), ["start", "exit", "start"]);
+      directive("orphan");
+      await within(orphaned(2), "the second orphan's pid");
+      await within(supervisor.close(), "close() of an agent whose child holds its stdio");
+      assert.equal(supervisor.pid, undefined);
+      assert.deepEqual(kinds(events), ["start", "exit", "start", "exit"]);
+    } finally {
+      for (const pid of orphans()) killOrphan(pid);
+    }
+  });
+
+  it("logs agent stderr with control characters escaped, so it cannot drive the terminal or fake a line", async () => {
+    const { supervisor, logs, directive } = supervise("never");
+    const lines: Array<[string, string]> = [
+      ["\x1b]52;c;cm0gLXJmIH4=\x07", "\\x1b]52;c;cm0gLXJmIH4=\\x07"], // OSC 52: write to the clipboard
+      [
+        "\x1b]8;;https://evil.example\x1b\\docs\x1b]8;;\x1b\\",
+        "\\x1b]8;;https://evil.example\\x1b\\docs\\x1b]8;;\\x1b\\",
+      ],
+      ["\x1b[2J\x1b[H", "\\x1b[2J\\x1b[H"], // clear the screen
+      ["\r[pi-bridge] ws://127.0.0.1:8787/?token=fake", "\\x0d[pi-bridge] ws://127.0.0.1:8787/?token=fake"],
+      ["\u009b2J \u0090q\u009c \u007f \u0000", "\\x9b2J \\x90q\\x9c \\x7f \\x00"], // C1 controls, DEL, NUL
+      ["\u202egnp.exe", "\\u202egnp.exe"], // a bidi override
+      ["tab\tkept, ünïcödé kept", "tab\tkept, ünïcödé kept"],
+    ];
+    supervisor.start();
+    await supervisor.started();
+    const agent = supervisor.current;
+    assert.ok(agent);
+    for (const [raw] of lines) directive(`stderr ${raw}`);
+    directive("exit 0");
+    await within(agent.exited, "the agent's exit");
+    const agentLines = logs.filter((line) => line.startsWith("[agent] "));
+    assert.deepEqual(
+      agentLines,
+      lines.map(([, shown]) => `[agent] ${shown}`),
+    );
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: no such character may reach the terminal.
+    for (const line of agentLines) assert.doesNotMatch(line, /[\x00-\x08\x0a-\x1f\x7f-\x9f]/);
     await supervisor.close();
   });
 

@@ -4,15 +4,17 @@
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { parseCommandLine } from "../src/command-line.js";
-import { FAKE_AGENT, TestClient } from "./support/harness.js";
+import { FAKE_AGENT, killOrphan, startFakeBridge, TestClient, within } from "./support/harness.js";
 
 const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+/** A token of the shortest length the command line takes (32 characters). */
+const LONG_TOKEN = "0123456789abcdef0123456789abcdef";
 
 describe("parseCommandLine", () => {
   it("has defaults left to startBridge", () => {
@@ -28,7 +30,7 @@ describe("parseCommandLine", () => {
         "0.0.0.0",
         "--allow-remote",
         "--token",
-        "T",
+        LONG_TOKEN,
         "--allow-origin",
         "https://a.example",
         "--allow-origin",
@@ -52,7 +54,7 @@ describe("parseCommandLine", () => {
         port: 0,
         host: "0.0.0.0",
         allowRemote: true,
-        token: "T",
+        token: LONG_TOKEN,
         allowOrigins: ["https://a.example", "http://b.example:*"],
         cwd: "/tmp",
         staticDir: "./public",
@@ -71,20 +73,68 @@ describe("parseCommandLine", () => {
     const dir = mkdtempSync(join(tmpdir(), "pi-bridge-token-"));
     try {
       const file = join(dir, "token");
-      writeFileSync(file, "  from-file \nsecond line\n", { mode: 0o600 });
-      assert.deepEqual(parseCommandLine(["--token-file", file]), { token: "from-file" });
-      assert.deepEqual(parseCommandLine([], { PI_BRIDGE_TOKEN: "from-env" }), { token: "from-env" });
-      assert.deepEqual(parseCommandLine(["--token-file", file], { PI_BRIDGE_TOKEN: "from-env" }), {
-        token: "from-file",
-      });
+      const fromFile = `from-file-${LONG_TOKEN}`;
+      const fromEnv = `from-env-${LONG_TOKEN}`;
+      writeFileSync(file, `  ${fromFile} \nsecond line\n`);
+      chmodSync(file, 0o600);
+      const quiet: string[] = [];
+      assert.deepEqual(parseCommandLine(["--token-file", file], {}, quiet), { token: fromFile });
+      assert.deepEqual(quiet, [], "a token file only its owner can read draws no warning");
+      assert.deepEqual(parseCommandLine([], { PI_BRIDGE_TOKEN: fromEnv }), { token: fromEnv });
+      assert.deepEqual(parseCommandLine(["--token-file", file], { PI_BRIDGE_TOKEN: fromEnv }), { token: fromFile });
       const warnings: string[] = [];
-      assert.deepEqual(parseCommandLine(["--token", "T"], {}, warnings), { token: "T" });
+      assert.deepEqual(parseCommandLine(["--token", LONG_TOKEN], {}, warnings), { token: LONG_TOKEN });
       assert.match(warnings.join("\n"), /process list; prefer --token-file or PI_BRIDGE_TOKEN/);
       writeFileSync(file, "\n");
       assert.throws(() => parseCommandLine(["--token-file", file]), /holds no token/);
       assert.throws(() => parseCommandLine(["--token-file", join(dir, "missing")]), /cannot read/);
       assert.throws(() => parseCommandLine(["--token-file", file, "--token", "T"]), /exclude each other/);
       assert.throws(() => parseCommandLine([], { PI_BRIDGE_TOKEN: "" }), /must not be empty/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("warns, once, about a token file that other users can read or write", () => {
+    const dir = mkdtempSync(join(tmpdir(), "pi-bridge-token-"));
+    try {
+      const file = join(dir, "token");
+      writeFileSync(file, `${LONG_TOKEN}\n`);
+      for (const mode of [0o644, 0o640, 0o620, 0o602]) {
+        chmodSync(file, mode);
+        const warnings: string[] = [];
+        assert.deepEqual(parseCommandLine(["--token-file", file], {}, warnings), { token: LONG_TOKEN });
+        assert.equal(warnings.length, 1, `mode ${mode.toString(8)}: ${warnings.join(" | ")}`);
+        assert.match(
+          warnings[0] ?? "",
+          new RegExp(`${file} .*other users.*mode 0${mode.toString(8)}.*chmod 600 `),
+          mode.toString(8),
+        );
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a token shorter than 32 characters, from any source", () => {
+    const dir = mkdtempSync(join(tmpdir(), "pi-bridge-token-"));
+    try {
+      // The report's case: a 3-character token in a world-readable file.
+      const file = join(dir, "token");
+      writeFileSync(file, "abc\n");
+      chmodSync(file, 0o644);
+      const short = LONG_TOKEN.slice(1);
+      for (const [argv, env] of [
+        [["--token-file", file], {}],
+        [["--token", short], {}],
+        [[], { PI_BRIDGE_TOKEN: short }],
+      ] as Array<[string[], NodeJS.ProcessEnv]>) {
+        assert.throws(
+          () => parseCommandLine(argv, env),
+          /token .*is \d+ characters; it needs at least 32/,
+          `${argv.join(" ")} ${JSON.stringify(env)}`,
+        );
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -109,6 +159,7 @@ describe("parseCommandLine", () => {
       [["--restart", "sometimes"], /--restart must be one of never, on-request, always/],
       [["--token", "a", "--no-token"], /exclude each other/],
       [["--token", ""], /must not be empty/],
+      [["--token", "T"], /at least 32/],
       [["--bogus"], /bogus/],
       [["pi"], /agent command goes after --/],
       [["--grace", "1.5"], /--grace must be an integer/],
@@ -118,11 +169,11 @@ describe("parseCommandLine", () => {
 });
 
 /** Starts the CLI with the fake agent; resolves with the child and the URL it printed. */
-async function startCli(extra: string[] = [], agentFlags: string[] = []) {
+async function startCli(extra: string[] = [], agentFlags: string[] = [], env: NodeJS.ProcessEnv = process.env) {
   const child = spawn(
     process.execPath,
     ["--import", "tsx", CLI, "--port", "0", ...extra, "--", process.execPath, FAKE_AGENT, ...agentFlags],
-    { stdio: ["ignore", "pipe", "pipe"] },
+    { stdio: ["ignore", "pipe", "pipe"], env },
   );
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (text: string) => {
@@ -183,6 +234,83 @@ describe("pi-bridge CLI", () => {
       assert.equal((await client.closed).code, 1001);
     });
   }
+
+  it("sees the agent's death when its setsid child keeps the agent's stdio: agent_exit, restart, SIGTERM", async () => {
+    const { child, url } = await startCli(["--grace", "1000"]);
+    const orphans: number[] = [];
+    try {
+      const client = await TestClient.connect(url);
+      client.directive("orphan");
+      orphans.push((await client.next((r) => r.type === "orphan")).pid as number);
+      client.directive("exit 5");
+      const exit = await client.next((r) => r.type === "pi-elements/agent_exit", 0, "agent_exit");
+      assert.equal(exit.code, 5);
+      client.send({ type: "get_state", id: "after-exit" });
+      const answer = await client.next((r) => r.type === "response" && r.id === "after-exit", 0, "an answer");
+      assert.equal(answer.error, "The agent is not running.");
+      const from = client.records.length;
+      client.send({ type: "pi-elements/restart" });
+      await client.next((r) => r.type === "pi-elements/agent_start", from, "agent_start after the restart");
+      client.directive("orphan");
+      orphans.push((await client.next((r) => r.type === "orphan", from)).pid as number);
+      // Shutting down with an orphan on the new agent's stdio too.
+      child.kill("SIGTERM");
+      assert.deepEqual(await within(exited(child), "the bridge's exit on SIGTERM"), { code: 0, signal: null });
+      assert.equal((await client.closed).code, 1001);
+    } finally {
+      child.kill("SIGKILL");
+      for (const pid of orphans) killOrphan(pid);
+    }
+  });
+
+  it("keeps PI_BRIDGE_TOKEN from the agent (and so from all it runs), and passes the rest of the environment", async () => {
+    const token = `env-${LONG_TOKEN}`;
+    const env = { ...process.env, PI_BRIDGE_TOKEN: token, PI_BRIDGE_TEST_MARK: "passed" };
+    const { child, url } = await startCli([], [], env);
+    try {
+      assert.equal(new URL(url).searchParams.get("token"), token);
+      const client = await TestClient.connect(url);
+      client.directive("env PI_BRIDGE_TOKEN");
+      client.directive("env PI_BRIDGE_TEST_MARK");
+      const seen = async (name: string) => (await client.next((r) => r.type === "env" && r.name === name)).value;
+      assert.equal(await seen("PI_BRIDGE_TOKEN"), null);
+      assert.equal(await seen("PI_BRIDGE_TEST_MARK"), "passed");
+      await client.close();
+    } finally {
+      child.kill("SIGKILL");
+    }
+  });
+
+  it("keeps PI_BRIDGE_TOKEN from the agent when startBridge is given an env holding it, too", async () => {
+    const bridge = await startFakeBridge({ env: { ...process.env, PI_BRIDGE_TOKEN: `env-${LONG_TOKEN}` } });
+    try {
+      const client = await TestClient.connect(bridge.url);
+      client.directive("env PI_BRIDGE_TOKEN");
+      assert.equal((await client.next((r) => r.type === "env")).value, null);
+      await client.close();
+    } finally {
+      await bridge.close();
+    }
+  });
+
+  it("says once on stderr that the token file is readable by other users", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pi-bridge-token-"));
+    const file = join(dir, "token");
+    writeFileSync(file, `${LONG_TOKEN}\n`);
+    chmodSync(file, 0o644);
+    const { child, url, stderr } = await startCli(["--token-file", file]);
+    try {
+      assert.equal(new URL(url).searchParams.get("token"), LONG_TOKEN);
+      const warnings = stderr()
+        .split("\n")
+        .filter((line) => line.includes(file));
+      assert.equal(warnings.length, 1, stderr());
+      assert.match(warnings[0] ?? "", /^\[pi-bridge\] WARNING: .*other users.*chmod 600/);
+    } finally {
+      child.kill("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it("kills an agent that ignores SIGTERM after --grace", async () => {
     const { child, url, stderr } = await startCli(["--grace", "200"], ["--ignore-sigterm"]);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -92,6 +92,91 @@ describe("the default agent", () => {
       /pi 1\.6\.0 needs Node >=22\.19\.0; the Node given \(.*\) is 20\./,
     );
     assert.throws(() => defaultAgentCommand(dir, { node: join(dir, "no-such-node"), env: {} }), /does not run/);
+  });
+
+  describe("a pi planted where the user does not control", () => {
+    /** A project in `parent`: its package.json, `.git` if asked, and a pi of its own if a version is given. */
+    const project = (
+      parent: string,
+      name: string,
+      { git = false, pi = undefined as string | undefined, packageName = "@earendil-works/pi-coding-agent" } = {},
+    ) => {
+      const dir = join(parent, name);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, "package.json"), JSON.stringify({ name, private: true }));
+      if (git) mkdirSync(join(dir, ".git"));
+      const script = pi === undefined ? undefined : fakePi(dir, packageName, pi);
+      return { dir, script };
+    };
+
+    it("does not run a newer pi from a folder above the project: the project's own wins, and the other is named", () => {
+      const shared = tempDir();
+      const planted = fakePi(shared, "@earendil-works/pi-coding-agent", "99.0.0");
+      // The project's pi is of the older name: before, the newest of either name won, wherever it was.
+      const own = project(shared, "app", { pi: "0.73.1", packageName: "@mariozechner/pi-coding-agent" });
+      const command = defaultAgentCommand(own.dir, { env: {} });
+      assert.equal(command.args[0], own.script);
+      assert.notEqual(command.args[0], planted);
+      assert.match(command.description, /0\.73\.1 .*the nearest pi, in .*app\/node_modules/);
+      assert.match(command.notes.join("\n"), new RegExp(`99\\.0\\.0 in ${shared}/node_modules.* outside the project`));
+      // From a subfolder of the project too.
+      mkdirSync(join(own.dir, "src", "deep"), { recursive: true });
+      assert.equal(defaultAgentCommand(join(own.dir, "src", "deep"), { env: {} }).args[0], own.script);
+    });
+
+    it("does not run it when the project has no pi of its own either", () => {
+      const shared = tempDir();
+      const planted = fakePi(shared, "@earendil-works/pi-coding-agent", "99.0.0");
+      const { dir } = project(shared, "app");
+      const command = defaultAgentCommand(dir, { env: {} });
+      assert.notEqual(command.args[0], planted);
+      assert.ok(!command.description.includes("99.0.0"), command.description);
+    });
+
+    it("searches a monorepo up to its .git, and prefers the nearest pi over a newer one further up", () => {
+      const repo = project(tempDir(), "repo", { git: true, pi: "1.7.0" });
+      const app = project(join(repo.dir, "packages"), "app");
+      assert.equal(defaultAgentCommand(app.dir, { env: {} }).args[0], repo.script, "found at the repository's root");
+      const older = fakePi(app.dir, "@mariozechner/pi-coding-agent", "0.73.1");
+      assert.equal(defaultAgentCommand(app.dir, { env: {} }).args[0], older, "the nearest wins over the newest");
+    });
+
+    it("skips, with a warning, a pi in a folder every user may write to (unless it is sticky)", () => {
+      const repo = project(tempDir(), "repo", { git: true, pi: "1.7.0" });
+      const app = project(join(repo.dir, "packages"), "app", { pi: "9.0.0" });
+      const openFolder = join(app.dir, "node_modules");
+      chmodSync(openFolder, 0o777);
+      const command = defaultAgentCommand(app.dir, { env: {} });
+      assert.equal(command.args[0], repo.script);
+      assert.match(
+        command.warnings.join("\n"),
+        new RegExp(`not running .*9\\.0\\.0.*${openFolder} is writable by every user`),
+      );
+      chmodSync(openFolder, 0o1777);
+      assert.equal(defaultAgentCommand(app.dir, { env: {} }).args[0], app.script, "sticky: others cannot replace it");
+      assert.deepEqual(defaultAgentCommand(app.dir, { env: {} }).warnings, []);
+    });
+
+    const asRoot = process.getuid?.() === 0;
+    it("skips a pi, and ignores a .git, that belong to another user", {
+      skip: asRoot ? false : "needs root to give a folder to another user",
+    }, () => {
+      const shared = tempDir();
+      const planted = fakePi(shared, "@earendil-works/pi-coding-agent", "99.0.0");
+      // Another user's marker would otherwise make the shared folder the project's root.
+      mkdirSync(join(shared, ".git"));
+      const { dir } = project(shared, "tool-without-package-json");
+      rmSync(join(dir, "package.json"));
+      chownSync(join(shared, ".git"), 65534, 65534);
+      let command = defaultAgentCommand(dir, { env: {} });
+      assert.notEqual(command.args[0], planted);
+      // With the marker its owner's, the folder is searched, but the pi in it is another user's.
+      chownSync(join(shared, ".git"), 0, 0);
+      for (const path of ["node_modules", "node_modules/@earendil-works"]) chownSync(join(shared, path), 65534, 65534);
+      command = defaultAgentCommand(dir, { env: {} });
+      assert.notEqual(command.args[0], planted);
+      assert.match(command.warnings.join("\n"), /99\.0\.0.*belongs to another user \(uid 65534\)/);
+    });
   });
 
   describe("project trust (--approve)", () => {

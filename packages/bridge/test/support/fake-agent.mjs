@@ -13,6 +13,9 @@
  *   !burst <n>           n setStatus requests in one write
  *   !hold                stop reading stdin until SIGUSR2 arrives
  *   !child               spawn a long-lived child process in the same group and report its pid
+ *   !env <NAME>          report the variable: {"type":"env","name","value"} (value null when unset)
+ *   !orphan              spawn a long-lived child in a session of its own (setsid) that inherits stdin, stdout and
+ *                        stderr, and report its pid (what an `npm install` started by pi does to pi's stderr)
  * Flags: --ignore-sigterm (ignores SIGTERM and the end of stdin: only SIGKILL stops it), --banner (writes a `fake_ready` record at start).
  * Like pi, it exits when its stdin ends.
  */
@@ -111,6 +114,18 @@ function handle(line) {
     case "child": {
       const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
       out({ type: "child", pid: child.pid });
+      break;
+    }
+    case "env":
+      out({ type: "env", name: argument, value: process.env[argument] ?? null });
+      break;
+    case "orphan": {
+      const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], {
+        stdio: "inherit",
+        detached: true,
+      });
+      child.unref();
+      out({ type: "orphan", pid: child.pid });
       break;
     }
   }
