@@ -5,9 +5,9 @@
  * be cancelled with Escape, which reaches the agent as `{"cancelled":true}`.
  */
 import "../../packages/elements/src/all.js";
-import { aTimeout, expect, waitUntil } from "@open-wc/testing";
+import { expect, waitUntil } from "@open-wc/testing";
 import { sendKeys } from "@web/test-runner-commands";
-import { render } from "lit";
+import { type ReactiveElement, render } from "lit";
 import { storyModules } from "../../demo/src/gallery/stories/index.js";
 import { defaultArgs } from "../../demo/src/gallery/story.js";
 import { StoryAgent } from "../../demo/src/gallery/story-agent.js";
@@ -26,6 +26,25 @@ const settle = async () => {
   for (let i = 0; i < 3; i++) await new Promise(requestAnimationFrame);
 };
 
+/** The element focused now, looking into shadow roots. */
+function deepActive(): Element | null {
+  let active = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return active;
+}
+
+/**
+ * What the checks need before they look: no element under `host` has an update still to render, and when the agent
+ * asked a question, a dialog element is open with the focus in it (where Escape goes).
+ */
+function shown(host: Element, agent: StoryAgent): boolean {
+  const elements = deepElements(host);
+  if (elements.some((element) => (element as Partial<ReactiveElement>).isUpdatePending === true)) return false;
+  if (agent.session.ui.getSnapshot().dialogs.length === 0) return true;
+  const focused = deepActive();
+  return elements.some((element) => element.hasAttribute("open") && element.shadowRoot?.contains(focused) === true);
+}
+
 for (const module of storyModules) {
   describe(`stories: ${module.title}`, () => {
     for (const story of module.stories) {
@@ -39,7 +58,9 @@ for (const module of storyModules) {
           await settle();
           await story.play?.(agent, args);
           await settle();
-          await aTimeout(50);
+          await waitUntil(() => shown(host, agent), "the story rendered, and its dialog (if any) open and focused", {
+            timeout: 5000,
+          });
 
           const injected = deepElements(host).filter((element) => ["IMG", "SCRIPT"].includes(element.tagName));
           expect(injected.map((element) => element.outerHTML)).to.deep.equal([]);
