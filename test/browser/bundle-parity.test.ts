@@ -15,7 +15,7 @@
  * Stories are rendered one frame at a time, the rendering frame focused (so focus rings show the same in both) and on
  * top of the other at the same place in the viewport (a frame painted elsewhere differs by a few anti-aliased pixels).
  */
-import { expect } from "@open-wc/testing";
+import { expect, waitUntil } from "@open-wc/testing";
 import { executeServerCommand } from "@web/test-runner-commands";
 import type { ParityApi, StoryDescription, Theme } from "../fixtures/bundle/parity-api.js";
 
@@ -41,8 +41,12 @@ async function openFrame(variant: Variant): Promise<{ frame: HTMLIFrameElement; 
   document.body.append(frame);
   await loaded;
   const win = frame.contentWindow as Window;
-  while (!win.parity) await new Promise((resolve) => setTimeout(resolve, 10));
-  return { frame, api: win.parity };
+  // The frame's module script may still be loading when its load event fires.
+  await waitUntil(() => win.parity !== undefined, `the ${variant} frame's parity scenario`, {
+    interval: 10,
+    timeout: 30_000,
+  });
+  return { frame, api: win.parity! };
 }
 
 async function pixels(base64: string): Promise<ImageData> {

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { connect } from "node:net";
 import { describe, it } from "node:test";
+import { waitFor, within } from "../../../test/support/wait-for.js";
 import { assertStillServing, startFakeBridge, TestClient, uiRequest } from "./support/harness.js";
 
 describe("limits", () => {
@@ -43,7 +44,7 @@ describe("limits", () => {
       // The header of a masked 1 MiB text frame and a first piece of its payload, then nothing more.
       const header = Buffer.from([0x81, 0xff, 0, 0, 0, 0, 0, 0x10, 0, 0, 1, 2, 3, 4]);
       socket.write(Buffer.concat([header, Buffer.alloc(1000, 0x61)]));
-      await closed;
+      await within(closed, { message: "the bridge to close the connection holding a partial frame" });
       const text = received.toString("latin1");
       assert.match(text, /^HTTP\/1\.1 101 /);
       // The close frame: opcode 8, code 1008 (0x03f0), then the reason.
@@ -66,7 +67,7 @@ describe("limits", () => {
         pings++;
       });
       // Several ping rounds pass; the client's automatic pongs keep it.
-      while (pings < 4) await new Promise((resolve) => setTimeout(resolve, 50));
+      await waitFor(() => pings >= 4, { message: "four pings from the bridge", detail: () => `got ${pings}` });
       client.send({ type: "get_state", id: "still-here" });
       await client.received((line) => line.id === "still-here");
       await client.close();
@@ -81,7 +82,7 @@ describe("limits", () => {
       const pid = await bridge.agentStarted();
       const client = await TestClient.connect(bridge.url);
       client.send({ type: "prompt", message: "x".repeat(2000) });
-      assert.equal((await client.closed).code, 1009);
+      assert.equal((await within(client.closed, { message: "a close after the oversized message" })).code, 1009);
       await assertStillServing(bridge, pid);
     } finally {
       await bridge.close();
@@ -96,7 +97,10 @@ describe("limits", () => {
       await ok.received((line) => line.message === "m");
       const deep = await TestClient.connect(bridge.url);
       deep.send({ type: "prompt", message: "n", images: [{ type: "image", data: "x", mimeType: "image/png", x: [] }] });
-      assert.deepEqual(await deep.closed, { code: 1008, reason: "JSON nested deeper than 3 levels" });
+      assert.deepEqual(await within(deep.closed, { message: "a close after the too deep record" }), {
+        code: 1008,
+        reason: "JSON nested deeper than 3 levels",
+      });
       await ok.close();
     } finally {
       await bridge.close();

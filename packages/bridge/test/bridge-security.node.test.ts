@@ -7,10 +7,43 @@ import { request } from "node:http";
 import { connect, type NetConnectOpts, type Socket } from "node:net";
 import { hostname } from "node:os";
 import { after, before, describe, it } from "node:test";
+import { within } from "../../../test/support/wait-for.js";
 import { startBridge } from "../src/index.js";
-import { fakeAgent, type Rec, startFakeBridge, TestClient, withToken } from "./support/harness.js";
+import { fakeAgent, type Rec, startFakeBridge, TestClient, uiRequest, withToken } from "./support/harness.js";
 
 type Bridge = Awaited<ReturnType<typeof startFakeBridge>>;
+type ClientOptions = ConstructorParameters<typeof TestClient>[1];
+
+let served = 0;
+
+/**
+ * Proves a connection made this way is served, not only opened: a first client's command reaches the agent and
+ * what the agent writes comes back to it (a status); a second client gets `pi-elements/hello` first, then the
+ * replay of the state it missed (that status), and the agent's answer to its own command.
+ */
+async function assertServed(url: string, options?: ClientOptions): Promise<void> {
+  const n = ++served;
+  const first = await TestClient.connect(url, options);
+  const status = uiRequest(`served-${n}`, "setStatus", { statusKey: `served-${n}`, statusText: `status ${n}` });
+  first.directive(`emit ${JSON.stringify([status])}`);
+  assert.deepEqual(await first.next((r) => r.id === status.id, 0, "the agent's status at the first client"), status);
+  await first.close();
+
+  const second = await TestClient.connect(url, options);
+  const probe = { type: "get_state", id: `probe-${n}` };
+  second.send(probe);
+  const echo = await second.received((line) => line.id === probe.id);
+  assert.deepEqual(JSON.parse(echo.line as string), probe, "the command reached the agent whole");
+  const replay = second.records.slice(0, second.records.indexOf(echo));
+  assert.deepEqual(replay[0], { type: "pi-elements/hello", protocol: 1 }, "hello comes first");
+  assert.ok(
+    replay.some(
+      (r) => r.method === "setStatus" && r.statusKey === status.statusKey && r.statusText === status.statusText,
+    ),
+    `the replay holds the status set before: ${JSON.stringify(replay)}`,
+  );
+  await second.close();
+}
 
 describe("binding", () => {
   it("listens on 127.0.0.1 by default", async () => {
@@ -34,8 +67,7 @@ describe("binding", () => {
     const bridge = await startFakeBridge({ host: "0.0.0.0", allowRemote: true });
     try {
       assert.ok(bridge.logs.some((line) => /WARNING: listening on 0\.0\.0\.0/.test(line)));
-      const client = await TestClient.connect(withToken(`ws://127.0.0.1:${bridge.port}/`, bridge.token));
-      await client.close();
+      await assertServed(withToken(`ws://127.0.0.1:${bridge.port}/`, bridge.token));
     } finally {
       await bridge.close();
     }
@@ -46,8 +78,7 @@ describe("binding", () => {
     try {
       const url = withToken(`ws://127.0.0.1:${bridge.port}/`, bridge.token);
       for (const name of [hostname(), "box.example", "BOX.example"]) {
-        const client = await TestClient.connect(url, { headers: { Host: `${name}:${bridge.port}` } });
-        await client.close();
+        await assertServed(url, { headers: { Host: `${name}:${bridge.port}` } });
       }
       assert.equal(await new TestClient(url, { headers: { Host: `evil.example:${bridge.port}` } }).refused, 421);
     } finally {
@@ -82,10 +113,7 @@ describe("handshake", () => {
   });
 
   it("accepts the token as Authorization: Bearer", async () => {
-    const client = await TestClient.connect(withToken(bridge.url, undefined), {
-      headers: { Authorization: `Bearer ${bridge.token}` },
-    });
-    await client.close();
+    await assertServed(withToken(bridge.url, undefined), { headers: { Authorization: `Bearer ${bridge.token}` } });
   });
 
   it("refuses a page from another origin with 403, even with the right token", async () => {
@@ -95,8 +123,7 @@ describe("handshake", () => {
 
   it("accepts loopback pages on any port and the --allow-origin ones", async () => {
     for (const origin of ["http://localhost:5173", "http://127.0.0.1:1234", "https://app.example"]) {
-      const client = await TestClient.connect(bridge.url, { origin });
-      await client.close();
+      await assertServed(bridge.url, { origin });
     }
   });
 
@@ -130,8 +157,7 @@ describe("without a token", () => {
       assert.equal(bridge.token, undefined);
       assert.match(bridge.url, /^ws:\/\/127\.0\.0\.1:\d+\/$/);
       assert.ok(bridge.logs.some((line) => /WARNING: token check disabled/.test(line)));
-      const client = await TestClient.connect(bridge.url);
-      await client.close();
+      await assertServed(bridge.url);
       // The origin check still applies.
       assert.equal(await new TestClient(bridge.url, { origin: "http://evil.example" }).refused, 403);
     } finally {
@@ -144,8 +170,7 @@ describe("without a token", () => {
     try {
       assert.equal(bridge.token, "correct horse battery staple");
       assert.equal(await new TestClient(withToken(bridge.url, "correct horse")).refused, 401);
-      const client = await TestClient.connect(bridge.url);
-      await client.close();
+      await assertServed(bridge.url);
     } finally {
       await bridge.close();
     }
@@ -170,7 +195,7 @@ describe("client frames", () => {
     const client = await TestClient.connect(bridge.url);
     const before = observer.records.length;
     client.socket.send(frame);
-    assert.equal((await client.closed).code, code);
+    assert.equal((await within(client.closed, { message: `a close with ${code}` })).code, code);
     const marker = `marker-${Math.random()}`;
     const probe = await TestClient.connect(bridge.url);
     probe.send({ type: "get_state", id: marker });
@@ -288,7 +313,7 @@ describe("slow clients", () => {
         await fast.next((r) => r.id === "b20000", from);
       }
       tcp?.resume();
-      assert.equal((await slow.closed).code, 1013);
+      assert.equal((await within(slow.closed, { message: "the slow client's close" })).code, 1013);
       assert.equal(fast.socket.readyState, fast.socket.OPEN);
       await fast.close();
     } finally {

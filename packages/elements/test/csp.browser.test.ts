@@ -3,7 +3,7 @@
  * so the elements must colour text through CSSOM. The fixture records every `securitypolicyviolation` from its first
  * script on; a control shows that a style attribute set by script is blocked and reported on the same page.
  */
-import { expect } from "@open-wc/testing";
+import { expect, waitUntil } from "@open-wc/testing";
 
 type ScenarioWindow = Window & {
   cspViolations: { directive: string; blockedURI: string; sourceFile: string }[];
@@ -11,6 +11,9 @@ type ScenarioWindow = Window & {
   renderAnsiScenario?: () => Promise<Record<string, string>>;
   tryStyleAttribute: () => string;
 };
+
+/** Each wait ends well inside the test's 10 s, so a failure names what it waited for. */
+const BOUND = { interval: 10, timeout: 4000 };
 
 describe("ANSI colours under a strict style-src policy", () => {
   let frame: HTMLIFrameElement | undefined;
@@ -23,10 +26,7 @@ describe("ANSI colours under a strict style-src policy", () => {
     document.body.append(frame);
     await loaded;
     const win = frame.contentWindow as ScenarioWindow;
-    await new Promise<void>((resolve) => {
-      const wait = () => (win.renderAnsiScenario ? resolve() : setTimeout(wait, 10));
-      wait();
-    });
+    await waitUntil(() => win.renderAnsiScenario !== undefined, "the fixture's module script ran", BOUND);
 
     const colours = await win.renderAnsiScenario!();
     expect(colours).to.deep.equal({
@@ -42,7 +42,8 @@ describe("ANSI colours under a strict style-src policy", () => {
 
     // The control: the same page blocks a style attribute and reports it.
     expect(win.tryStyleAttribute(), "the style attribute is ignored").to.not.equal("rgb(1, 2, 3)");
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The report is an event the browser queues as a task after the blocked attribute, so it is awaited, not assumed.
+    await waitUntil(() => win.cspViolations.length > 0, "a report of the blocked style attribute", BOUND);
     expect(win.cspViolations.map((v) => v.directive)).to.deep.equal(["style-src-attr"]);
   });
 });

@@ -92,12 +92,40 @@ for (const dialog of dialogCases) {
     });
 
     it("events bubble out of the element and cross shadow roots", async () => {
-      const { el } = await mount(dialog.create());
-      const seen: string[] = [];
-      document.addEventListener("pi-cancel", (event) => seen.push(event.detail.source), { once: true });
-      await open(el);
-      el.cancel("button");
-      expect(seen).to.deep.equal(["button"]);
+      // The dialog lives inside another component's open shadow root, as it does in an app built of components;
+      // the page listens outside that component, where only a composed event arrives (retargeted to the host).
+      const host = await fixture<HTMLDivElement>(html`<div></div>`);
+      const parent = document.createElement("section");
+      host.attachShadow({ mode: "open" }).append(parent);
+      const el = dialog.create();
+      parent.append(el);
+      const inside: string[] = [];
+      const outside: Array<{ type: string; target: EventTarget | null; detail: unknown }> = [];
+      const onInside = (event: Event) => inside.push(event.type);
+      const onOutside = (event: Event) =>
+        outside.push({ type: event.type, target: event.target, detail: (event as CustomEvent).detail });
+      const types = ["pi-submit", "pi-cancel"];
+      for (const type of types) {
+        parent.addEventListener(type, onInside);
+        document.addEventListener(type, onOutside);
+      }
+      try {
+        await open(el);
+        expect(el.submit()).to.equal(true);
+        await el.updateComplete;
+        await open(el);
+        expect(el.cancel("button")).to.equal(true);
+        expect(inside, "bubbles to its parent inside the shadow root").to.deep.equal(types);
+        expect(outside, "crosses the shadow root to the document, retargeted to the host").to.deep.equal([
+          { type: "pi-submit", target: host, detail: dialog.enterAnswer },
+          { type: "pi-cancel", target: host, detail: { source: "button" } },
+        ]);
+      } finally {
+        for (const type of types) {
+          parent.removeEventListener(type, onInside);
+          document.removeEventListener(type, onOutside);
+        }
+      }
     });
 
     it("counts down in the title as pi does and cancels with source timeout at zero", async () => {

@@ -6,12 +6,10 @@ import assert from "node:assert/strict";
 import { connect } from "node:net";
 import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
+import { WAIT_LIMIT_MS } from "../../../../test/support/wait-for.js";
 import { type BridgeOptions, type RunningBridge, startBridge } from "../../src/index.js";
 
 export const FAKE_AGENT = fileURLToPath(new URL("./fake-agent.mjs", import.meta.url));
-
-/** How long a test waits for something that should happen at once before it fails with a clear message. */
-const WAIT_LIMIT_MS = 10_000;
 
 export type Rec = Record<string, unknown> & { type: string };
 
@@ -56,7 +54,10 @@ export class TestClient {
   readonly opened: Promise<void>;
   /** Resolves with the close code and reason. */
   readonly closed: Promise<{ code: number; reason: string }>;
-  /** Resolves with the HTTP status when the handshake is refused. */
+  /**
+   * Resolves with the HTTP status when the handshake is refused; with 101 when it was accepted instead, and 0 when
+   * the connection failed without an answer, so a test expecting a refusal fails rather than waits forever.
+   */
   readonly refused: Promise<number>;
   #waiters: Array<() => void> = [];
 
@@ -71,6 +72,8 @@ export class TestClient {
         resolve(response.statusCode ?? 0);
         this.socket.terminate();
       });
+      this.socket.once("open", () => resolve(101));
+      this.socket.once("error", () => resolve(0));
     });
     // Keeps a refused handshake from surfacing as an unhandled rejection when a test only awaits `refused`.
     this.opened.catch(() => {});

@@ -1,0 +1,48 @@
+/**
+ * Bounded waits for the Node suites. node:test has no default timeout, and a bridge or a child process keeps the
+ * event loop alive, so a wait for something that never happens would hang the run instead of failing it: these fail
+ * after a limit with a message that says what was awaited. (Browser tests have @open-wc/testing's `waitUntil`.)
+ */
+
+/** How long a test waits for something that should happen at once (on a loaded machine) before it fails. */
+export const WAIT_LIMIT_MS = 10_000;
+
+export interface WaitOptions {
+  /** What is awaited, as the failure message completes "Timed out after N ms waiting for …". */
+  message: string;
+  /** Milliseconds before the wait fails; WAIT_LIMIT_MS unless given. */
+  timeout?: number;
+  /** Milliseconds between two checks of a condition; 20 unless given. */
+  interval?: number;
+}
+
+function timedOut({ message, timeout = WAIT_LIMIT_MS }: WaitOptions, detail?: () => string): Error {
+  const extra = detail ? `; ${detail()}` : "";
+  return new Error(`Timed out after ${timeout} ms waiting for ${message}${extra}`);
+}
+
+/**
+ * Checks `condition` now and then every `interval` until it returns a truthy value, which it resolves with; fails
+ * after `timeout`. `detail` adds what was seen instead to the failure message.
+ */
+export async function waitFor<T>(
+  condition: () => T | Promise<T>,
+  options: WaitOptions & { detail?: () => string },
+): Promise<NonNullable<T>> {
+  const deadline = Date.now() + (options.timeout ?? WAIT_LIMIT_MS);
+  for (;;) {
+    const value = await condition();
+    if (value) return value;
+    if (Date.now() >= deadline) throw timedOut(options, options.detail);
+    await new Promise((resolve) => setTimeout(resolve, options.interval ?? 20));
+  }
+}
+
+/** `promise`, or a failure once `timeout` has passed without it settling. */
+export function within<T>(promise: Promise<T>, options: WaitOptions): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(timedOut(options)), options.timeout ?? WAIT_LIMIT_MS);
+  });
+  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
+}
