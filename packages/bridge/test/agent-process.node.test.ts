@@ -3,8 +3,9 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { within } from "../../../test/support/wait-for.js";
 import { type AgentExitInfo, AgentProcess } from "../src/agent-process.js";
-import { FAKE_AGENT, killOrphan, within } from "./support/harness.js";
+import { FAKE_AGENT, killOrphan } from "./support/harness.js";
 
 /** An agent with the fake script; `records` fills as stdout arrives, `waitFor` waits for a record. */
 function fake(flags: string[] = [], extra: { highWaterMark?: number; stderrTailLines?: number } = {}) {
@@ -123,7 +124,7 @@ describe("AgentProcess", () => {
       orphan = (await f.waitFor((r) => r.type === "orphan")).pid as number;
       f.prompt("!stderr last words");
       f.prompt("!exit 3");
-      const info = await within(f.agent.exited, "the exit report of an agent whose child holds its stdio");
+      const info = await within(f.agent.exited, { message: "the exit report of an agent whose child holds its stdio" });
       assert.equal(info.code, 3);
       assert.equal(f.agent.running, false);
       // What the agent wrote before it exited was still delivered.
@@ -132,7 +133,7 @@ describe("AgentProcess", () => {
       assert.match(info.stderrTail.join("\n"), /something it started still holds its stdout or stderr/);
       // The orphan lives on: it is outside the agent's process group.
       assert.equal(gone(orphan), false);
-      assert.equal(await within(f.agent.stop(), "stop() after the exit"), info);
+      assert.equal(await within(f.agent.stop(), { message: "stop() after the exit" }), info);
     } finally {
       killOrphan(orphan);
     }

@@ -2,10 +2,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { type BackoffOptions, realClock } from "@pi-elements/core";
+import { within } from "../../../test/support/wait-for.js";
 import type { AgentExitInfo } from "../src/agent-process.js";
 import { AgentSupervisor, type RestartPolicy } from "../src/agent-supervisor.js";
 import { guardWith } from "../src/guard.js";
-import { fakeAgent, killOrphan, within } from "./support/harness.js";
+import { fakeAgent, killOrphan } from "./support/harness.js";
 
 function supervise(policy: RestartPolicy, backoff?: BackoffOptions, command = fakeAgent()) {
   const events: Array<{ start: number | undefined } | { exit: AgentExitInfo } | { output: string }> = [];
@@ -118,14 +119,14 @@ describe("AgentSupervisor", () => {
       supervisor.start();
       const first = await supervisor.started();
       directive("orphan");
-      await within(orphaned(1), "the first orphan's pid");
-      await within(supervisor.restart(), "restart() of an agent whose child holds its stdio");
+      await within(orphaned(1), { message: "the first orphan's pid" });
+      await within(supervisor.restart(), { message: "restart() of an agent whose child holds its stdio" });
       const second = await supervisor.started();
       assert.notEqual(second, first);
       assert.deepEqual(kinds(events), ["start", "exit", "start"]);
       directive("orphan");
-      await within(orphaned(2), "the second orphan's pid");
-      await within(supervisor.close(), "close() of an agent whose child holds its stdio");
+      await within(orphaned(2), { message: "the second orphan's pid" });
+      await within(supervisor.close(), { message: "close() of an agent whose child holds its stdio" });
       assert.equal(supervisor.pid, undefined);
       assert.deepEqual(kinds(events), ["start", "exit", "start", "exit"]);
     } finally {
@@ -153,7 +154,7 @@ describe("AgentSupervisor", () => {
     assert.ok(agent);
     for (const [raw] of lines) directive(`stderr ${raw}`);
     directive("exit 0");
-    await within(agent.exited, "the agent's exit");
+    await within(agent.exited, { message: "the agent's exit" });
     const agentLines = logs.filter((line) => line.startsWith("[agent] "));
     assert.deepEqual(
       agentLines,

@@ -9,8 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { within } from "../../../test/support/wait-for.js";
 import { parseCommandLine } from "../src/command-line.js";
-import { FAKE_AGENT, killOrphan, startFakeBridge, TestClient, within } from "./support/harness.js";
+import { FAKE_AGENT, killOrphan, startFakeBridge, TestClient } from "./support/harness.js";
 
 const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
 /** A token of the shortest length the command line takes (32 characters). */
@@ -255,7 +256,10 @@ describe("pi-bridge CLI", () => {
       orphans.push((await client.next((r) => r.type === "orphan", from)).pid as number);
       // Shutting down with an orphan on the new agent's stdio too.
       child.kill("SIGTERM");
-      assert.deepEqual(await within(exited(child), "the bridge's exit on SIGTERM"), { code: 0, signal: null });
+      assert.deepEqual(await within(exited(child), { message: "the bridge's exit on SIGTERM" }), {
+        code: 0,
+        signal: null,
+      });
       assert.equal((await client.closed).code, 1001);
     } finally {
       child.kill("SIGKILL");

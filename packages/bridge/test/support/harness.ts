@@ -143,19 +143,6 @@ export class TestClient {
   }
 }
 
-/** Resolves with `promise`, or fails with `what` after 10 s (a guard against a hang, not a timed assertion). */
-export async function within<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: not within 10 s`)), 10_000);
-  });
-  try {
-    return await Promise.race([promise, limit]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** Kills a process the test left behind (an orphan in a session of its own), if it is still there. */
 export function killOrphan(pid: number | undefined): void {
   if (pid === undefined) return;
