@@ -163,7 +163,7 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
     frameTimeoutMs: options.frameTimeoutMs ?? 30_000,
     handleProtocols: (protocols) => gate.protocol(protocols),
     onConnect: (client) => {
-      for (const frame of relay.replay(supervisor.lastExit)) client.send(frame);
+      for (const frame of relay.replay(supervisor.lastExit)) hub.send(client, frame);
     },
     onFrame: (client, data, isBinary) => relay.clientFrame(client, data, isBinary),
     log,
@@ -174,6 +174,7 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
     ...(options.mirror === undefined ? {} : { mirror: options.mirror }),
     maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
     broadcast: (message, except) => hub.broadcast(message, except),
+    send: (client, message) => hub.send(client, message),
     agent: () => supervisor.current,
     ...(policy === "never" ? {} : { restart: () => void supervisor.restart() }),
     log,

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { connect } from "node:net";
 import { describe, it } from "node:test";
-import { assertStillServing, startFakeBridge, TestClient, uiRequest } from "./support/harness.js";
+import { assertStillServing, startFakeBridge, TestClient, uiRequest, waitUntil } from "./support/harness.js";
 
 describe("limits", () => {
   it("maxClients: one client more is refused with 503 and logged; a place freed is taken again", async () => {
@@ -130,6 +130,40 @@ describe("limits", () => {
       );
       assert.ok(bridge.logs.some((line) => line.includes("UI state limit reached (50 status keys)")));
       await Promise.all([client.close(), late.close()]);
+    } finally {
+      await bridge.close();
+    }
+  });
+});
+
+describe("maxClientBacklog on every send (issue #18, item 9)", () => {
+  it("a client that never reads the bridge's own answers to it is closed with 1013 before they all pile up", async () => {
+    const backlog = 256 * 1024;
+    const bridge = await startFakeBridge({ restart: "never", maxClientBacklog: backlog });
+    try {
+      const client = await TestClient.connect(bridge.url);
+      await client.next((r) => r.type === "pi-elements/hello");
+      client.directive("exit 0");
+      await client.next((r) => r.type === "pi-elements/agent_exit");
+      // From now on every command is answered "The agent is not running." by the bridge, to this client alone.
+      client.socket.pause();
+      const id = "x".repeat(10_000);
+      const frames = 40;
+      const perFrame = 100;
+      const line = JSON.stringify({ type: "get_state", id });
+      for (let i = 0; i < frames; i++) client.send(Array(perFrame).fill(line).join("\n"));
+      // 40 MB of answers, far past what the sockets' buffers and the limit hold together.
+      await waitUntil(
+        () => bridge.logs.some((l) => l.includes("disconnecting a slow client")),
+        "the bridge disconnects the client that does not read",
+      );
+      client.socket.resume();
+      assert.equal((await client.closed).code, 1013);
+      const answers = client.records.filter((r) => r.type === "response" && r.id === id).length;
+      assert.ok(answers < frames * perFrame, `the bridge stopped sending (${answers} of ${frames * perFrame} answers)`);
+      const late = await TestClient.connect(bridge.url);
+      await late.next((r) => r.type === "pi-elements/agent_exit");
+      await late.close();
     } finally {
       await bridge.close();
     }
