@@ -18,7 +18,7 @@ import {
 } from "./bridge-records.js";
 import { type ClientMessage, CloseCode, parseClientFrame } from "./client-frames.js";
 import type { Guard } from "./guard.js";
-import { withoutBridgeRecords } from "./jsonl-frames.js";
+import { sortAgentFrame } from "./jsonl-frames.js";
 import { type MirrorLimits, UiMirror } from "./ui-mirror.js";
 
 /** What the relay needs of a client: ws's WebSocket fits. Messages go to it through `RelayOptions.send`. */
@@ -82,9 +82,9 @@ export class Relay {
   /** Relays one frame of agent output, after the mirror has seen it. */
   agentFrame(agent: RelayAgent, frame: Buffer[]): void {
     const { broadcast, log } = this.#options;
-    const { parts, dropped } = withoutBridgeRecords(frame);
+    const { parts, dropped, uiRequests } = sortAgentFrame(frame);
     if (dropped > 0) log(`[pi-bridge] dropped ${dropped} agent record(s) in the bridge's own pi-elements/ namespace`);
-    const unanswerable = this.#mirror.observeFrame(parts);
+    const unanswerable = this.#mirror.observe(uiRequests);
     broadcast(parts);
     if (unanswerable.length === 0) return;
     // Requests that block the agent but that no client could ever answer (see UiMirror.observe): answered here,
