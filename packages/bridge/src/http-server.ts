@@ -120,10 +120,12 @@ function dropSilent(this: Socket): void {
   this.destroy();
 }
 
-/** Whether a request offers a token in some form (query, bearer, a cookie): its failure is a guess. */
+/** Whether a request offers a token in some form (query, bearer, a bridge cookie): its failure is a guess. */
 function presentsCredentials(request: IncomingMessage, url: URL): boolean {
   return (
-    url.searchParams.has("token") || request.headers.authorization !== undefined || request.headers.cookie !== undefined
+    url.searchParams.has("token") ||
+    request.headers.authorization !== undefined ||
+    (request.headers.cookie ?? "").includes("pi-bridge")
   );
 }
 

@@ -100,7 +100,7 @@ describe("silent and refused connections (issue #18, item 4)", () => {
     }
   });
 
-  it("refused HTTP requests (421, 400, 401, 426) are answered with Connection: close and the socket is closed", async () => {
+  it("refused HTTP requests (421, 400, 401, a wrong token's 401, 426) are answered with Connection: close and the socket is closed", async () => {
     const dir = mkdtempSync(join(tmpdir(), "pi-bridge-static-"));
     writeFileSync(join(dir, "index.html"), "<p>hi</p>");
     const withStatic = await startFakeBridge({ staticDir: dir });
@@ -112,6 +112,7 @@ describe("silent and refused connections (issue #18, item 4)", () => {
         [withStatic, get("evil.example"), 421],
         [withStatic, get(`127.0.0.1:${withStatic.port}`, "//[/"), 400],
         [withStatic, get(`127.0.0.1:${withStatic.port}`), 401],
+        [withStatic, get(`127.0.0.1:${withStatic.port}`, "/?token=wrong"), 401], // a guess: answered in its turn
         [plain, get(`127.0.0.1:${plain.port}`), 426],
       ];
       for (const [bridge, request, status] of cases) {
