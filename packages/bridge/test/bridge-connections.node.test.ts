@@ -61,6 +61,24 @@ describe("refused upgrades (issue #18, item 3)", () => {
   });
 });
 
+describe("half-sent requests (issue #18, item 3: the handshakeTimeoutMs promise)", () => {
+  it("are answered 408 (400 before) after handshakeTimeoutMs and their socket destroyed, though the peer never sends FIN", async () => {
+    const bridge = await startFakeBridge({ handshakeTimeoutMs: 300, maxConnections: 4 });
+    const peers: SilentPeer[] = [];
+    try {
+      // The first-byte deadline (2 s by default) is longer than this handshake deadline: only the latter ends them.
+      for (let i = 0; i < 4; i++) peers.push(new SilentPeer(bridge.port, `GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n`));
+      await Promise.all(peers.map((peer) => peer.ended));
+      for (const peer of peers) assert.match(peer.answer, /^HTTP\/1\.1 40[08] /);
+      await connectionsDropTo(bridge, 0, "the timed-out sockets are released");
+      await assertTokenHolderGetsIn(bridge);
+    } finally {
+      for (const peer of peers) peer.destroy();
+      await bridge.close();
+    }
+  });
+});
+
 describe("silent and refused connections (issue #18, item 4)", () => {
   it("a connection that sends nothing is dropped after firstByteTimeoutMs, freeing its place", async () => {
     const bridge = await startFakeBridge({ maxConnections: 8, firstByteTimeoutMs: 200 });
