@@ -18,7 +18,6 @@ import {
   UiState,
 } from "@pi-elements/core";
 import { DEFAULT_MAX_JSON_DEPTH, nestsDeeperThan } from "./json-depth.js";
-import { findRecords, UI_REQUEST_NEEDLES } from "./jsonl-frames.js";
 
 export type AnswerVerdict =
   /** The dialog was pending and the answer fits its method: forward it; the dialog is now closed. */
@@ -110,15 +109,8 @@ export class UiMirror {
   }
 
   /**
-   * Applies the UI requests in a frame of agent output (see `JsonlFramer`). Other records are not even decoded.
-   * Returns the ids of the requests that would leave the agent waiting with nobody able to answer (see `observe`).
-   */
-  observeFrame(parts: readonly Buffer[]): string[] {
-    return this.observe(findRecords(parts, UI_REQUEST_NEEDLES));
-  }
-
-  /**
-   * Applies the UI requests among a batch of agent records, in order. Other records are left alone, and so are
+   * Applies the UI requests among a batch of agent records, in order: the candidates `sortAgentFrame` finds in a
+   * frame of agent output, among which records of other types are judged by their parsed type and left alone. So are
    * invalid requests: they are still relayed (the client reports them) but are not part of the state.
    *
    * Returns the ids of the requests that block the agent but that no client can present: an invalid dialog or a
