@@ -66,10 +66,19 @@ export interface BridgeOptions {
   maxPayload?: number;
   /** Most WebSocket clients at once; one more is refused with HTTP 503 at the upgrade. Default 16. */
   maxClients?: number;
-  /** Most open TCP connections of any kind (clients, handshakes, static files); more are dropped. Default 256. */
+  /**
+   * Most open TCP connections of any kind (clients, handshakes, static files); more are dropped. Default 1024:
+   * above what one browser can hold open (Chromium: 256 sockets per profile; Firefox: 900 HTTP connections), so a
+   * hostile page in the user's browser cannot take every place alone.
+   */
   maxConnections?: number;
   /** Milliseconds an HTTP request (a WebSocket handshake too) may take to arrive whole. Default 10000. */
   handshakeTimeoutMs?: number;
+  /**
+   * Milliseconds a new connection may stay silent before its first request has arrived (a gap between two of its
+   * bytes too); then it is dropped. Default 2000.
+   */
+  firstByteTimeoutMs?: number;
   /**
    * Milliseconds a client has to answer the bridge's ping. A client in the middle of sending a frame cannot, so
    * this is also the longest a frame may take to arrive, and it drops a silent (dead) peer. The bridge pings every
@@ -103,6 +112,8 @@ export interface RunningBridge {
   readonly clientCount: number;
   /** Bytes waiting to be written to the agent's stdin. */
   readonly agentBacklog: number;
+  /** Open TCP connections of any kind (what counts against `maxConnections`). */
+  openConnections(): Promise<number>;
   /** Resolves when the current agent has started (immediately if it runs). */
   agentStarted(): Promise<number>;
   /** Restarts the agent now (stopping it first if it runs), whatever the policy. */
@@ -159,7 +170,7 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
     frameTimeoutMs: options.frameTimeoutMs ?? 30_000,
     handleProtocols: (protocols) => gate.protocol(protocols),
     onConnect: (client) => {
-      for (const frame of relay.replay(supervisor.lastExit)) client.send(frame);
+      for (const frame of relay.replay(supervisor.lastExit)) hub.send(client, frame);
     },
     onFrame: (client, data, isBinary) => relay.clientFrame(client, data, isBinary),
     log,
@@ -170,6 +181,7 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
     ...(options.mirror === undefined ? {} : { mirror: options.mirror }),
     maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
     broadcast: (message, except) => hub.broadcast(message, except),
+    send: (client, message) => hub.send(client, message),
     agent: () => supervisor.current,
     ...(policy === "never" ? {} : { restart: () => void supervisor.restart() }),
     log,
@@ -180,7 +192,8 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
     hub,
     staticHandler,
     handshakeTimeoutMs: options.handshakeTimeoutMs ?? 10_000,
-    maxConnections: options.maxConnections ?? 256,
+    firstByteTimeoutMs: options.firstByteTimeoutMs ?? 2000,
+    maxConnections: options.maxConnections ?? 1024,
     log,
     guarded,
   });
@@ -205,6 +218,10 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
     get agentBacklog() {
       return supervisor.current?.queuedBytes ?? 0;
     },
+    openConnections: () =>
+      new Promise((resolve, reject) =>
+        server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+      ),
     agentStarted: () => supervisor.started(),
     restartAgent: () => supervisor.restart(),
     close() {
@@ -212,6 +229,7 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
         hub.close(CloseCode.goingAway, "bridge shutting down");
         await supervisor.close();
         relay.dispose();
+        gate.dispose();
         hub.terminate();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -83,15 +83,28 @@ export class ClientHub {
         : message.length === 1
           ? (message[0] as Buffer)
           : Buffer.concat(message);
-    for (const client of this.#clients) {
-      if (client === except || client.readyState !== client.OPEN) continue;
-      if (client.bufferedAmount > this.#options.maxClientBacklog) {
-        this.#options.log(`[pi-bridge] disconnecting a slow client: ${client.bufferedAmount} bytes waiting for it`);
-        client.close(CloseCode.tryAgainLater, "too much output waiting: reconnect");
-        continue;
-      }
-      client.send(data, { binary: false });
+    for (const client of this.#clients) if (client !== except) this.#send(client, data);
+  }
+
+  /** Sends one text message to one client (the replay, a notice, an answer for it alone), as `broadcast` does. */
+  send(client: unknown, message: string): void {
+    if (message.length === 0 || !this.#clients.has(client as WebSocket)) return;
+    this.#send(client as WebSocket, message);
+  }
+
+  /**
+   * The one way out to a client, so that the backlog limit holds for every message: past `maxClientBacklog` bytes
+   * waiting, the client is closed with 1013 and gets nothing more (a client that never reads can then hold at most
+   * the limit and one message, until ws drops its socket when the closing handshake times out).
+   */
+  #send(client: WebSocket, data: string | Buffer): void {
+    if (client.readyState !== client.OPEN) return;
+    if (client.bufferedAmount > this.#options.maxClientBacklog) {
+      this.#options.log(`[pi-bridge] disconnecting a slow client: ${client.bufferedAmount} bytes waiting for it`);
+      client.close(CloseCode.tryAgainLater, "too much output waiting: reconnect");
+      return;
     }
+    client.send(data, { binary: false });
   }
 
   /** Stops (true) or resumes (false) reading from every client, those that connect meanwhile too. */

@@ -8,10 +8,10 @@
  * copied, decoded, split, joined or re-encoded on the way (the bridge sends the parts as the fragments of one
  * WebSocket message, in one write), which keeps the bridge close to the speed of a plain pipe: joining the parts
  * (a copy of every read) measured half again as much CPU. The bridge decodes only the few records it must
- * understand (`recordFinder`).
+ * understand (`findRecords`, `sortAgentFrame`).
  */
 import { isUtf8 } from "node:buffer";
-import { BRIDGE_PREFIX, isBridgeType } from "@pi-elements/core";
+import { isBridgeType } from "@pi-elements/core";
 
 export const DEFAULT_MAX_RECORD_BYTES = 8 * 1024 * 1024;
 
@@ -135,108 +135,165 @@ export class JsonlFramer {
   }
 }
 
-/** pi writes every record as `{"type":"…",…}`: the type can be read at a fixed place, without a search. */
-const TYPE_PREFIX = Buffer.from('{"type":');
-const QUOTE = 0x22;
+/**
+ * The bridge decides what a record is on the value `JSON.parse` gives, as every client's parser does: with duplicate
+ * `"type"` keys the last one counts, and escapes (`\u0070`, `\/`) spell what they spell. So it may trust no bytes at
+ * a fixed place; instead, each kind of record it looks for is one that must contain one of a few byte strings (its
+ * needles) somewhere, and only records that do are decoded and parsed (false hits are dropped by the caller's check).
+ * Why the needles are complete: a record's type is one JSON string token. The only escapes that can spell a letter, a
+ * digit, `-` or `_` are `\u` ones (the others spell `"`, `\`, `/`, backspace, form feed, LF, CR or tab). So a token
+ * without `\u` holds those characters of its value literally. Needles start at a byte that is rare in pi's output
+ * (`q`, `-`), since a search stops at every occurrence of its first byte.
+ */
+const UNICODE_ESCAPE = Buffer.from("\\u");
 
 /**
- * Makes a finder for the records of a frame (given as its parts) whose `type` is `type` (or, with `prefix`, starts
- * with it), returning them decoded.
- * A record that starts with a `"type"` key (all of pi's do) is judged by the bytes that follow it; any other record
- * is decoded if it contains the JSON string `"<type>"` anywhere (inside another string its quotes would be
- * escaped), and the caller's validation drops false positives. So long message_update lines are never decoded,
- * and scanning a frame costs one LF search per record.
+ * `extension_ui_request`: without `\u`, its token is literally `"extension_ui_request"` (no other escape spells any
+ * of its characters), so it holds `quest"`.
  */
-export function recordFinder(type: string, { prefix = false } = {}): (parts: readonly Buffer[]) => string[] {
-  // With `prefix`, the needle lacks its closing quote: it matches every type that starts with `type`.
-  const quoted = JSON.stringify(type);
-  const needle = Buffer.from(prefix ? quoted.slice(0, -1) : quoted);
-  return (parts) => {
-    const records: string[] = [];
-    const last = parts.at(-1);
-    if (last === undefined) return records;
-    let body = last;
-    if (parts.length > 1) {
-      // The first record spans the held pieces and the start of the last part. Its head (a copy of a few dozen
-      // bytes) says whether it can be one; only then is the whole record joined. Joining every such record (one
-      // per read, often several KB) cost more in garbage collection than all the rest of the search.
-      const firstEnd = last.indexOf(LF) + 1;
-      const pieces = [...parts.slice(0, -1), last.subarray(0, firstEnd)];
-      let length = 0;
-      for (const piece of pieces) length += piece.length;
-      const head = Buffer.concat(pieces, Math.min(length, TYPE_PREFIX.length + needle.length));
-      if (!isCompactHead(head, 0, head.length) || startsWith(head, TYPE_PREFIX.length, head.length, needle)) {
-        scan(Buffer.concat(pieces, length), needle, records);
-      }
-      body = last.subarray(firstEnd);
-    }
-    scan(body, needle, records);
-    return records;
-  };
-}
+export const UI_REQUEST_NEEDLES: readonly Buffer[] = [Buffer.from('quest"'), UNICODE_ESCAPE];
 
-function scan(buffer: Buffer, needle: Buffer, records: string[]): void {
-  let start = 0;
-  while (start < buffer.length) {
-    let end = buffer.indexOf(LF, start);
-    if (end === -1) end = buffer.length;
-    // `{"type":"…` compact, as pi writes it; anything else (spaces, type not first) gets the full search.
-    const match = isCompactHead(buffer, start, end)
-      ? startsWith(buffer, start + TYPE_PREFIX.length, end, needle)
-      : buffer.subarray(start, end).includes(needle);
-    if (match) {
-      const record = buffer.toString("utf8", start, end);
-      records.push(record.endsWith("\r") ? record.slice(0, -1) : record);
-    }
-    start = end + 1;
+/**
+ * A type that starts with `pi-elements/`: without `\u`, its token starts with `"pi-elements` literally (the slash may be
+ * `\/`, so the needle stops before it), so it holds `-eleme` (six bytes: Node searches a needle of seven or more
+ * another way, which measured three times slower here).
+ */
+export const BRIDGE_TYPE_NEEDLES: readonly Buffer[] = [Buffer.from("-eleme"), UNICODE_ESCAPE];
+
+/**
+ * The records of a frame (given as its parts, see `JsonlFramer`) that contain one of `needles`, decoded (a trailing
+ * CR removed). Long message_update lines are never decoded, and a frame costs one native search per needle over its
+ * bytes (and one more per hit), not a search per record.
+ */
+export function findRecords(parts: readonly Buffer[], needles: readonly Buffer[]): string[] {
+  const records: string[] = [];
+  const last = parts.at(-1);
+  if (last === undefined) return records;
+  let body = last;
+  if (parts.length > 1) {
+    // The first record spans the held pieces and the start of the last part. Each piece is searched where it lies
+    // (and each seam between two of them, from a copy of a few bytes); only a record with a hit is joined. Joining
+    // every such record (one per read, often several KB) cost more in garbage collection than all the rest.
+    const firstEnd = last.indexOf(LF) + 1;
+    const pieces = [...parts.slice(0, -1), last.subarray(0, firstEnd)];
+    if (piecesInclude(pieces, needles)) scan(Buffer.concat(pieces), needles, records);
+    body = last.subarray(firstEnd);
   }
+  scan(body, needles, records);
+  return records;
 }
 
-/** Whether the record at `buffer[from, end)` starts with `{"type":"`, so its type is read at a fixed place. */
-function isCompactHead(buffer: Buffer, from: number, end: number): boolean {
-  return startsWith(buffer, from, end, TYPE_PREFIX) && buffer[from + TYPE_PREFIX.length] === QUOTE;
+/** Whether the concatenation of `pieces` contains one of `needles`, without making it. */
+function piecesInclude(pieces: readonly Buffer[], needles: readonly Buffer[]): boolean {
+  for (const piece of pieces) for (const needle of needles) if (piece.includes(needle)) return true;
+  // A needle cut at a seam: compared in place where both sides are long enough (the usual case), else from a copy.
+  for (let i = 1; i < pieces.length; i++) {
+    const before = pieces[i - 1] as Buffer;
+    const after = pieces[i] as Buffer;
+    for (const needle of needles) {
+      if (before.length < needle.length || after.length < needle.length) {
+        if (Buffer.concat(pieces).includes(needle)) return true;
+        continue;
+      }
+      for (let cut = 1; cut < needle.length; cut++) {
+        if (seamMatches(before, after, needle, cut)) return true;
+      }
+    }
+  }
+  return false;
 }
 
-/** Whether `buffer[from, end)` starts with `prefix`, compared byte by byte (cheaper than a native call here). */
-function startsWith(buffer: Buffer, from: number, end: number, prefix: Buffer): boolean {
-  if (end - from < prefix.length) return false;
-  for (let i = 0; i < prefix.length; i++) if (buffer[from + i] !== prefix[i]) return false;
+/** Whether `before` ends with `needle`'s first `cut` bytes and `after` starts with the rest. */
+function seamMatches(before: Buffer, after: Buffer, needle: Buffer, cut: number): boolean {
+  const offset = before.length - cut;
+  for (let j = 0; j < cut; j++) if (before[offset + j] !== needle[j]) return false;
+  for (let j = cut; j < needle.length; j++) if (after[j - cut] !== needle[j]) return false;
   return true;
 }
 
-const findBridgeTypes = recordFinder(BRIDGE_PREFIX, { prefix: true });
+/** Pushes every record (LF-separated line, a trailing CR removed) of `buffer` that contains one of `needles`. */
+function scan(buffer: Buffer, needles: readonly Buffer[], records: string[]): void {
+  const next = needles.map((needle) => buffer.indexOf(needle));
+  let from = 0;
+  for (;;) {
+    let hit = -1;
+    for (let i = 0; i < needles.length; i++) {
+      let at = next[i] as number;
+      if (at !== -1 && at < from) {
+        at = buffer.indexOf(needles[i] as Buffer, from);
+        next[i] = at;
+      }
+      if (at !== -1 && (hit === -1 || at < hit)) hit = at;
+    }
+    if (hit === -1) return;
+    // No needle holds an LF, so the byte at `hit` is not one: the record starts after the LF before it.
+    const start = buffer.lastIndexOf(LF, hit) + 1;
+    let end = buffer.indexOf(LF, hit);
+    if (end === -1) end = buffer.length;
+    const record = buffer.toString("utf8", start, end);
+    records.push(record.endsWith("\r") ? record.slice(0, -1) : record);
+    from = end + 1;
+  }
+}
+
+const AGENT_FRAME_NEEDLES = [...new Set([...BRIDGE_TYPE_NEEDLES, ...UI_REQUEST_NEEDLES])];
+
+export interface SortedAgentFrame {
+  /** The frame without the records in the bridge's own namespace: the same parts when there were none. */
+  parts: Buffer[];
+  /** How many records were taken out. */
+  dropped: number;
+  /** The records that may be UI requests, decoded, in order (the mirror parses them and keeps the real ones). */
+  uiRequests: string[];
+}
 
 /**
- * The frame without the records whose `type` is in the bridge's own `pi-elements/` namespace, which only the bridge
- * may write: an agent that wrote them could make a client drop or close what the bridge still holds. The same parts
- * when there are none (the usual case: one search per record, as `recordFinder`); otherwise the frame is joined and
- * rebuilt from its other records. `dropped` counts what was taken out.
+ * One pass over a frame of agent output: the records whose parsed `type` is in the bridge's own `pi-elements/`
+ * namespace, which only the bridge may write, are taken out (an agent that wrote them could make a client drop or
+ * close what the bridge still holds, or show a fake exit), and the records that may be UI requests are handed over
+ * for the mirror, which must see every request a client sees. Decided on the parsed value, so no escape
+ * (`pi-elements\/…`, `\u0070i-…`) and no second `"type"` key hides a record from either. Only a candidate with a
+ * `-eleme` or `\u` hit is parsed here (a UI request found by its `quest"` alone cannot be in the namespace); when
+ * something is dropped, the frame is joined and rebuilt from its other records (rare: pi writes none).
  */
-export function withoutBridgeRecords(parts: Buffer[]): { parts: Buffer[]; dropped: number } {
-  const candidates = findBridgeTypes(parts);
-  if (candidates.length === 0 || !candidates.some(isBridgeRecord)) return { parts, dropped: 0 };
+export function sortAgentFrame(parts: Buffer[]): SortedAgentFrame {
+  const uiRequests: string[] = [];
+  let dropped = 0;
+  for (const text of findRecords(parts, AGENT_FRAME_NEEDLES)) {
+    if (!mayBeBridgeRecord(text)) {
+      uiRequests.push(text);
+      continue;
+    }
+    const type = parsedType(text);
+    if (isBridgeType(type)) dropped++;
+    else if (type === "extension_ui_request") uiRequests.push(text);
+  }
+  if (dropped === 0) return { parts, dropped, uiRequests };
   const frame = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
   const kept: Buffer[] = [];
-  let dropped = 0;
   let start = 0;
   while (start < frame.length) {
     let end = frame.indexOf(LF, start) + 1;
     if (end === 0) end = frame.length;
     const line = frame.subarray(start, end);
-    if (line.includes(BRIDGE_NEEDLE) && isBridgeRecord(line.toString("utf8"))) dropped++;
-    else kept.push(line);
+    const bridgeRecord =
+      BRIDGE_TYPE_NEEDLES.some((needle) => line.includes(needle)) && isBridgeType(parsedType(line.toString("utf8")));
+    if (!bridgeRecord) kept.push(line);
     start = end;
   }
-  return { parts: kept.length === 0 ? [] : [Buffer.concat(kept)], dropped };
+  return { parts: kept.length === 0 ? [] : [Buffer.concat(kept)], dropped, uiRequests };
 }
 
-const BRIDGE_NEEDLE = Buffer.from(JSON.stringify(BRIDGE_PREFIX).slice(0, -1));
+function mayBeBridgeRecord(text: string): boolean {
+  return text.includes("-eleme") || text.includes("\\u");
+}
 
-function isBridgeRecord(text: string): boolean {
+/** The `type` a client's `JSON.parse` sees (undefined for what is not a JSON object). */
+function parsedType(text: string): unknown {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && isBridgeType((value as { type?: unknown }).type);
+    return typeof value === "object" && value !== null ? (value as { type?: unknown }).type : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }

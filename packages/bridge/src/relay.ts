@@ -18,12 +18,11 @@ import {
 } from "./bridge-records.js";
 import { type ClientMessage, CloseCode, parseClientFrame } from "./client-frames.js";
 import type { Guard } from "./guard.js";
-import { withoutBridgeRecords } from "./jsonl-frames.js";
+import { sortAgentFrame } from "./jsonl-frames.js";
 import { type MirrorLimits, UiMirror } from "./ui-mirror.js";
 
-/** What the relay needs of a client: ws's WebSocket fits. */
+/** What the relay needs of a client: ws's WebSocket fits. Messages go to it through `RelayOptions.send`. */
 export interface RelayClient {
-  send(data: string): void;
   close(code: number, reason: string): void;
 }
 
@@ -36,6 +35,8 @@ export interface RelayOptions {
   maxJsonDepth: number;
   /** Sends one text message (a string, or whole records as parts) to every open client but `except`. */
   broadcast: (message: string | readonly Buffer[], except?: RelayClient) => void;
+  /** Sends one text message to one client, within the same backlog limit as `broadcast`. */
+  send: (client: RelayClient, message: string) => void;
   /** The running agent, if any. */
   agent: () => RelayAgent | undefined;
   /** Asks for a restart (a client's `pi-elements/restart`); undefined when the policy forbids it. */
@@ -81,9 +82,9 @@ export class Relay {
   /** Relays one frame of agent output, after the mirror has seen it. */
   agentFrame(agent: RelayAgent, frame: Buffer[]): void {
     const { broadcast, log } = this.#options;
-    const { parts, dropped } = withoutBridgeRecords(frame);
+    const { parts, dropped, uiRequests } = sortAgentFrame(frame);
     if (dropped > 0) log(`[pi-bridge] dropped ${dropped} agent record(s) in the bridge's own pi-elements/ namespace`);
-    const unanswerable = this.#mirror.observeFrame(parts);
+    const unanswerable = this.#mirror.observe(uiRequests);
     broadcast(parts);
     if (unanswerable.length === 0) return;
     // Requests that block the agent but that no client could ever answer (see UiMirror.observe): answered here,
@@ -147,7 +148,8 @@ export class Relay {
           // pi's own failure shape, to the sender only, so a client awaiting the response is not left hanging.
           const { command, id } = message;
           const error = "The agent is not running.";
-          client.send(
+          this.#options.send(
+            client,
             `${record({ type: "response", command, success: false, error, ...(id === undefined ? {} : { id }) })}\n`,
           );
         }
@@ -158,7 +160,8 @@ export class Relay {
           // The sender believes it answered; tell it the answer went nowhere (the agent restarted, the bridge was
           // restarted while it was offline, the dialog expired, or another client answered first). Not for the
           // client's own cancel of a request the bridge already cancelled.
-          if (!this.#cancelledByBridge.has(message.response.id)) client.send(`${unheardAnswerNotice()}\n`);
+          if (!this.#cancelledByBridge.has(message.response.id))
+            this.#options.send(client, `${unheardAnswerNotice()}\n`);
           return;
         }
         agent?.write(record(message.response));

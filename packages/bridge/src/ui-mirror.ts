@@ -18,7 +18,6 @@ import {
   UiState,
 } from "@pi-elements/core";
 import { DEFAULT_MAX_JSON_DEPTH, nestsDeeperThan } from "./json-depth.js";
-import { recordFinder } from "./jsonl-frames.js";
 
 export type AnswerVerdict =
   /** The dialog was pending and the answer fits its method: forward it; the dialog is now closed. */
@@ -61,8 +60,6 @@ export interface UiMirrorOptions {
   /** Told once per kind of limit reached, until the state is cleared. */
   onLimit?: (message: string) => void;
 }
-
-const findUiRequests = recordFinder("extension_ui_request");
 
 /** How many of the latest notifications a page that connects later gets, and how much of each message. */
 export const RECENT_NOTIFICATIONS = 10;
@@ -112,15 +109,8 @@ export class UiMirror {
   }
 
   /**
-   * Applies the UI requests in a frame of agent output (see `JsonlFramer`). Other records are not even decoded.
-   * Returns the ids of the requests that would leave the agent waiting with nobody able to answer (see `observe`).
-   */
-  observeFrame(parts: readonly Buffer[]): string[] {
-    return this.observe(findUiRequests(parts));
-  }
-
-  /**
-   * Applies the UI requests among a batch of agent records, in order. Other records are left alone, and so are
+   * Applies the UI requests among a batch of agent records, in order: the candidates `sortAgentFrame` finds in a
+   * frame of agent output, among which records of other types are judged by their parsed type and left alone. So are
    * invalid requests: they are still relayed (the client reports them) but are not part of the state.
    *
    * Returns the ids of the requests that block the agent but that no client can present: an invalid dialog or a
@@ -153,6 +143,9 @@ export class UiMirror {
       } catch {
         continue;
       }
+      // The finder's candidates include records of other types (a `\u` escape, or the name elsewhere): only what
+      // parses as a UI request is one, as for every client.
+      if (!isUiRequestRecord(value)) continue;
       const statusKey = setStatusKey(value);
       if (statusKey !== undefined && settledStatusKeys.has(statusKey)) continue;
       if (nestsDeeperThan(text, this.#limits.maxJsonDepth)) {
@@ -414,6 +407,10 @@ export class UiMirror {
 }
 
 /** The status key of something shaped like a setStatus request, before validation. */
+function isUiRequestRecord(value: unknown): boolean {
+  return typeof value === "object" && value !== null && (value as { type?: unknown }).type === "extension_ui_request";
+}
+
 function setStatusKey(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const { method, statusKey } = value as { method?: unknown; statusKey?: unknown };

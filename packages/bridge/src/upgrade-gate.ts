@@ -4,12 +4,15 @@
  * `?token=` query, an `Authorization: Bearer` header or, from the core's WebSocketTransport (the default there),
  * the `pi-elements.token.…` subprotocol, which keeps it out of URLs (see core's bridge-token.ts); the answer
  * names `pi-elements.v1`, never the token's protocol. No token is ever logged. Refusals are answered with a plain HTTP status and
- * logged, at most 20 a minute (a hostile page can cause any number of them). The rules themselves are the pure
- * functions of security.ts.
+ * `Connection: close`, the socket then let go at once (see raw-answer.ts), and logged, at most 20 a minute (a
+ * hostile page can cause any number of them). A wrong token is answered in its turn (see failure-pacer.ts). The
+ * rules themselves are the pure functions of security.ts.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { PI_ELEMENTS_PROTOCOL, protocolToken, TOKEN_PROTOCOL_PREFIX } from "@pi-elements/core";
+import { FailurePacer, type FailurePacerOptions } from "./failure-pacer.js";
+import { answerAndClose } from "./raw-answer.js";
 import {
   hostHeaderAllowed,
   type OriginRule,
@@ -27,21 +30,33 @@ export interface UpgradeGateOptions {
   originRules: readonly OriginRule[];
   /** Most clients at once, handshakes under way included. */
   maxClients: number;
+  /** How wrong tokens are slowed down. Default: one answered per 250 ms, at most 32 waiting. */
+  tokenFailures?: FailurePacerOptions;
+  /** Longest a refused socket is kept for its answer to be written (a peer may read nothing). Default 1000. */
+  flushTimeoutMs?: number;
   log: (line: string) => void;
 }
 
 export interface Refusal {
   status: number;
   text: string;
+  /** A wrong token was presented: the answer waits for its turn. */
+  paced?: boolean;
 }
+
+/** One guess per 250 ms: 4 a second, 14,400 an hour; 32 waiting (8 s of turns, under the 10 s handshake deadline). */
+export const DEFAULT_TOKEN_FAILURES: FailurePacerOptions = { intervalMs: 250, maxWaiting: 32 };
+export const TOO_MANY_FAILURES: Refusal = { status: 429, text: "Too Many Requests" };
 
 export class UpgradeGate {
   readonly #options: UpgradeGateOptions;
   readonly #refusalLog: (line: string) => void;
+  readonly #failures: FailurePacer;
 
   constructor(options: UpgradeGateOptions) {
     this.#options = options;
     this.#refusalLog = rateLimitedLog(options.log, 20, 60_000);
+    this.#failures = new FailurePacer(options.tokenFailures ?? DEFAULT_TOKEN_FAILURES);
   }
 
   /** Why a WebSocket upgrade is refused, or undefined to let it through; `connections`: clients and handshakes. */
@@ -55,7 +70,9 @@ export class UpgradeGate {
     if (token !== undefined) {
       const presented =
         presentedToken(url, request.headers.authorization) ?? protocolToken(request.headers["sec-websocket-protocol"]);
-      if (!tokenMatches(presented, token)) return { status: 401, text: "Unauthorized" };
+      // No token at all is no guess: answered at once. A guess is not even judged while too many wait.
+      if (presented !== undefined && this.#failures.full) return TOO_MANY_FAILURES;
+      if (!tokenMatches(presented, token)) return { status: 401, text: "Unauthorized", paced: presented !== undefined };
     }
     if (connections >= maxClients) return { status: 503, text: "Too Many Clients" };
     return undefined;
@@ -71,15 +88,38 @@ export class UpgradeGate {
     return false;
   }
 
-  /** Answers a refused upgrade on its raw socket, and logs it. */
+  /**
+   * Answers a refused upgrade on its raw socket (a wrong token in its turn), closes it, and logs it. The socket is
+   * destroyed once the answer is written, whether or not the peer ever closes its side.
+   */
   refuse(request: IncomingMessage, socket: Duplex, refusal: Refusal): void {
     const from = request.socket.remoteAddress ?? "?";
     const origin = request.headers.origin === undefined ? "" : `, Origin ${JSON.stringify(request.headers.origin)}`;
     this.#refusalLog(`[pi-bridge] refused a connection from ${from}: ${refusal.status} ${refusal.text}${origin}`);
     const { status, text } = refusal;
-    socket.end(
-      `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${text.length + 1}\r\n\r\n${text}\n`,
-    );
+    const answer = () =>
+      answerAndClose(
+        socket,
+        `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${text.length + 1}\r\n\r\n${text}\n`,
+        this.#options.flushTimeoutMs ?? 1000,
+      );
+    if (refusal.paced) this.#failures.delay(answer);
+    else answer();
+  }
+
+  /** Whether wrong tokens are waiting in such numbers that no further one may be judged now (answer 429). */
+  get tooManyFailures(): boolean {
+    return this.#failures.full;
+  }
+
+  /** Runs the answer to a failed token attempt (an HTTP 401) in its turn. */
+  answerFailure(answer: () => void): void {
+    this.#failures.delay(answer);
+  }
+
+  /** Drops the answers still waiting for their turn. */
+  dispose(): void {
+    this.#failures.dispose();
   }
 
   /** Whether an HTTP request's Host header names this machine; a refusal is logged. */

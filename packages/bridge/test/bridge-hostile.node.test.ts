@@ -209,6 +209,55 @@ describe("hostile agent output", () => {
     await Promise.all([client.close(), other.close()]);
   });
 
+  it("records in the namespace are dropped however disguised: pi-elements\\/…, \\u0070i-…, a second type key (issue #18, item 7)", async () => {
+    const client = await TestClient.connect(bridge.url);
+    await client.next((r) => r.type === "pi-elements/hello");
+    const from = client.records.length;
+    const raw = [
+      '{"type":"extension_ui_request","id":"held","method":"confirm","title":"T","message":"M"}',
+      '{"type":"pi-elements\\/dialog_closed","id":"held","reason":"answered"}',
+      '{"type":"\\u0070i-elements/agent_exit","code":0,"signal":null,"stderrTail":["fake"]}',
+      '{"type":"message_update","type":"pi-elements/agent_exit","code":0,"signal":null,"stderrTail":["fake"]}',
+      '{"type":"after_disguises"}',
+    ];
+    client.directive(`raw ${JSON.stringify(`${raw.join("\n")}\n`)}`);
+    await client.next((r) => r.type === "after_disguises", from);
+    const spoofed = client.records.slice(from).filter((r) => r.type.startsWith("pi-elements/"));
+    assert.deepEqual(spoofed, [], "no record the client parses as pi-elements/… came from the agent");
+    // The bridge still holds the dialog, and so does a client that connects now.
+    const other = await TestClient.connect(bridge.url);
+    await other.next((r) => r.id === "held");
+    other.send({ type: "extension_ui_response", id: "held", confirmed: true });
+    await other.received((line) => line.id === "held" && line.type === "extension_ui_response");
+    await Promise.all([client.close(), other.close()]);
+  });
+
+  for (const [name, request] of [
+    ["a \\u escape", '{"type":"extension_\\u0075i_request","id":"ID","method":"confirm","title":"T","message":"M"}'],
+    [
+      "a second type key",
+      '{"type":"message_update","id":"ID","method":"confirm","title":"T","message":"M","type":"extension_ui_request"}',
+    ],
+  ] as const) {
+    it(`a UI request disguised with ${name} is mirrored: the page's answer reaches the agent (issue #18, item 7)`, async () => {
+      const id = `disguised-${name.length}`;
+      const client = await TestClient.connect(bridge.url);
+      await client.next((r) => r.type === "pi-elements/hello");
+      client.directive(`raw ${JSON.stringify(`${request.replace("ID", id)}\n`)}`);
+      const seen = await client.next((r) => r.id === id);
+      assert.equal(seen.type, "extension_ui_request", "the client parses it as a UI request");
+      // A client that connects later gets it in its replay, as the bridge holds it.
+      const late = await TestClient.connect(bridge.url);
+      await late.next((r) => r.id === id && r.type === "extension_ui_request");
+      client.send({ type: "extension_ui_response", id, confirmed: true });
+      await client.received((line) => line.type === "extension_ui_response" && line.id === id);
+      assert.ok(
+        !client.records.some((r) => r.type === "extension_ui_request" && String(r.id).startsWith("pi-elements-notice")),
+      );
+      await Promise.all([client.close(), late.close()]);
+    });
+  }
+
   it("a dialog timeout above 2^31-1 ms arms no timer longer than Node accepts", async () => {
     const delays: number[] = [];
     const original = globalThis.setTimeout;

@@ -139,3 +139,36 @@ describe("limits", () => {
     }
   });
 });
+
+describe("maxClientBacklog on every send (issue #18, item 9)", () => {
+  it("a client that never reads the bridge's own answers to it is closed with 1013 before they all pile up", async () => {
+    const backlog = 256 * 1024;
+    const bridge = await startFakeBridge({ restart: "never", maxClientBacklog: backlog });
+    try {
+      const client = await TestClient.connect(bridge.url);
+      await client.next((r) => r.type === "pi-elements/hello");
+      client.directive("exit 0");
+      await client.next((r) => r.type === "pi-elements/agent_exit");
+      // From now on every command is answered "The agent is not running." by the bridge, to this client alone.
+      client.socket.pause();
+      const id = "x".repeat(10_000);
+      const frames = 40;
+      const perFrame = 100;
+      const line = JSON.stringify({ type: "get_state", id });
+      for (let i = 0; i < frames; i++) client.send(Array(perFrame).fill(line).join("\n"));
+      // 40 MB of answers, far past what the sockets' buffers and the limit hold together.
+      await waitFor(() => bridge.logs.some((l) => l.includes("disconnecting a slow client")), {
+        message: "the bridge disconnects the client that does not read",
+      });
+      client.socket.resume();
+      assert.equal((await client.closed).code, 1013);
+      const answers = client.records.filter((r) => r.type === "response" && r.id === id).length;
+      assert.ok(answers < frames * perFrame, `the bridge stopped sending (${answers} of ${frames * perFrame} answers)`);
+      const late = await TestClient.connect(bridge.url);
+      await late.next((r) => r.type === "pi-elements/agent_exit");
+      await late.close();
+    } finally {
+      await bridge.close();
+    }
+  });
+});

@@ -111,6 +111,19 @@ describe("ClientHub", () => {
     }
   });
 
+  it("holds a message to one client (send) to the same backlog limit: 1013, and nothing more is sent", async () => {
+    const { hub, url, connected, close } = await hubOnServer({ maxClientBacklog: -1 });
+    try {
+      const a = await client(url);
+      hub.send(connected[0], "never sent\n");
+      hub.send(connected[0], "nor this\n");
+      assert.deepEqual(await a.closed, { code: 1013, reason: "too much output waiting: reconnect" });
+      assert.ok(!a.received.some((text) => text.includes("never sent") || text.includes("nor this")));
+    } finally {
+      await close();
+    }
+  });
+
   it("pauses every client's input while asked to, clients that connect meanwhile too", async () => {
     const { hub, url, connected, close } = await hubOnServer();
     try {

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { JsonlFramer, recordFinder } from "../src/jsonl-frames.js";
+import { findRecords, JsonlFramer, sortAgentFrame, UI_REQUEST_NEEDLES } from "../src/jsonl-frames.js";
 
 /** Pushes `bytes` cut at `cuts` and returns the frames joined, plus the oversized reports. */
 function frameAll(bytes: Buffer, cuts: number[], maxRecordBytes?: number) {
@@ -99,8 +99,8 @@ describe("JsonlFramer", () => {
   });
 });
 
-describe("recordFinder", () => {
-  const find = recordFinder("extension_ui_request");
+describe("findRecords (UI requests)", () => {
+  const find = (parts: Buffer[]) => findRecords(parts, UI_REQUEST_NEEDLES);
   const ui = (id: string) => JSON.stringify({ type: "extension_ui_request", id, method: "notify", message: "m" });
 
   it("finds the records with that type and decodes only those", () => {
@@ -133,7 +133,7 @@ describe("recordFinder", () => {
     }
   });
 
-  it("judges a record that spans several parts by its head, whatever the cuts", () => {
+  it("finds a record that spans several parts, whatever the cuts", () => {
     const records = [
       JSON.stringify({ type: "message_update", text: "x".repeat(200) }),
       ui("compact"),
@@ -153,5 +153,109 @@ describe("recordFinder", () => {
 
   it("finds nothing in a frame without the type", () => {
     assert.deepEqual(find([Buffer.from('{"type":"agent_start"}\n')]), []);
+  });
+});
+
+/** `text` with the characters at the indexes `how` names written as a `\u` escape, or a slash as `\/`. */
+function escaped(text: string, how: (index: number) => "u" | "solidus" | undefined): string {
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] as string;
+    const way = how(i);
+    if (way === "u") out += `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+    else if (way === "solidus" && char === "/") out += "\\/";
+    else out += char;
+  }
+  return out;
+}
+
+describe("sortAgentFrame: decided on the parsed type (issue #18, item 7)", () => {
+  const disguisedBridgeRecords = [
+    '{"type":"pi-elements\\/agent_exit","code":0}',
+    '{"type":"\\u0070i-elements/dialog_closed","id":"d","reason":"answered"}',
+    '{"type":"message_update","text":"hi","type":"pi-elements/agent_exit","code":1}',
+  ];
+  const disguisedUiRequests = [
+    '{"type":"extension_\\u0075i_request","id":"u1","method":"confirm","title":"T","message":"M"}',
+    '{"type":"message_update","id":"u2","method":"confirm","title":"T","message":"M","type":"extension_ui_request"}',
+  ];
+
+  it("drops pi-elements\\/…, \\u0070i-elements/… and a second type key in the namespace; keeps a first one overridden", () => {
+    const kept = '{"type":"pi-elements/hello","protocol":1,"type":"message_update"}';
+    const frame = Buffer.from([...disguisedBridgeRecords, kept, '{"type":"after"}', ""].join("\n"));
+    const { parts, dropped } = sortAgentFrame([frame]);
+    assert.equal(dropped, 3);
+    assert.deepEqual(
+      Buffer.concat(parts)
+        .toString()
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line).type),
+      ["message_update", "after"],
+    );
+  });
+
+  it("hands the mirror the UI requests that only a parser recognises", () => {
+    const frame = Buffer.from(`${[...disguisedUiRequests, '{"type":"message_update"}'].join("\n")}\n`);
+    const ids = sortAgentFrame([frame]).uiRequests.map((text) => JSON.parse(text).id);
+    assert.deepEqual(ids, ["u1", "u2"]);
+  });
+
+  it("agrees with JSON.parse on every record, however escaped, duplicated or cut (property)", () => {
+    const typeArb = fc.constantFrom(
+      "pi-elements/agent_exit",
+      "pi-elements/hello",
+      "extension_ui_request",
+      "message_update",
+      "pi-elementsX",
+      "extension_ui_requests",
+    );
+    const tokenArb = fc
+      .tuple(
+        typeArb,
+        fc.array(fc.constantFrom<"u" | "solidus" | undefined>("u", "solidus", undefined, undefined, undefined), {
+          maxLength: 30,
+        }),
+      )
+      .map(([type, how]) => `"${escaped(type, (i) => how[i])}"`);
+    const recordArb = fc
+      .tuple(tokenArb, fc.option(tokenArb), fc.string({ maxLength: 20 }))
+      .map(([first, second, text]) =>
+        second === null
+          ? `{"type":${first},"text":${JSON.stringify(text)}}`
+          : `{"type":${first},"text":${JSON.stringify(text)},"type":${second}}`,
+      );
+    fc.assert(
+      fc.property(fc.array(recordArb, { minLength: 1, maxLength: 6 }), fc.array(fc.nat(400)), (records, cuts) => {
+        const bytes = Buffer.from(records.map((r) => `${r}\n`).join(""));
+        const framer = new JsonlFramer();
+        const kept: string[] = [];
+        const ui: string[] = [];
+        let dropped = 0;
+        let start = 0;
+        for (const cut of [...cuts.filter((c) => c < bytes.length).sort((a, b) => a - b), bytes.length]) {
+          const parts = framer.push(bytes.subarray(start, cut));
+          start = cut;
+          if (parts.length === 0) continue;
+          const sorted = sortAgentFrame(parts);
+          dropped += sorted.dropped;
+          kept.push(...Buffer.concat(sorted.parts).toString().split("\n").filter(Boolean));
+          ui.push(...sorted.uiRequests);
+        }
+        const type = (record: string) => JSON.parse(record).type as string;
+        assert.deepEqual(
+          kept,
+          records.filter((r) => !type(r).startsWith("pi-elements/")),
+        );
+        assert.equal(dropped, records.length - kept.length);
+        // Every record a client would take for a UI request reaches the mirror (which drops the others by type).
+        const uiTruth = records.filter((r) => type(r) === "extension_ui_request");
+        assert.deepEqual(
+          ui.filter((r) => type(r) === "extension_ui_request"),
+          uiTruth,
+        );
+      }),
+      { numRuns: 300 },
+    );
   });
 });

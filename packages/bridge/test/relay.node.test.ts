@@ -36,6 +36,7 @@ function setUp({ running = true, restartable = true } = {}) {
     maxJsonDepth: 64,
     broadcast: (message, except) =>
       broadcasts.push({ text: typeof message === "string" ? message : Buffer.concat(message).toString(), except }),
+    send: (client, message) => (client as FakeClient).send(message),
     agent: () => agent,
     ...(restartable ? { restart: () => restarts.push(1) } : {}),
     log,

@@ -19,6 +19,18 @@ describe("UiMirror replay", () => {
     assert.deepEqual(mirror().replay(), []);
   });
 
+  it("judges a record by its parsed type: another type with an id and a method is never cancelled or kept", () => {
+    const m = mirror();
+    // Candidates of the finder that are not UI requests (a \u escape, a second type key overriding the first).
+    const unanswerable = m.ui.observe([
+      '{"type":"response","id":"r1","command":"get_state","text":"\\u001b[31m"}',
+      '{"type":"extension_ui_request","id":"r2","method":"confirm","title":"T","message":"M","type":"message_update"}',
+      '{"type":"tool_execution_update","id":"r3","method":"nobody knows","x":"quest\\"}',
+    ]);
+    assert.deepEqual(unanswerable, []);
+    assert.deepEqual(m.replay(), []);
+  });
+
   it("renders title, statuses by key, widgets per placement in order, editor text, then dialogs", () => {
     const m = mirror();
     m.feed(

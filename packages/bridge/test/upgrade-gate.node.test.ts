@@ -1,21 +1,29 @@
 /** The upgrade gate on its own: requests as plain objects, a socket that records what was written to it. */
 import assert from "node:assert/strict";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { PassThrough } from "node:stream";
+import { Duplex, PassThrough } from "node:stream";
 import { describe, it } from "node:test";
 import { tokenProtocol } from "@pi-elements/core";
 import { DEFAULT_ALLOWED_ORIGINS, parseOriginRule } from "../src/security.js";
-import { UpgradeGate } from "../src/upgrade-gate.js";
+import { UpgradeGate, type UpgradeGateOptions } from "../src/upgrade-gate.js";
+import { ManualClock } from "./support/harness.js";
 
 const TOKEN = "s3cret-token_value";
 
-function gate(options: { token?: string | undefined; maxClients?: number } = {}) {
+function gate(
+  options: {
+    token?: string | undefined;
+    maxClients?: number;
+    tokenFailures?: UpgradeGateOptions["tokenFailures"];
+  } = {},
+) {
   const logs: string[] = [];
   const instance = new UpgradeGate({
     token: "token" in options ? options.token : TOKEN,
     hostNames: new Set(["bridge.example"]),
     originRules: [...DEFAULT_ALLOWED_ORIGINS, "https://app.example"].map(parseOriginRule),
     maxClients: options.maxClients ?? 4,
+    ...(options.tokenFailures === undefined ? {} : { tokenFailures: options.tokenFailures }),
     log: (line) => logs.push(line),
   });
   return { gate: instance, logs };
@@ -104,5 +112,44 @@ describe("UpgradeGate", () => {
     assert.equal(logs.length, 2);
     assert.equal(g.hostAllowed(request("/", { host: "evil.example" })), false);
     assert.match(logs.at(-1) ?? "", /421 \(Host "evil.example"\)/);
+  });
+
+  it("answers wrong tokens one per interval, in turn; a right token and a request without one wait for nothing", () => {
+    const clock = new ManualClock();
+    const { gate: g } = gate({ tokenFailures: { intervalMs: 250, maxWaiting: 4, clock } });
+    const answered: number[] = [];
+    const attempt = (target: string) => {
+      const refusal = g.check(request(target), 0);
+      if (refusal === undefined) return "admitted";
+      // Notes the (manual) time at which the answer is written: writes reach `write` synchronously.
+      const socket = new Duplex({
+        read() {},
+        write(_chunk, _encoding, done) {
+          answered.push(clock.now());
+          done();
+        },
+      });
+      g.refuse(request(target), socket, refusal);
+      return refusal.status;
+    };
+    const start = clock.now();
+    for (let i = 0; i < 4; i++) assert.equal(attempt(`/?token=guess-${i}`), 401);
+    clock.advance(0);
+    assert.equal(answered.length, 0, "no wrong token is answered at once");
+    assert.equal(attempt("/"), 401, "no token at all: no guess, refused at once");
+    // The queue is full: a fifth guess is not even judged, and (the price of it) neither is the right token.
+    assert.equal(attempt("/?token=guess-4"), 429);
+    assert.equal(attempt(`/?token=${TOKEN}`), 429);
+    clock.advance(1000);
+    // 4 wrong tokens took 4 intervals: answered at 250, 500, 750 and 1000 ms (the tokenless one and the two 429s at 0).
+    const paced = answered.filter((time) => time > start).map((time) => time - start);
+    assert.deepEqual(paced, [250, 500, 750, 1000]);
+    assert.equal(attempt(`/?token=${TOKEN}`), "admitted", "a right token is let through at once");
+    const answers = answered.length;
+    assert.equal(attempt("/?token=late-guess"), 401);
+    clock.advance(249);
+    assert.equal(answered.length, answers);
+    clock.advance(1);
+    assert.equal(answered.length, answers + 1, "a later guess waits one interval");
   });
 });

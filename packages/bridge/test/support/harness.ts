@@ -196,3 +196,35 @@ export async function assertStillServing(bridge: RunningBridge, pid: number): Pr
   await client.received((line) => line.id === "alive");
   await client.close();
 }
+
+/**
+ * A raw TCP connection to the bridge that never closes its own side (`allowHalfOpen`), as a hostile peer that
+ * sends no FIN; `answer` collects what the bridge sent, `ended` resolves when the bridge closed its side.
+ */
+export class SilentPeer {
+  readonly socket: ReturnType<typeof connect>;
+  answer = "";
+  readonly connected: Promise<void>;
+  readonly ended: Promise<void>;
+  bridgeEnded = false;
+
+  constructor(port: number, bytes?: string) {
+    this.socket = connect({ port, host: "127.0.0.1", allowHalfOpen: true });
+    this.socket.on("error", () => {});
+    this.socket.on("data", (chunk: Buffer) => {
+      this.answer += chunk.toString("latin1");
+    });
+    this.connected = new Promise((resolve) => this.socket.once("connect", () => resolve()));
+    this.ended = new Promise((resolve) =>
+      this.socket.once("end", () => {
+        this.bridgeEnded = true;
+        resolve();
+      }),
+    );
+    if (bytes !== undefined) this.socket.write(bytes);
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+}
