@@ -7,7 +7,10 @@
  *   is used on its own. Every way of using one runs the same path: the element shows a `PendingDialog` of its
  *   session's store, counts down towards its `deadline` on the session's clock, answers with `session.respond`, and
  *   closes when the dialog leaves the store (past its deadline: `pi-cancel` with source "timeout"; otherwise, e.g.
- *   the agent exited or another client answered, quietly). It never cancels on its own.
+ *   the agent exited or another client answered, quietly). It never cancels on its own. When its session ends for
+ *   good (`connection` "closed"), it stays open with what was typed and says that the answer can no longer be
+ *   sent; a cancel then closes it without an event. An answer `respond` refuses is never reported as given: no
+ *   `pi-submit` / `pi-cancel`, the dialog stays open and says why.
  * - Three ways to drive one:
  *   1. Standalone: set `heading` (not `title`, which is HTMLElement's tooltip), the element's own fields and
  *      `timeout` (ms), then `show()` or set the `open` attribute; listen for `pi-submit` / `pi-cancel`. The
@@ -197,14 +200,16 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
 
   /**
    * Answers the dialog as the user would (with no argument, what Enter answers): the session (if any) gets the
-   * answer, `pi-submit` fires, `ask()` resolves. False (and nothing happens) when it is not open or already answered.
+   * answer, `pi-submit` fires, `ask()` resolves. False (and no event fires) when it is not open, already answered,
+   * or the session refused the answer (the dialog then says why).
    * Each element says what its argument is: `PiSelect.submit(index)`, `PiConfirm.submit(confirmed)`.
    */
   abstract submit(): boolean;
 
   /**
    * Cancels the dialog as if the user had: the session (if any) gets `{cancelled: true}`, `pi-cancel` fires with
-   * `source`, `ask()` resolves with undefined. False when it is not open or already answered.
+   * `source`, `ask()` resolves with undefined. False when it is not open, already answered or refused; once the
+   * session has ended, it closes the dialog with no event (nothing can be sent) and returns false.
    */
   cancel(source: DialogCancelSource = "button"): boolean {
     return this.answer({ cancelled: true }, source);
