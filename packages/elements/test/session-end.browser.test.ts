@@ -273,3 +273,41 @@ describe("an answer the session refuses while the dialog is still pending", () =
     expect(agent.responses()).to.deep.equal([]);
   });
 });
+
+describe("the ended session in the nearest language", () => {
+  for (const [lang, host, prompt, dialog] of [
+    [
+      "ja",
+      "セッションは終了しました。エージェントとの接続はありません。 未回答: 名前?、削除?",
+      "セッションは終了しました。エージェントとの接続はありません。",
+      "セッションは終了しました。この回答はもう送信できません。ダイアログを閉じてください。",
+    ],
+    [
+      "zh-Hans",
+      "会话已结束：代理已不在。 未回答：名前?、削除?。",
+      "会话已结束：代理已不在。",
+      "会话已结束：此回答已无法发送。请关闭对话框。",
+    ],
+  ] as const) {
+    it(`says it in ${lang}`, async () => {
+      const agent = new FakeAgent();
+      agent.request("input", { title: "名前?" });
+      agent.request("confirm", { title: "削除?", message: "" });
+      await settle();
+      const question = agent.session.ui.getSnapshot().dialogs[1]!.request;
+      const wrapper = await fixture<HTMLElement>(
+        html`<div lang=${lang}>
+          <pi-extension-ui .session=${agent.session}><pi-prompt .session=${agent.session}></pi-prompt></pi-extension-ui>
+          <pi-confirm .session=${agent.session} .request=${question}></pi-confirm>
+        </div>`,
+      );
+      await settle();
+      agent.session.close();
+      await settle();
+      const text = (el: Element) => part(el, "session-ended")?.textContent?.replace(/\s+/g, " ").trim();
+      expect(text(wrapper.querySelector("pi-extension-ui")!)).to.equal(host);
+      expect(text(wrapper.querySelector("pi-prompt")!)).to.equal(prompt);
+      expect(text(wrapper.querySelector("pi-confirm")!)).to.equal(dialog);
+    });
+  }
+});
