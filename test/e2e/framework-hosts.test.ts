@@ -1,8 +1,10 @@
 /**
  * The React 19, Vue 3 and Svelte 5 hosts (demo/hosts/*), each built with Vite as an app would be, served, and used
  * in Chromium like a user: the dialogs pi-extension-ui shows are answered by keyboard and by mouse, and the test
- * reads the exact extension_ui_response lines the agent end received. A standalone pi-input checks the framework's
- * own event binding.
+ * reads the exact extension_ui_response lines the agent end received. Each host also shows the dialog the core
+ * names (`shownDialog`, through its framework's own store binding): it agrees with pi-extension-ui through a timed
+ * dialog arriving behind an untimed one, the queue bar's Next and Previous, and each answer. A standalone pi-input
+ * checks the framework's own event binding.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -52,20 +54,44 @@ for (const framework of ["react", "vue", "svelte"] as const) {
       const errors: string[] = [];
       page.on("pageerror", (error) => errors.push(error.message));
       await page.goto(url);
-      const select = page.locator("pi-extension-ui pi-select");
+      const host = page.locator("pi-extension-ui");
+      const select = host.locator("pi-select");
       await select.getByRole("option", { name: "React" }).waitFor();
+      // The framework's own store binding shows the dialog the core names; pi-extension-ui shows the same one.
+      const bothShow = async (title: string) => {
+        await page.locator("#core-shown", { hasText: title }).waitFor();
+        await host.locator('[part~="dialog-element"] .heading-text', { hasText: title }).waitFor();
+      };
+      await bothShow("Pick a framework");
+      // A timed question arrives behind the one on screen: it does not take over.
+      await page.locator("#ask-timed").click();
+      await host.locator('[part~="queue-position"]', { hasText: "1 of 3" }).waitFor();
+      await bothShow("Pick a framework");
+      // The queue bar's Next and Previous go through the core: the framework's binding follows.
+      await host.getByRole("button", { name: "Next dialog" }).click();
+      await bothShow("Ship it?");
+      await host.getByRole("button", { name: "Previous dialog" }).click();
+      await bothShow("Pick a framework");
+
       await select.getByRole("listbox").focus();
       await page.keyboard.press("ArrowDown");
       await page.keyboard.press("Enter");
-      await page.locator("pi-extension-ui pi-confirm").getByRole("button", { name: "Yes" }).click();
+      // The earliest deadline comes next, not the oldest.
+      await bothShow("Quick: which port?");
+      await host.locator("pi-input").getByRole("textbox").fill("8080");
+      await host.locator("pi-input").getByRole("textbox").press("Enter");
+      await bothShow("Ship it?");
+      await host.locator("pi-confirm").getByRole("button", { name: "Yes" }).click();
       await page.waitForFunction(
-        () => (document.querySelector("#received")?.textContent ?? "").split("\n").length >= 2,
+        () => (document.querySelector("#received")?.textContent ?? "").split("\n").length >= 3,
       );
       const lines = (await page.locator("#received").textContent())?.split("\n").map((line) => JSON.parse(line));
       assert.deepEqual(lines, [
         { type: "extension_ui_response", id: "host-1", value: "Vue" },
+        { type: "extension_ui_response", id: "host-3", value: "8080" },
         { type: "extension_ui_response", id: "host-2", confirmed: true },
       ]);
+      assert.equal(await page.locator("#core-shown").textContent(), "");
       assert.deepEqual(errors, []);
       await page.close();
     });

@@ -1,7 +1,9 @@
 /**
  * What every framework host runs: a PiSession over the in-memory transport, whose agent end asks one select and
- * one confirm the way pi does and records the exact lines it receives back. The host apps render the elements with
- * their framework's own bindings; their tests read `received` to check the responses.
+ * one confirm the way pi does (and, when asked, a timed input behind them) and records the exact lines it receives
+ * back. The host apps render the elements with their framework's own bindings, and beside them the dialog the
+ * core names to show (`shownDialog`), read through the framework's own store binding; their tests read `received`
+ * to check the responses.
  */
 import { createMemoryPair, PiSession } from "@pi-elements/core";
 
@@ -12,6 +14,8 @@ export interface RecordingAgent {
   /** Called after each received line. */
   onReceive(listener: (lines: readonly string[]) => void): void;
   ask(): void;
+  /** Asks a timed input, as a second question that arrives while the first is on screen. */
+  askTimed(): void;
 }
 
 export function createRecordingAgent(): RecordingAgent {
@@ -32,6 +36,10 @@ export function createRecordingAgent(): RecordingAgent {
     ask() {
       request("select", { title: "Pick a framework", options: ["React", "Vue", "Svelte"] });
       request("confirm", { title: "Ship it?", message: "Answers go back as extension_ui_response." });
+    },
+    askTimed() {
+      // Ten minutes: long enough never to expire during a test, short enough to be the earliest deadline.
+      request("input", { title: "Quick: which port?", timeout: 600_000 });
     },
   };
 }

@@ -7,6 +7,7 @@ export * from "./protocol/events.js";
 export * from "./protocol/extension-ui.js";
 export * from "./protocol/responses.js";
 export * from "./session/clock.js";
+export * from "./session/dialog-order.js";
 export * from "./session/dialogs.js";
 export * from "./session/errors.js";
 export * from "./session/pi-session.js";

@@ -47,6 +47,19 @@ describe("LocalSession: a dialog's life with no agent", () => {
     assert.equal(clock.pending, 0);
   });
 
+  test("update asks a pending dialog again with new fields: its deadline stays, the new options are what fits", () => {
+    const clock = new ManualClock(0);
+    const session = new LocalSession({ clock });
+    session.open(select, 5000);
+    clock.advance(1000);
+    assert.equal(session.update({ ...select, options: ["b"] }), true);
+    const [dialog] = session.ui.getSnapshot().dialogs;
+    assert.deepEqual([dialog?.receivedAt, dialog?.deadline], [0, 5000]);
+    assert.equal(session.respond("s", { value: "a" }), false, "no longer one of the options");
+    assert.equal(session.respond("s", { value: "b" }), true);
+    assert.equal(session.update(select), false, "no longer pending");
+  });
+
   test("close removes a dialog without an answer", () => {
     const clock = new ManualClock(0);
     const session = new LocalSession({ clock });

@@ -262,13 +262,16 @@ describe("pi-prompt with a session", () => {
     ]);
   });
 
-  it("disables sending and says so while the session is disconnected", async () => {
+  it("disables sending and says that the agent is gone once the session has ended", async () => {
     const el = await fixture<PiPrompt>(html`<pi-prompt .session=${agent.session} .value=${"hello"}></pi-prompt>`);
     agent.client.close();
     await settle();
-    const status = el.shadowRoot!.querySelector('[part~="status"]')!;
-    expect(status.getAttribute("role")).to.equal("status");
-    expect(status.textContent).to.equal("Disconnected");
+    const ended = el.shadowRoot!.querySelector('[part~="session-ended"]')!;
+    expect(ended.getAttribute("role")).to.equal("alert");
+    expect(ended.textContent).to.equal("The session has ended: the agent is gone.");
+    expect(ended.checkVisibility()).to.equal(true);
+    // Said once, by the alert: the polite status does not repeat it.
+    expect(el.shadowRoot!.querySelector('[part~="status"]')!.textContent).to.equal("");
     expect(button(el, "send")!.disabled).to.equal(true);
     textarea(el).focus();
     await sendKeys({ press: "Enter" });
@@ -348,7 +351,9 @@ describe("pi-prompt with a session", () => {
       await settle();
       agent.client.close();
       await settle();
-      expect(el.shadowRoot!.querySelector('[part~="status"]')!.textContent).to.equal("Disconnected");
+      expect(el.shadowRoot!.querySelector('[part~="session-ended"]')!.textContent).to.equal(
+        "The session has ended: the agent is gone.",
+      );
       expect(alert(el)!.querySelector("summary")!.textContent).to.equal("The agent exited (code 1)");
     });
 

@@ -20,7 +20,11 @@ export interface DialogSession {
   respond(id: string, answer: DialogAnswer): boolean;
 }
 
-export type DialogClosedReason = "answered" | "timeout" | "remote" | "agent_exit";
+/**
+ * Why a dialog left: answered here, its deadline passed, closed by pi or another client ("remote"), the agent
+ * process exited ("agent_exit"), or the session ended for good ("closed": nothing was sent, nothing can be).
+ */
+export type DialogClosedReason = "answered" | "timeout" | "remote" | "agent_exit" | "closed";
 export interface DialogClosed {
   id: string;
   reason: DialogClosedReason;
@@ -137,6 +141,14 @@ export class LocalSession implements DialogSession {
 
   respond(id: string, answer: DialogAnswer): boolean {
     return this.#dialogs.respond(id, answer);
+  }
+
+  /**
+   * Asks a pending dialog's question again as `request` (same id): its place and deadline stay. For a dialog element
+   * whose own fields changed while it was open. False when no dialog with that id is pending.
+   */
+  update(request: DialogRequest): boolean {
+    return this.#state.replaceDialogRequest(request);
   }
 
   /** Closes a pending dialog without an answer; false when it was not pending. */

@@ -221,16 +221,33 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
     return this.#dialogs.respond(id, answer);
   }
 
+  /**
+   * Shows the pending dialog with this id instead of the one shown (`UiSnapshot.shownDialogId`): for a queue bar's
+   * Previous and Next, so every host of the session shows what the user picked. Nothing is sent to pi. False when
+   * no such dialog is pending.
+   */
+  showDialog(id: string): boolean {
+    return this.#state.showDialog(id);
+  }
+
   /** Clears statuses and widgets (pi never sends a reset). */
   reset(): void {
     this.#state.reset();
   }
 
-  /** Rejects pending commands, stops the deadline timer and closes the transport. Idempotent. */
+  /**
+   * Ends the session for good: rejects pending commands, closes the transport, sets `connection` to "closed" and
+   * removes every pending dialog (a `dialog-closed` event each, reason "closed"; nothing is sent, and `respond`
+   * takes no answer from now on). It also runs when the transport closes by itself (a stream's readable ended, a
+   * WebSocket ran out of reconnect attempts). Idempotent.
+   */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
     this.#dialogs.stop();
+    // "closed" first: a view that hears of both at once, or of the connection first, knows why its dialog left.
+    this.#state.setConnection("closed");
+    this.#dialogs.clear("closed");
     const error = new PiSessionClosedError();
     // Each reject deletes its own entry, which a Map's iteration allows.
     for (const command of this.#commands.values()) command.reject(error);
@@ -238,7 +255,6 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
     this.transport.removeEventListener("state", this.#onState);
     this.transport.removeEventListener("diagnostic", this.#onTransportDiagnostic);
     this.transport.close();
-    this.#state.setConnection("closed");
   }
 
   #onRecord = (event: ValueEvent<string>): void => {

@@ -63,8 +63,19 @@ export interface AgentExit {
 }
 
 export interface UiSnapshot {
-  /** FIFO queue of dialogs waiting for an answer; `dialogs[0]` is the one to show. */
+  /**
+   * The dialogs waiting for an answer, oldest first (the order a queue bar counts them in). Which one to show is
+   * `shownDialogId`, not `dialogs[0]`. Empty once the session has ended (`connection` "closed"): a closed session's
+   * dialogs can no longer be answered, so they leave (each with a `dialog-closed` event, reason "closed").
+   */
   readonly dialogs: readonly PendingDialog[];
+  /**
+   * The id of the dialog to show, one of `dialogs` (undefined when there is none), chosen by the store so that every
+   * host of the session shows the same one: it stays while it is pending (a dialog that arrives never replaces it)
+   * unless the user picks another (`PiSession.showDialog`); when it leaves, the waiting dialog with the earliest
+   * deadline comes next, else the oldest. `shownDialog(snapshot)` returns the dialog itself.
+   */
+  readonly shownDialogId: string | undefined;
   /** Sorted by key with `localeCompare`, as pi's status line. */
   readonly statuses: readonly StatusEntry[];
   readonly widgets: {
@@ -77,6 +88,10 @@ export interface UiSnapshot {
   readonly notifications: readonly NotificationEntry[];
   /** Total notifications ever received, so a UI can say "+N more" beyond the buffer. */
   readonly notificationCount: number;
+  /**
+   * The transport's state. "closed" is final: the session has ended for good (`close()`, a stream whose readable
+   * ended, a WebSocket past its reconnect attempts), nothing more is sent or received, and `dialogs` is empty.
+   */
   readonly connection: TransportState;
   /** True between agent_start and agent_end. */
   readonly streaming: boolean;

@@ -10,6 +10,7 @@
 import type { DialogRequest, ExtensionUiRequest, WidgetPlacement } from "../protocol/extension-ui.js";
 import { NOTIFY_TYPES as NOTIFY_TYPE_LIST } from "../protocol/notify-types.js";
 import type { TransportState } from "../transports/transport.js";
+import { nextDialog } from "./dialog-order.js";
 import type {
   AgentExit,
   EditorText,
@@ -55,6 +56,12 @@ export class UiState implements UiStore {
   // Working state, mutated in place; the snapshot copies it when it is read.
   /** Pending dialogs by id; insertion order is queue order. */
   readonly #dialogs = new Map<string, PendingDialog>();
+  /**
+   * The dialog the last snapshot named to show (see dialog-order.ts). Kept when it leaves until the next snapshot
+   * is built, which chooses again only if it is still gone: a dialog the bridge's replay brings back (same id, in
+   * the same burst) stays shown.
+   */
+  #shownId: string | undefined;
   readonly #statuses = new Map<string, StatusEntry>();
   /** Insertion order is display order: re-setting a key deletes and re-inserts it, so it moves to the end. */
   readonly #widgets = new Map<string, WidgetEntry>();
@@ -146,12 +153,36 @@ export class UiState implements UiStore {
     return true;
   }
 
+  /** Puts `request` in place of the pending dialog with its id, keeping its place, arrival and deadline. */
+  replaceDialogRequest(request: DialogRequest): boolean {
+    const dialog = this.#dialogs.get(request.id);
+    if (!dialog) return false;
+    if (dialog.request !== request) {
+      this.#dialogs.set(request.id, { ...dialog, request });
+      this.#changed();
+    }
+    return true;
+  }
+
   hasDialog(id: string): boolean {
     return this.#dialogs.has(id);
   }
 
   getDialog(id: string): PendingDialog | undefined {
     return this.#dialogs.get(id);
+  }
+
+  /**
+   * Shows the pending dialog with this id instead of the one shown (the user picked it: a queue bar's Previous or
+   * Next). False, and nothing changes, when no such dialog is pending.
+   */
+  showDialog(id: string): boolean {
+    if (!this.#dialogs.has(id)) return false;
+    if (this.#shownId !== id) {
+      this.#shownId = id;
+      this.#changed();
+    }
+    return true;
   }
 
   /** Removes a pending dialog (answered, expired or closed elsewhere); returns it, or undefined if it was not there. */
@@ -346,8 +377,11 @@ export class UiState implements UiStore {
       previous?.statuses,
       [...this.#statuses.values()].sort((a, b) => byKey.compare(a.key, b.key)),
     );
+    const dialogs = reuse(previous?.dialogs, [...this.#dialogs.values()]);
+    if (this.#shownId === undefined || !this.#dialogs.has(this.#shownId)) this.#shownId = nextDialog(dialogs)?.id;
     const snapshot: UiSnapshot = {
-      dialogs: reuse(previous?.dialogs, [...this.#dialogs.values()]),
+      dialogs,
+      shownDialogId: this.#shownId,
       statuses: this.#sortedStatuses,
       widgets,
       title: this.#title,

@@ -7,7 +7,10 @@
  *   is used on its own. Every way of using one runs the same path: the element shows a `PendingDialog` of its
  *   session's store, counts down towards its `deadline` on the session's clock, answers with `session.respond`, and
  *   closes when the dialog leaves the store (past its deadline: `pi-cancel` with source "timeout"; otherwise, e.g.
- *   the agent exited or another client answered, quietly). It never cancels on its own.
+ *   the agent exited or another client answered, quietly). It never cancels on its own. When its session ends for
+ *   good (`connection` "closed"), it stays open with what was typed and says that the answer can no longer be
+ *   sent; a cancel then closes it without an event. An answer `respond` refuses is never reported as given: no
+ *   `pi-submit` / `pi-cancel`, the dialog stays open and says why.
  * - Three ways to drive one:
  *   1. Standalone: set `heading` (not `title`, which is HTMLElement's tooltip), the element's own fields and
  *      `timeout` (ms), then `show()` or set the `open` attribute; listen for `pi-submit` / `pi-cancel`. The
@@ -141,6 +144,8 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
   #pending: PendingDialog | undefined;
   #unsubscribe: (() => void) | undefined;
   #answered = false;
+  /** Why the last answer was not taken, shown in the dialog until it opens again. */
+  #refusal: "refused" | "session-ended" | undefined;
   #initialSeconds: number | undefined;
   #waiters: Array<(answer: A | undefined) => void> = [];
 
@@ -195,14 +200,16 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
 
   /**
    * Answers the dialog as the user would (with no argument, what Enter answers): the session (if any) gets the
-   * answer, `pi-submit` fires, `ask()` resolves. False (and nothing happens) when it is not open or already answered.
+   * answer, `pi-submit` fires, `ask()` resolves. False (and no event fires) when it is not open, already answered,
+   * or the session refused the answer (the dialog then says why).
    * Each element says what its argument is: `PiSelect.submit(index)`, `PiConfirm.submit(confirmed)`.
    */
   abstract submit(): boolean;
 
   /**
    * Cancels the dialog as if the user had: the session (if any) gets `{cancelled: true}`, `pi-cancel` fires with
-   * `source`, `ask()` resolves with undefined. False when it is not open or already answered.
+   * `source`, `ask()` resolves with undefined. False when it is not open, already answered or refused; once the
+   * session has ended, it closes the dialog with no event (nothing can be sent) and returns false.
    */
   cancel(source: DialogCancelSource = "button"): boolean {
     return this.answer({ cancelled: true }, source);
@@ -255,17 +262,61 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
   /**
    * Answers once: sends it through the session, closes, fires `pi-submit` or `pi-cancel`, and settles `ask()`.
    * Returns false (and does nothing) when the dialog is not open or already answered. An answer that comes after
-   * the dialog's deadline (the session's timer had not run yet) is the timeout.
+   * the dialog's deadline (the session's timer had not run yet) is the timeout. An answer the session refuses is
+   * never reported as given: no event fires, and the dialog says why (`#refuse`).
    */
   protected answer(answer: DialogAnswer, source: DialogCancelSource = "button"): boolean {
     if (!this.open || this.#answered) return false;
-    this.#answered = true;
+    if (this.#refusal === "session-ended") {
+      // Nothing can be sent any more; a cancel (Escape, the backdrop, Cancel) only closes it, without pi-cancel.
+      if ("cancelled" in answer) this.#finish(undefined, source);
+      return false;
+    }
     const driver = this.#driver;
+    const id = this.#id;
     const deadline = this.#pending?.deadline;
-    const taken = driver !== undefined && this.#id !== undefined && driver.respond(this.#id, answer);
-    const late = !taken && deadline !== undefined && driver !== undefined && driver.clock.now() >= deadline;
-    this.#finish(late ? { cancelled: true } : answer, late ? "timeout" : source);
-    return true;
+    // A question of the element's own is what its fields say now (a page may change them while it is open).
+    const local = this.#local;
+    if (local !== undefined && driver === local && id !== undefined && !this.request) local.update(this.ownRequest(id));
+    // Before respond: a store that tells its views at once (LocalSession) must not see its dialog leave unanswered.
+    this.#answered = true;
+    if (driver !== undefined && id !== undefined && driver.respond(id, answer)) {
+      this.#finish(answer, source);
+      return true;
+    }
+    if (deadline !== undefined && driver !== undefined && driver.clock.now() >= deadline) {
+      // The session sent the timeout's `cancelled` itself: that is what the page hears.
+      this.#finish({ cancelled: true }, "timeout");
+      return true;
+    }
+    this.#answered = false;
+    this.#refuse(driver, id);
+    return false;
+  }
+
+  /**
+   * Why `respond` took no answer, shown in the dialog: its session has ended (the dialog stays on screen with what
+   * was typed, saying so, and a cancel closes it), or the dialog is still pending and the answer did not fit it (the
+   * user may answer again). A dialog that left its open session (answered by another client a moment ago) closes
+   * quietly, as it would have a microtask later.
+   */
+  #refuse(driver: DialogSession | undefined, id: string | undefined): void {
+    const snapshot = driver?.ui.getSnapshot();
+    if (snapshot?.connection === "closed") {
+      this.#end();
+    } else if (snapshot && !snapshot.dialogs.some((dialog) => dialog.id === id)) {
+      this.#finish(undefined, "button");
+    } else {
+      this.#refusal = "refused";
+      this.requestUpdate();
+    }
+  }
+
+  /** The session ended for good while the dialog was open: it stays, says so, and sends nothing more. */
+  #end(): void {
+    this.#detach();
+    this.#refusal = "session-ended";
+    this.requestUpdate();
   }
 
   /** Closes after an answer or the end of the dialog, and tells the page (`answer` undefined: quietly). */
@@ -315,6 +366,7 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
   #opened(): void {
     this.#detach();
     this.#answered = false;
+    this.#refusal = undefined;
     this.#keyGuard.arm();
     this.onOpen();
     const session = this.request ? this.effectiveSession : undefined;
@@ -357,8 +409,13 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
   #sync(): void {
     const driver = this.#driver;
     if (!driver) return;
-    const pending = driver.ui.getSnapshot().dialogs.find((dialog) => dialog.id === this.#id);
-    if (pending) {
+    const snapshot = driver.ui.getSnapshot();
+    const pending = snapshot.dialogs.find((dialog) => dialog.id === this.#id);
+    if (!pending && snapshot.connection === "closed") {
+      // The session ended for good (its dialogs left with it): nothing this dialog says can reach the agent now.
+      if (this.open && !this.#answered) this.#end();
+      else this.#detach();
+    } else if (pending) {
       if (pending === this.#pending) return;
       this.#pending = pending;
       this.#countdown.start(pending.deadline, driver.clock);
@@ -400,6 +457,14 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
     }
   }
 
+  /** Rendered only while an answer stands refused, so the alert is announced when it appears. */
+  #renderRefusal() {
+    if (this.#refusal === undefined) return nothing;
+    return this.#refusal === "session-ended"
+      ? html`<p part="session-ended" role="alert">${this.t("dialogSessionEnded")}</p>`
+      : html`<p part="error" role="alert">${this.t("answerRefused")}</p>`;
+  }
+
   protected override render(): TemplateResult {
     const seconds = this.#countdown.seconds;
     const describedBy = [...this.describedBy];
@@ -425,7 +490,7 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
             >`
           : nothing
       }
-      ${this.renderBody()}
+      ${this.renderBody()}${this.#renderRefusal()}
     </div>`;
     if (this.hosted) return content;
     return this.#overlay.render(content, {

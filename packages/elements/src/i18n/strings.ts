@@ -55,6 +55,16 @@ export const en = {
   reconnecting: "Reconnecting…",
   closed: "Disconnected",
   agentExited: "The agent exited (code {code})",
+  /** The session ended for good (closed, its stream ended, reconnects ran out): nothing more reaches pi. */
+  sessionEnded: "The session has ended: the agent is gone.",
+  /** After sessionEnded, in pi-extension-ui: the titles of the dialogs that were still pending. */
+  unansweredAtEnd: "Not answered: {titles}.",
+  /** Between the titles of a list in running text. */
+  listSeparator: ", ",
+  /** In a dialog whose session ended: its answer cannot be sent any more. */
+  dialogSessionEnded: "The session has ended: this answer can no longer be sent. Close the dialog to go on.",
+  /** In a dialog whose session refused the answer (it did not fit the question): nothing was sent. */
+  answerRefused: "This answer could not be sent.",
 } as const;
 
 export type StringKey = keyof typeof en;
@@ -104,6 +114,11 @@ export const ja: StringTable = {
   reconnecting: "再接続中…",
   closed: "切断されました",
   agentExited: "エージェントが終了しました（コード {code}）",
+  sessionEnded: "セッションは終了しました。エージェントとの接続はありません。",
+  unansweredAtEnd: "未回答: {titles}",
+  listSeparator: "、",
+  dialogSessionEnded: "セッションは終了しました。この回答はもう送信できません。ダイアログを閉じてください。",
+  answerRefused: "この回答は送信できませんでした。",
 };
 
 export const zhHans: StringTable = {
@@ -150,4 +165,9 @@ export const zhHans: StringTable = {
   reconnecting: "正在重新连接…",
   closed: "已断开",
   agentExited: "代理已退出（代码 {code}）",
+  sessionEnded: "会话已结束：代理已不在。",
+  unansweredAtEnd: "未回答：{titles}。",
+  listSeparator: "、",
+  dialogSessionEnded: "会话已结束：此回答已无法发送。请关闭对话框。",
+  answerRefused: "此回答无法发送。",
 };

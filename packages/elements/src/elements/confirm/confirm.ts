@@ -19,6 +19,8 @@ import { confirmStyles } from "./confirm.styles.js";
  * @csspart content - The heading, body and actions.
  * @csspart heading - The title line, with the countdown.
  * @csspart countdown - "(5s)" after the title while a timeout runs.
+ * @csspart session-ended - The alert shown when the dialog's session has ended: the answer can no longer be sent.
+ * @csspart error - The alert shown when the session refused an answer (nothing was sent; the dialog stays open).
  * @csspart message - The message text.
  * @csspart actions - The row of buttons.
  * @csspart button - Each button.

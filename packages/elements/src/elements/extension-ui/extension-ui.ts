@@ -1,4 +1,12 @@
-import { type DialogMethod, type PendingDialog, type PiSession, realClock } from "@pi-elements/core";
+import {
+  type DialogMethod,
+  nextDialog,
+  type PendingDialog,
+  type PiSession,
+  realClock,
+  shownDialog,
+  type TransportState,
+} from "@pi-elements/core";
 import { html, nothing, type PropertyValues } from "lit";
 import { stripAnsi } from "../../ansi/parse-ansi.js";
 import type { DialogCancelSource } from "../../base/dialog-element.js";
@@ -12,7 +20,9 @@ import { styles } from "./extension-ui.styles.js";
 
 interface HostSlice {
   dialogs: readonly PendingDialog[];
+  shown: PendingDialog | undefined;
   title: string | undefined;
+  connection: TransportState;
 }
 
 /**
@@ -38,19 +48,8 @@ export const DEFAULT_DIALOG_TAGS: Readonly<Record<DialogMethod, string>> = Objec
   editor: "pi-editor",
 });
 
-/**
- * The dialog to show when the one shown leaves the queue (or none was shown): the waiting dialog with the earliest
- * deadline, so that a timed question is never left to expire behind one that waits forever; else the oldest.
- */
-export function nextDialog(dialogs: readonly PendingDialog[]): PendingDialog | undefined {
-  let soonest: PendingDialog | undefined;
-  for (const dialog of dialogs) {
-    if (dialog.deadline !== undefined && (soonest === undefined || dialog.deadline < (soonest.deadline as number))) {
-      soonest = dialog;
-    }
-  }
-  return soonest ?? dialogs[0];
-}
+/** The core's rule for the dialog that comes next (earliest deadline, else oldest), exported here as before. */
+export { nextDialog };
 
 /** A title as one line of plain text, for names and the queue bar. */
 function plainTitle(dialog: PendingDialog): string {
@@ -64,9 +63,11 @@ function plainTitle(dialog: PendingDialog): string {
  * Previous and Next buttons, so every pending dialog can be reached, answered or dismissed (Esc or Cancel sends
  * `cancelled`, which pi accepts even for a dialog it already gave up on).
  *
- * Which dialog shows (the rule):
- * - The dialog shown stays until it is answered, expires or is closed by the agent, or the user moves to another:
- *   a dialog that arrives never takes the place of the one being answered.
+ * Which dialog shows is the session's store's choice (`UiSnapshot.shownDialogId`, the core's rule), so a host built
+ * on the store alone shows the same one:
+ * - The dialog shown stays until it is answered, expires or is closed by the agent, or the user moves to another
+ *   (Previous / Next go through `session.showDialog`): a dialog that arrives never takes the place of the one being
+ *   answered.
  * - When the shown dialog leaves, the next is the waiting dialog with the earliest deadline, else the oldest.
  * - While a dialog with a deadline waits behind the shown one, the queue bar shows a button with its countdown
  *   ("⏱ 4s · Quick! Pick a colour") that brings it up, and a screen reader hears once that it is waiting.
@@ -77,6 +78,10 @@ function plainTitle(dialog: PendingDialog): string {
  *   slot: the user can still write to pi while a dialog waits).
  * - `modal`: the `<dialog>` is opened with `showModal()` (top layer, the page behind is inert). Escape cancels the
  *   dialog (`source: "keyboard"`), and so does a click on the backdrop (`source: "backdrop"`).
+ *
+ * When the session ends for good (`close()`, a stream transport whose readable ended, a WebSocket past its reconnect
+ * attempts), its dialogs leave with it: the overlay closes and an alert says that the agent is gone, naming the
+ * questions that were left unanswered. Nothing is sent, and no `pi-submit` / `pi-cancel` fires for them.
  *
  * With `sync-title`, the session's title (pi's `setTitle`) is mirrored into `document.title`; the page's own title
  * comes back when the attribute is removed or the element leaves the document.
@@ -91,6 +96,7 @@ function plainTitle(dialog: PendingDialog): string {
  * @csspart queue-button - The Previous and Next buttons (also `queue-previous` / `queue-next`).
  * @csspart queue-timed - The button that brings up a timed dialog waiting behind the shown one.
  * @csspart dialog-element - The pi-select / pi-confirm / pi-input / pi-editor element.
+ * @csspart session-ended - The alert shown once the session has ended for good (the agent is gone).
  * @cssprop --pi-color-bg - The modal's background.
  * @cssprop --pi-color-border - The modal's border.
  */
@@ -120,16 +126,26 @@ export class PiExtensionUi extends PiElement {
    */
   declare dialogTags: Readonly<Record<DialogMethod, string>>;
 
-  readonly #store = new SessionStoreController<HostSlice>(this, (s) => ({ dialogs: s.dialogs, title: s.title }));
+  readonly #store = new SessionStoreController<HostSlice>(this, (s) => ({
+    dialogs: s.dialogs,
+    shown: shownDialog(s),
+    title: s.title,
+    connection: s.connection,
+  }));
   /** The countdown of the timed dialog waiting behind the shown one, for the queue bar. */
   readonly #waitingCountdown = new CountdownController(this);
   /** The `<dialog>`: open while any dialog is pending, focus back to where it was when the queue empties. */
   readonly #overlay = new OverlayController(this, {
     onCancel: (source) => this.#cancelCurrent(source),
-    focusTarget: () => (this.#currentId === undefined ? undefined : this.#elements.get(this.#currentId)),
+    focusTarget: () => {
+      const id = this.current?.id;
+      return id === undefined ? undefined : this.#elements.get(id);
+    },
   });
-  /** The dialog chosen to show (kept while it is pending). */
-  #currentId: string | undefined;
+  /** The titles of the dialogs pending while the session was open, for the alert once it has ended. */
+  #pendingTitles: readonly string[] = [];
+  /** Set once the session has ended: the titles of the dialogs it left unanswered. */
+  #unansweredAtEnd: readonly string[] | undefined;
   /** The dialog that last got focus. */
   #focusedId: string | undefined;
   /** The timed dialog the queue bar counts down for. */
@@ -154,16 +170,20 @@ export class PiExtensionUi extends PiElement {
     return this.#store.value?.dialogs ?? [];
   }
 
-  /** The dialog being shown, if any. */
+  /** The dialog being shown, if any: the one the session's store names (`UiSnapshot.shownDialogId`). */
   get current(): PendingDialog | undefined {
-    const dialogs = this.#dialogs;
-    return dialogs.find((dialog) => dialog.id === this.#currentId) ?? nextDialog(dialogs);
+    return this.#store.value?.shown;
   }
 
-  /** Shows the pending dialog with this id (focus moves into it); false when no such dialog is pending. */
+  /**
+   * Shows the pending dialog with this id (focus moves into it), through the session (`session.showDialog`), so
+   * every host of the session shows it; false when no such dialog is pending.
+   */
   showDialog(id: string): boolean {
-    if (!this.#dialogs.some((dialog) => dialog.id === id)) return false;
-    this.#currentId = id;
+    const session = this.#store.session;
+    if (!session?.showDialog(id)) return false;
+    // The store tells its subscribers a microtask later; take its choice now, for the update this requests.
+    this.#store.refresh();
     this.requestUpdate();
     return true;
   }
@@ -179,12 +199,14 @@ export class PiExtensionUi extends PiElement {
     if (session !== this.#elementsSession) {
       this.#elementsSession = session;
       this.#elements.clear();
-      this.#currentId = undefined;
       this.#focusedId = undefined;
+      this.#pendingTitles = [];
+      this.#unansweredAtEnd = undefined;
     }
     const dialogs = this.#dialogs;
     const current = this.current;
-    this.#currentId = current?.id;
+    if (this.#store.value?.connection === "closed") this.#unansweredAtEnd ??= this.#pendingTitles;
+    else this.#pendingTitles = dialogs.map((dialog) => plainTitle(dialog) || this.#t("untitledDialog"));
     // Opening remembers focus before the first dialog of a run covers the page (modal) or takes it (inline).
     this.#overlay.set(current !== undefined && session !== undefined, this.modal);
     if (current && current.id !== this.#focusedId) {
@@ -244,8 +266,21 @@ export class PiExtensionUi extends PiElement {
       label: current && element ? plainTitle(current) : undefined,
       description: element?.description,
     });
-    const status = html`<span class="visually-hidden" role="status">${this.#announcement}</span>`;
+    const status = html`<span class="visually-hidden" role="status">${this.#announcement}</span>${this.#sessionEnded()}`;
     return this.modal ? html`${status}<slot></slot>${overlay}` : html`${status}${overlay}<slot></slot>`;
+  }
+
+  /** Rendered only once the session has ended, so the alert is announced when it appears. */
+  #sessionEnded() {
+    const unanswered = this.#unansweredAtEnd;
+    if (unanswered === undefined || !this.#store.session) return nothing;
+    return html`<p part="session-ended" role="alert">${this.#t("sessionEnded")}${
+      unanswered.length > 0
+        ? html` ${this.#t("unansweredAtEnd", {
+            titles: unanswered.join(this.#t("listSeparator")),
+          })}`
+        : nothing
+    }</p>`;
   }
 
   #queueBar(dialogs: readonly PendingDialog[], current: PendingDialog) {

@@ -52,7 +52,8 @@ interface PromptSlice {
  * The same actions are buttons. Empty or blank messages are not sent. The text clears once the agent accepted it;
  * if the command fails, the text stays for a retry, pi's error shows under the box as an alert (until the text
  * changes or is sent again), and `pi-send-error` fires. While the session is not connected, sending is
- * disabled and the connection state is shown. When the bridge reports that the agent process ended, an alert says
+ * disabled and the connection state is shown; once the session has ended for good (closed, its stream ended, its
+ * reconnects ran out) an alert says that the agent is gone, and the text stays in the box. When the bridge reports that the agent process ended, an alert says
  * so ("The agent exited (code 1)", the signal's name when it was killed) with the last lines of its stderr behind a
  * disclosure, and sending stays disabled until the agent starts again. Without a session the element only fires
  * events (and clears).
@@ -64,7 +65,8 @@ interface PromptSlice {
  * @csspart textarea - The text field.
  * @csspart actions - The buttons.
  * @csspart button - Every button; each also has its own part: `send`, `steer`, `follow-up`, `abort`.
- * @csspart status - The connection state while not connected (a polite live region).
+ * @csspart status - The connection state while connecting or reconnecting (a polite live region).
+ * @csspart session-ended - The alert shown once the session has ended for good (the agent is gone).
  * @csspart agent-exit - The alert shown while the agent is not running; announced once when it appears.
  * @csspart stderr - The last lines the agent wrote to stderr before it exited (inside `agent-exit`).
  * @csspart error - Why the last message could not be sent: pi's error, in an alert.
@@ -173,7 +175,7 @@ export class PiPrompt extends PiElement {
 
   protected override render() {
     const label = this.placeholder ?? localizeOwn(this, "prompt");
-    // Each state but "open" is shown, under its own string key.
+    // "connecting" and "reconnecting" are shown under their own string keys; "closed" is final, an alert of its own.
     const state = this.#store.value?.connection;
     const blocked = !this.canSend;
     const button = (part: string, key: StringKey, onClick: () => void, disabled = blocked) =>
@@ -215,7 +217,8 @@ export class PiPrompt extends PiElement {
           ? nothing
           : html`<p part="error" role="alert">${localizeOwn(this, "error")}: ${this.#sendError}</p>`
       }
-      <span part="status" role="status">${state && state !== "open" ? localizeOwn(this, state) : nothing}</span>
+      <span part="status" role="status">${state && state !== "open" && state !== "closed" ? localizeOwn(this, state) : nothing}</span>
+      ${state === "closed" ? html`<p part="session-ended" role="alert">${localizeOwn(this, "sessionEnded")}</p>` : nothing}
       ${this.#renderAgentExit()}
     </div>`;
   }
