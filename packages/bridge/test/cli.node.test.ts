@@ -96,6 +96,28 @@ describe("parseCommandLine", () => {
     });
   });
 
+  it("refuses an --allow-host that is not a bare host name or address, saying so", () => {
+    for (const bad of [
+      "http://box",
+      "https://box.lan/",
+      "box:8080",
+      "box/app",
+      "*.box",
+      "",
+      "bo x",
+      "-box",
+      "[::1]:80",
+    ]) {
+      assert.throws(() => parseCommandLine([`--allow-host=${bad}`]), /--allow-host: Not a host name/, bad);
+    }
+    assert.deepEqual(
+      parseCommandLine(["--allow-host", "Box.LAN", "--allow-host", "::1", "--allow-host", "[fe80::1]"]),
+      {
+        allowHosts: ["box.lan", "[::1]", "[fe80::1]"],
+      },
+    );
+  });
+
   it("returns 'help' for --help and -h", () => {
     assert.equal(parseCommandLine(["--help"]), "help");
     assert.equal(parseCommandLine(["-h"]), "help");
