@@ -122,7 +122,7 @@ describe("UpgradeGate", () => {
     // Whatever a server that received the cookie does with it at the upgrade, it is refused.
     const origin = "http://127.0.0.1:9999";
     for (const headers of [
-      { cookie },
+      { cookie } as Record<string, string>,
       { authorization: `Bearer ${secret}` },
       { "sec-websocket-protocol": `pi-elements.v1, ${tokenProtocol(secret)}` },
     ]) {
