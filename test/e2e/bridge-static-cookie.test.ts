@@ -20,7 +20,7 @@ import { chromium, type Browser as PlaywrightBrowser } from "playwright-core";
 import puppeteer, { type Browser as PuppeteerBrowser } from "puppeteer-core";
 import { type RunningBridge, startBridge } from "../../packages/bridge/src/index.js";
 import { fakeAgent, TestClient } from "../../packages/bridge/test/support/harness.js";
-import { firefoxLaunchOptions } from "../../scripts/browsers.mjs";
+import { engines, firefoxLaunchOptions } from "../../scripts/browsers.mjs";
 import { launchOptions } from "../../scripts/chromium.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -157,7 +157,8 @@ async function attackFromNode(bridgePort: number, cookie: string, value: string)
   );
 }
 
-for (const engine of ENGINES) {
+// ENGINES="chromium" (scripts/browsers.mjs) narrows the run, as it does for the browser tests.
+for (const engine of ENGINES.filter(({ name }) => engines().includes(name.toLowerCase() as "chromium"))) {
   describe(`the bridge's static page in ${engine.name}, and a server on another 127.0.0.1 port`, {
     timeout: 90_000,
   }, () => {
@@ -239,6 +240,16 @@ for (const engine of ENGINES) {
         fromPage.join("; "),
       );
       assert.ok(!cookie.includes(bridge.token as string), "the cookie carries the token");
+    });
+
+    it("a cookie of the same name that the other server's page sets for a longer path does not lock the page out", async () => {
+      await page.goto(otherUrl);
+      const name = `pi-bridge-${bridge.port}`;
+      await page.evaluate(`document.cookie = "${name}=planted; path=/app.js"`);
+      // The bridge's page again, as a user returns to it (the token is in the tab's sessionStorage, not the URL).
+      await page.goto(`http://127.0.0.1:${bridge.port}/?view=1`);
+      assert.equal(await page.evaluate<string>("document.title"), TITLE, "the page itself was refused");
+      await connected(page);
     });
 
     it("the other server's page can neither load the bridge's scripts nor frame its page", async () => {
