@@ -33,13 +33,18 @@ export type { RestartPolicy } from "./agent-supervisor.js";
 export interface BridgeOptions {
   /** Default 8787; 0 picks a free port. */
   port?: number;
-  /** Default 127.0.0.1. Anything but a loopback address needs `allowRemote`. */
+  /**
+   * Default 127.0.0.1 (then [::1] at the same port is held too, so `localhost` reaches this bridge: see
+   * loopback-twin.ts). Anything but a loopback address needs `allowRemote`.
+   */
   host?: string;
   /** Required to bind a non-loopback address; a warning is logged. */
   allowRemote?: boolean;
   /**
    * Extra names the `Host` header may give (besides the loopback names and the bound address, or every interface
-   * address and the host name for 0.0.0.0 / ::), e.g. the machine's DNS name under `allowRemote`.
+   * address and the host name for 0.0.0.0 / ::), e.g. the machine's DNS name under `allowRemote`. Each must be a
+   * bare host name or address (see `parseHostName`; anything else throws). Pages at `http(s)://NAME:PORT` may open
+   * the socket.
    */
   allowHosts?: readonly string[];
   /** The token clients must present. Default: a fresh random one. `false` disables it (not recommended). */
