@@ -54,11 +54,13 @@ export function cookieValues(header: string | undefined, name: string): string[]
 export function parseHostName(text: string): string {
   const bare = text.startsWith("[") && text.endsWith("]") ? text.slice(1, -1) : text;
   if (isIP(bare) === 6) return `[${new URL(`http://[${bare}]`).hostname.slice(1, -1)}]`;
-  const label = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/i;
+  // Letters, digits, hyphens; underscores too, which some machines' names have and browsers accept.
+  const label = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/i;
   if (bare === text && isIP(text) === 4) return text;
-  const name = text.endsWith(".") ? text.slice(0, -1) : text;
-  if (name.length > 0 && name.length <= 253 && name.split(".").every((part) => label.test(part))) {
-    return name.toLowerCase();
+  const name = text.toLowerCase();
+  // A URL reads all-numeric names as IPv4 shorthand (`1.2.3`, `010.0.0.1`): such a name would never match a Host.
+  if (name.length <= 253 && name.split(".").every((part) => label.test(part)) && urlHostname(name) === name) {
+    return name;
   }
   throw new Error(
     `Not a host name: ${JSON.stringify(text)} (a bare name or address such as box.example.com or 192.168.1.5; no scheme, port or path)`,

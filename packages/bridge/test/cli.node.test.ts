@@ -107,13 +107,24 @@ describe("parseCommandLine", () => {
       "bo x",
       "-box",
       "[::1]:80",
+      "1.2.3",
+      "010.0.0.1",
     ]) {
       assert.throws(() => parseCommandLine([`--allow-host=${bad}`]), /--allow-host: Not a host name/, bad);
     }
     assert.deepEqual(
-      parseCommandLine(["--allow-host", "Box.LAN", "--allow-host", "::1", "--allow-host", "[fe80::1]"]),
+      parseCommandLine([
+        "--allow-host",
+        "Box.LAN",
+        "--allow-host",
+        "::1",
+        "--allow-host",
+        "[fe80::1]",
+        "--allow-host",
+        "my_box",
+      ]),
       {
-        allowHosts: ["box.lan", "[::1]", "[fe80::1]"],
+        allowHosts: ["box.lan", "[::1]", "[fe80::1]", "my_box"],
       },
     );
   });
