@@ -266,3 +266,44 @@ for (const engine of ENGINES.filter(({ name }) => engines().includes(name.toLowe
     });
   });
 }
+
+describe("the bridge's static page served under --allow-host, in Chromium", {
+  timeout: 60_000,
+  skip: !engines().includes("chromium") && "ENGINES leaves out Chromium",
+}, () => {
+  let site: string;
+  let bridge: RunningBridge;
+  let browser: PlaywrightBrowser;
+
+  before(async () => {
+    site = mkdtempSync(join(tmpdir(), "pi-e2e-static-"));
+    await writeSite(site);
+    bridge = await startBridge({
+      port: 0,
+      staticDir: site,
+      allowHosts: ["box.example"],
+      agent: fakeAgent(),
+      log: () => {},
+      stopGraceMs: 1000,
+    });
+    // box.example is this machine to the browser, as a LAN or /etc/hosts name would be.
+    const options = launchOptions();
+    browser = await chromium.launch({
+      ...options,
+      args: [...options.args, "--host-resolver-rules=MAP box.example 127.0.0.1"],
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await bridge?.close();
+    if (site) rmSync(site, { recursive: true, force: true });
+  });
+
+  it("opened at http://box.example:PORT/, the page's own socket is accepted (it was refused with 403)", async () => {
+    const page = (await browser.newPage()) as unknown as TestPage;
+    await page.goto(`http://box.example:${bridge.port}/?token=${bridge.token}`);
+    assert.equal(await page.evaluate<string>("document.title"), TITLE);
+    await connected(page);
+  });
+});
