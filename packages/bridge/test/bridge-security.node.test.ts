@@ -84,6 +84,18 @@ describe("localhost: the other loopback address", () => {
     }
   });
 
+  it("a bridge on ::1 also holds 127.0.0.1 at its port", async (t) => {
+    if (!(await hasIpv6Loopback())) return t.skip("this machine has no ::1");
+    const bridge = await startFakeBridge({ host: "::1" });
+    try {
+      const client = await TestClient.connect(withToken(`ws://127.0.0.1:${bridge.port}/`, bridge.token));
+      await client.next((r) => r.type === "pi-elements/hello");
+      await client.close();
+    } finally {
+      await bridge.close();
+    }
+  });
+
   it("warns when another program holds [::1] at its port already", async (t) => {
     if (!(await hasIpv6Loopback())) return t.skip("this machine has no ::1");
     const squatter = createServer();
