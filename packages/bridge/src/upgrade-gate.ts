@@ -107,12 +107,12 @@ export class UpgradeGate {
     if (token === undefined) return true;
     const name = `pi-bridge-${request.socket.localPort}`;
     const explicit = presentedToken(url, request.headers.authorization);
-    if (explicit !== undefined ? tokenMatches(explicit, token) : this.#staticCookieAccepted(request, name)) {
-      if (explicit !== undefined) {
-        response.setHeader("Set-Cookie", `${name}=${this.#staticSecret}; HttpOnly; SameSite=Strict; Path=/`);
-      }
+    if (explicit !== undefined && tokenMatches(explicit, token)) {
+      response.setHeader("Set-Cookie", `${name}=${this.#staticSecret}; HttpOnly; SameSite=Strict; Path=/`);
       return true;
     }
+    // A wrong explicit token is refused even beside a good cookie: a page with a stale ?token= should say so.
+    if (explicit === undefined && this.#staticCookieAccepted(request, name)) return true;
     this.#refusalLog(`[pi-bridge] refused an HTTP request from ${request.socket.remoteAddress ?? "?"}: 401`);
     return false;
   }
