@@ -12,9 +12,18 @@ import { ClientHub } from "./client-hub.js";
 import { guardWith } from "./guard.js";
 import { createBridgeServer, listen } from "./http-server.js";
 import { DEFAULT_MAX_JSON_DEPTH } from "./json-depth.js";
+import { listenOnLoopbackTwin } from "./loopback-twin.js";
 import { Relay } from "./relay.js";
 import { defaultAgentCommand } from "./resolve-agent.js";
-import { boundHostNames, DEFAULT_ALLOWED_ORIGINS, generateToken, isLoopbackHost, parseOriginRule } from "./security.js";
+import {
+  boundHostNames,
+  DEFAULT_ALLOWED_ORIGINS,
+  generateToken,
+  isLoopbackHost,
+  type OriginRule,
+  ownOriginRules,
+  parseOriginRule,
+} from "./security.js";
 import { staticFileHandler } from "./static-files.js";
 import type { MirrorLimits } from "./ui-mirror.js";
 import { UpgradeGate } from "./upgrade-gate.js";
@@ -30,13 +39,18 @@ export const TOKEN_VARIABLE = "PI_BRIDGE_TOKEN";
 export interface BridgeOptions {
   /** Default 8787; 0 picks a free port. */
   port?: number;
-  /** Default 127.0.0.1. Anything but a loopback address needs `allowRemote`. */
+  /**
+   * Default 127.0.0.1 (then [::1] at the same port is held too, so `localhost` reaches this bridge: see
+   * loopback-twin.ts). Anything but a loopback address needs `allowRemote`.
+   */
   host?: string;
   /** Required to bind a non-loopback address; a warning is logged. */
   allowRemote?: boolean;
   /**
    * Extra names the `Host` header may give (besides the loopback names and the bound address, or every interface
-   * address and the host name for 0.0.0.0 / ::), e.g. the machine's DNS name under `allowRemote`.
+   * address and the host name for 0.0.0.0 / ::), e.g. the machine's DNS name under `allowRemote`. Each must be a
+   * bare host name or address (see `parseHostName`; anything else throws). Pages at `http(s)://NAME:PORT` may open
+   * the socket.
    */
   allowHosts?: readonly string[];
   /** The token clients must present. Default: a fresh random one. `false` disables it (not recommended). */
@@ -132,6 +146,9 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
   if (!loopback) {
     log(`[pi-bridge] WARNING: listening on ${host}; anyone who can reach it and has the token controls the agent.`);
   }
+  // Before anything starts: a bad --allow-host (or origin) is the user's error, said at once.
+  const hostNames = boundHostNames(host, options.allowHosts);
+  const originRules: OriginRule[] = [...DEFAULT_ALLOWED_ORIGINS, ...(options.allowOrigins ?? [])].map(parseOriginRule);
   const token = options.token === false ? undefined : (options.token ?? generateToken());
   if (options.token === false) log("[pi-bridge] WARNING: token check disabled; any local program can drive the agent.");
   const policy = options.restart ?? "on-request";
@@ -143,8 +160,8 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
 
   const gate = new UpgradeGate({
     token,
-    hostNames: boundHostNames(host, options.allowHosts),
-    originRules: [...DEFAULT_ALLOWED_ORIGINS, ...(options.allowOrigins ?? [])].map(parseOriginRule),
+    hostNames,
+    originRules,
     maxClients: options.maxClients ?? 16,
     log,
   });
@@ -187,17 +204,22 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
     log,
     guarded,
   });
+  const maxConnections = options.maxConnections ?? 1024;
   const server = createBridgeServer({
     gate,
     hub,
     staticHandler,
     handshakeTimeoutMs: options.handshakeTimeoutMs ?? 10_000,
     firstByteTimeoutMs: options.firstByteTimeoutMs ?? 2000,
-    maxConnections: options.maxConnections ?? 1024,
+    maxConnections,
     log,
     guarded,
   });
   const port = await listen(server, options.port ?? 8787, host, log);
+  // The bridge's own pages (http://NAME:PORT/ for every name it answers to) may open its socket; the port is
+  // known only now. Synchronously after listening, so before any request is read.
+  originRules.push(...ownOriginRules(hostNames, port));
+  const twin = await listenOnLoopbackTwin(server, maxConnections, log);
   const urlHost = host.includes(":") ? `[${host}]` : host;
   const url = `ws://${urlHost}:${port}/${token === undefined ? "" : `?token=${encodeURIComponent(token)}`}`;
 
@@ -231,6 +253,7 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
         relay.dispose();
         gate.dispose();
         hub.terminate();
+        twin?.close();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
       })();

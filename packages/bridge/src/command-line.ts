@@ -4,6 +4,7 @@
 import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { type BridgeOptions, type RestartPolicy, TOKEN_VARIABLE } from "./bridge.js";
+import { parseHostName } from "./security.js";
 
 /**
  * The shortest token the command line takes: 32 characters are 128 bits as hex, more in base64. The bridge cannot
@@ -22,7 +23,8 @@ Options:
   --port N              Port to listen on (default 8787; 0 picks a free one)
   --host ADDR           Address to bind (default 127.0.0.1)
   --allow-remote        Required to bind an address other than loopback
-  --allow-host NAME     Also accept requests addressed to this host name (repeatable)
+  --allow-host NAME     Also accept requests addressed to this host name or address, and pages served at
+                        http(s)://NAME:PORT (repeatable; a bare name: no scheme, port or path)
   --token-file FILE     Read the token clients must present from FILE (default: $PI_BRIDGE_TOKEN if set,
                         else a random 256-bit one); warned about if other users can read or write FILE
   --token T             The token, on the command line (other local users can read it in the process list);
@@ -107,7 +109,7 @@ export function parseCommandLine(
         "(make one with `openssl rand -hex 32`, or give none and the bridge makes a random one)",
     );
   }
-  if (values["allow-host"] !== undefined) options.allowHosts = values["allow-host"];
+  if (values["allow-host"] !== undefined) options.allowHosts = values["allow-host"].map(allowedHost);
   if (values["allow-origin"] !== undefined) options.allowOrigins = values["allow-origin"];
   if (values.cwd !== undefined) options.cwd = values.cwd;
   if (values.static !== undefined) options.staticDir = values.static;
@@ -130,6 +132,15 @@ export function parseCommandLine(
     options.agent = { command, args };
   }
   return options;
+}
+
+/** An `--allow-host` value, checked now so that the user hears of a mistake before anything starts. */
+function allowedHost(text: string): string {
+  try {
+    return parseHostName(text);
+  } catch (error) {
+    throw new Error(`--allow-host: ${(error as Error).message}`);
+  }
 }
 
 /**

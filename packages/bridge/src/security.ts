@@ -30,6 +30,57 @@ export function presentedToken(url: URL, authorization: string | undefined): str
   return match?.[1];
 }
 
+/**
+ * Every value of the cookie `name` in a `Cookie` header, in the order sent. A browser sends one per matching path
+ * and domain, the longest path first, so any script on any 127.0.0.1 port (cookies ignore ports) can put one of
+ * the same name in front of the bridge's: a check must look at all of them, not the first.
+ */
+export function cookieValues(header: string | undefined, name: string): string[] {
+  const values: string[] = [];
+  for (const pair of (header ?? "").split(";")) {
+    const equals = pair.indexOf("=");
+    if (equals === -1 || pair.slice(0, equals).trim() !== name) continue;
+    values.push(pair.slice(equals + 1).trim());
+  }
+  return values;
+}
+
+/**
+ * Parses an `--allow-host` value: a bare host name (`box`, `box.example.com`), an IPv4 address, or an IPv6
+ * address (with or without brackets); returned as a URL hostname (lower case, IPv6 bracketed). Throws with a
+ * message for anything else: a scheme (`http://box` would otherwise allow the host `http`), a port, a path, a
+ * wildcard, white space.
+ */
+export function parseHostName(text: string): string {
+  const bare = text.startsWith("[") && text.endsWith("]") ? text.slice(1, -1) : text;
+  if (isIP(bare) === 6) return `[${new URL(`http://[${bare}]`).hostname.slice(1, -1)}]`;
+  // Letters, digits, hyphens; underscores too, which some machines' names have and browsers accept.
+  const label = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/i;
+  if (bare === text && isIP(text) === 4) return text;
+  const name = text.toLowerCase();
+  // A URL reads all-numeric names as IPv4 shorthand (`1.2.3`, `010.0.0.1`): such a name would never match a Host.
+  if (name.length <= 253 && name.split(".").every((part) => label.test(part)) && urlHostname(name) === name) {
+    return name;
+  }
+  throw new Error(
+    `Not a host name: ${JSON.stringify(text)} (a bare name or address such as box.example.com or 192.168.1.5; no scheme, port or path)`,
+  );
+}
+
+/**
+ * The origins of the bridge's own pages: `http://NAME:PORT` and `https://NAME:PORT` for every name a Host header
+ * may give (`boundHostNames`). A page the bridge serves at `http://box:8787/` (under `--allow-host box`) opens its
+ * socket with that Origin; the loopback ones are allowed on any port already (`DEFAULT_ALLOWED_ORIGINS`).
+ */
+export function ownOriginRules(names: ReadonlySet<string>, port: number): OriginRule[] {
+  return [...names].flatMap((name) =>
+    ["http", "https"].map((scheme) => ({
+      kind: "exact" as const,
+      origin: new URL(`${scheme}://${name}:${port}`).origin,
+    })),
+  );
+}
+
 /** 127.0.0.0/8, ::1, ::ffff:127.x and the name localhost. */
 export function isLoopbackHost(host: string): boolean {
   const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
@@ -126,7 +177,8 @@ const NO_NAMES: ReadonlySet<string> = new Set();
 /**
  * The names a Host header may give for a bridge bound to `host` (besides the loopback ones): `host` itself, or for
  * a wildcard address (0.0.0.0, ::) every address of the machine's interfaces and its host name; plus `extra`
- * (`--allow-host`). In the form a URL's hostname has, so that `hostHeaderAllowed` compares like with like.
+ * (`--allow-host`, each checked by `parseHostName`, which throws for what is not a host name). In the form a URL's
+ * hostname has, so that `hostHeaderAllowed` compares like with like.
  */
 export function boundHostNames(host: string, extra: readonly string[] = []): Set<string> {
   const names = new Set<string>();
@@ -142,7 +194,7 @@ export function boundHostNames(host: string, extra: readonly string[] = []): Set
   } else {
     add(host);
   }
-  for (const name of extra) add(name);
+  for (const name of extra) names.add(parseHostName(name));
   return names;
 }
 

@@ -1,7 +1,8 @@
 /**
  * Serves one folder over plain HTTP on the bridge's port, so one command serves a page and its agent. Read-only:
  * GET and HEAD; nothing outside the folder is reachable (no `..`, no encoded separators, no symlink leading out),
- * and nothing hidden inside it: no segment may start with a dot (`/.env`, `/.git/config`).
+ * and nothing hidden inside it: no segment may start with a dot (`/.env`, `/.git/config`). Every answer carries
+ * `PAGE_HEADERS`.
  */
 import { createReadStream } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
@@ -25,6 +26,23 @@ const CONTENT_TYPES: Record<string, string> = {
   ".woff2": "font/woff2",
   ".txt": "text/plain; charset=utf-8",
   ".wasm": "application/wasm",
+};
+
+/**
+ * The headers of every static answer (and of the bridge's plain-text ones). A page on another port of the same
+ * host is another origin but the same site, so the browser sends it the static cookie: these keep it from using
+ * the bridge's files. `Cross-Origin-Resource-Policy: same-origin`: no other origin may load them as scripts,
+ * styles or images. `frame-ancestors 'self'` and `X-Frame-Options: SAMEORIGIN` (for browsers without CSP 2):
+ * only the bridge's own pages may frame its page (no clickjacking; a frame would also share the tab's
+ * sessionStorage, where the page keeps its token). `Referrer-Policy: no-referrer`: a link the page follows
+ * carries no address of the page. `nosniff`: a file is only what its Content-Type says.
+ */
+export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  "X-Content-Type-Options": "nosniff",
+  "Cross-Origin-Resource-Policy": "same-origin",
+  "Content-Security-Policy": "frame-ancestors 'self'",
+  "X-Frame-Options": "SAMEORIGIN",
+  "Referrer-Policy": "no-referrer",
 };
 
 /** Returns a request handler for `root`, which must exist. */
@@ -86,8 +104,8 @@ async function serve(root: string, request: IncomingMessage, response: ServerRes
   response.writeHead(200, {
     "Content-Type": CONTENT_TYPES[extname(real).toLowerCase()] ?? "application/octet-stream",
     "Content-Length": info.size,
-    "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-cache",
+    ...PAGE_HEADERS,
   });
   if (request.method === "HEAD") {
     response.end();
@@ -101,7 +119,7 @@ async function serve(root: string, request: IncomingMessage, response: ServerRes
 export function send(response: ServerResponse, status: number, text: string): void {
   response.writeHead(status, {
     "Content-Type": "text/plain; charset=utf-8",
-    "X-Content-Type-Options": "nosniff",
+    ...PAGE_HEADERS,
   });
   response.end(`${text}\n`);
 }

@@ -14,6 +14,8 @@ import { PI_ELEMENTS_PROTOCOL, protocolToken, TOKEN_PROTOCOL_PREFIX } from "@pi-
 import { FailurePacer, type FailurePacerOptions } from "./failure-pacer.js";
 import { answerAndClose } from "./raw-answer.js";
 import {
+  cookieValues,
+  generateToken,
   hostHeaderAllowed,
   type OriginRule,
   originAllowed,
@@ -52,6 +54,8 @@ export class UpgradeGate {
   readonly #options: UpgradeGateOptions;
   readonly #refusalLog: (line: string) => void;
   readonly #failures: FailurePacer;
+  /** What the static cookie holds: admits static GET and HEAD, never a WebSocket (see `staticAllowed`). */
+  readonly #staticSecret = generateToken();
 
   constructor(options: UpgradeGateOptions) {
     this.#options = options;
@@ -130,39 +134,31 @@ export class UpgradeGate {
   }
 
   /**
-   * Whether a static-file request carries the token: `?token=` (the printed URL), `Authorization: Bearer`, or the
-   * cookie that the first of those sets, so that the page's own scripts and styles (requested without the query)
-   * load too. The cookie is HttpOnly and SameSite=Strict, named after the port (cookies ignore ports). A refusal
-   * is logged.
+   * Whether a static-file request may be served: it carries the token (`?token=`, the printed URL, or
+   * `Authorization: Bearer`), or the static cookie that the first of those sets, so that the page's own scripts
+   * and styles (requested without the query) load too. The cookie (`pi-bridge-PORT`, HttpOnly, SameSite=Strict)
+   * holds `#staticSecret`, a random value of this bridge run, never the token: browsers send a 127.0.0.1 cookie
+   * to every port of 127.0.0.1, so any local server a user visits receives it, and it must not open the socket
+   * (`check` never reads cookies, and the secret is not the token). All cookies of that name count, not only the
+   * first (a longer-path one set from another port comes first). A refusal is logged.
    */
   staticAllowed(request: IncomingMessage, response: ServerResponse, url: URL): boolean {
     const { token } = this.#options;
-    if (token === undefined || staticTokenAccepted(request, response, url, token)) return true;
+    if (token === undefined) return true;
+    const name = `pi-bridge-${request.socket.localPort}`;
+    const explicit = presentedToken(url, request.headers.authorization);
+    if (explicit !== undefined && tokenMatches(explicit, token)) {
+      response.setHeader("Set-Cookie", `${name}=${this.#staticSecret}; HttpOnly; SameSite=Strict; Path=/`);
+      return true;
+    }
+    // A wrong explicit token is refused even beside a good cookie: a page with a stale ?token= should say so.
+    if (explicit === undefined && this.#staticCookieAccepted(request, name)) return true;
     this.#refusalLog(`[pi-bridge] refused an HTTP request from ${request.socket.remoteAddress ?? "?"}: 401`);
     return false;
   }
-}
 
-function staticTokenAccepted(request: IncomingMessage, response: ServerResponse, url: URL, token: string): boolean {
-  const name = `pi-bridge-${request.socket.localPort}`;
-  const explicit = presentedToken(url, request.headers.authorization);
-  if (explicit !== undefined) {
-    if (!tokenMatches(explicit, token)) return false;
-    response.setHeader("Set-Cookie", `${name}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`);
-    return true;
-  }
-  for (const pair of (request.headers.cookie ?? "").split(";")) {
-    const [key, value] = pair.trim().split("=", 2);
-    if (key === name && value !== undefined) return tokenMatches(safeDecode(value), token);
-  }
-  return false;
-}
-
-function safeDecode(text: string): string | undefined {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return undefined;
+  #staticCookieAccepted(request: IncomingMessage, name: string): boolean {
+    return cookieValues(request.headers.cookie, name).some((value) => tokenMatches(value, this.#staticSecret));
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { request } from "node:http";
-import { connect, type NetConnectOpts, type Socket } from "node:net";
+import { type AddressInfo, connect, createServer, type NetConnectOpts, type Socket } from "node:net";
 import { hostname } from "node:os";
 import { after, before, describe, it } from "node:test";
 import { within } from "../../../test/support/wait-for.js";
@@ -83,6 +83,97 @@ describe("binding", () => {
       assert.equal(await new TestClient(url, { headers: { Host: `evil.example:${bridge.port}` } }).refused, 421);
     } finally {
       await bridge.close();
+    }
+  });
+});
+
+/** Whether this machine has the IPv6 loopback address (a container may not). */
+async function hasIpv6Loopback(): Promise<boolean> {
+  const probe = createServer();
+  return new Promise((resolve) => {
+    probe.once("error", () => resolve(false));
+    probe.listen(0, "::1", () => probe.close(() => resolve(true)));
+  });
+}
+
+describe("localhost: the other loopback address", () => {
+  it("a bridge on 127.0.0.1 also holds [::1] at its port, so http://localhost:PORT/ reaches no one else", async (t) => {
+    if (!(await hasIpv6Loopback())) return t.skip("this machine has no ::1");
+    const bridge = await startFakeBridge();
+    try {
+      const client = await TestClient.connect(withToken(`ws://[::1]:${bridge.port}/`, bridge.token));
+      await client.next((r) => r.type === "pi-elements/hello");
+      await client.close();
+      const squatter = createServer();
+      const taken = await new Promise<string>((resolve) => {
+        squatter.once("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? "error"));
+        squatter.listen(bridge.port, "::1", () => squatter.close(() => resolve("listening")));
+      });
+      assert.equal(taken, "EADDRINUSE", "another program could listen on [::1] at the bridge's port");
+    } finally {
+      await bridge.close();
+    }
+  });
+
+  it("a bridge on ::1 also holds 127.0.0.1 at its port", async (t) => {
+    if (!(await hasIpv6Loopback())) return t.skip("this machine has no ::1");
+    const bridge = await startFakeBridge({ host: "::1" });
+    try {
+      const client = await TestClient.connect(withToken(`ws://127.0.0.1:${bridge.port}/`, bridge.token));
+      await client.next((r) => r.type === "pi-elements/hello");
+      await client.close();
+    } finally {
+      await bridge.close();
+    }
+  });
+
+  it("warns when another program holds [::1] at its port already", async (t) => {
+    if (!(await hasIpv6Loopback())) return t.skip("this machine has no ::1");
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(0, "::1", resolve));
+    const { port } = squatter.address() as AddressInfo;
+    const bridge = await startFakeBridge({ port });
+    try {
+      assert.ok(
+        bridge.logs.some((line) => line.includes(`WARNING: another program listens on [::1]:${port}`)),
+        bridge.logs.join("\n"),
+      );
+      const client = await TestClient.connect(bridge.url);
+      await client.close();
+    } finally {
+      await bridge.close();
+      squatter.close();
+    }
+  });
+});
+
+describe("--allow-host", () => {
+  it("lets the page the bridge serves at http://NAME:PORT/ open its socket; other origins of NAME stay out", async () => {
+    const bridge = await startFakeBridge({ allowHosts: ["box.example"] });
+    try {
+      const url = withToken(`ws://127.0.0.1:${bridge.port}/`, bridge.token);
+      const host = `box.example:${bridge.port}`;
+      for (const origin of [`http://box.example:${bridge.port}`, `https://BOX.example:${bridge.port}`]) {
+        const client = await TestClient.connect(url, { headers: { Host: host }, origin });
+        await client.close();
+      }
+      for (const origin of [`http://box.example:${bridge.port + 1}`, "http://box.example", "http://evil.example"]) {
+        assert.equal(await new TestClient(url, { headers: { Host: host }, origin }).refused, 403, origin);
+      }
+    } finally {
+      await bridge.close();
+    }
+  });
+
+  it("refuses a value that is not a host name before starting anything", async () => {
+    for (const bad of ["http://box", "box:8080", "box/x"]) {
+      // A bridge that starts anyway is closed, so that the failure does not leave it running.
+      const started = startBridge({ port: 0, allowHosts: [bad], agent: fakeAgent(), log: () => {} });
+      await assert.rejects(
+        started.then((bridge) => bridge.close()),
+        /Not a host name/,
+        bad,
+      );
     }
   });
 });

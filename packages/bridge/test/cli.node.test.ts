@@ -147,6 +147,39 @@ describe("parseCommandLine", () => {
     });
   });
 
+  it("refuses an --allow-host that is not a bare host name or address, saying so", () => {
+    for (const bad of [
+      "http://box",
+      "https://box.lan/",
+      "box:8080",
+      "box/app",
+      "*.box",
+      "",
+      "bo x",
+      "-box",
+      "[::1]:80",
+      "1.2.3",
+      "010.0.0.1",
+    ]) {
+      assert.throws(() => parseCommandLine([`--allow-host=${bad}`]), /--allow-host: Not a host name/, bad);
+    }
+    assert.deepEqual(
+      parseCommandLine([
+        "--allow-host",
+        "Box.LAN",
+        "--allow-host",
+        "::1",
+        "--allow-host",
+        "[fe80::1]",
+        "--allow-host",
+        "my_box",
+      ]),
+      {
+        allowHosts: ["box.lan", "[::1]", "[fe80::1]", "my_box"],
+      },
+    );
+  });
+
   it("returns 'help' for --help and -h", () => {
     assert.equal(parseCommandLine(["--help"]), "help");
     assert.equal(parseCommandLine(["-h"]), "help");

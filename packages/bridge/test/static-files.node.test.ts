@@ -7,8 +7,9 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { PI_ELEMENTS_PROTOCOL, tokenProtocol } from "@pi-elements/core";
 import { resolveInside } from "../src/static-files.js";
-import { startFakeBridge, TestClient } from "./support/harness.js";
+import { startFakeBridge, TestClient, withToken } from "./support/harness.js";
 
 /**
  * Sends a raw HTTP request (so no client normalizes the path) and returns status, headers and body. `auth` is a
@@ -135,6 +136,63 @@ describe("static files", () => {
     assert.equal(script.body, "export {};");
     const forged = await rawRequest(bridge.port, "/app.js", "GET", undefined, `Cookie: ${cookie}x\r\n`);
     assert.equal(forged.status, 401);
+  });
+
+  it("sets a cookie that is not the token: a server that receives it cannot open the socket with it", async () => {
+    const page = await rawRequest(bridge.port, `/?token=${bridge.token}`, "GET", undefined, "");
+    const cookie = /^set-cookie: ([^;]+);/im.exec(page.headers)?.[1] ?? "";
+    const value = cookie.slice(cookie.indexOf("=") + 1);
+    assert.ok(value.length >= 43, page.headers);
+    assert.ok(!page.headers.includes(bridge.token ?? "no token"), page.headers);
+    const url = withToken(bridge.url, undefined);
+    const attempts = [
+      new TestClient(`${url}?token=${encodeURIComponent(value)}`),
+      new TestClient(url, { headers: { Cookie: cookie } }),
+      new TestClient(url, { headers: { Authorization: `Bearer ${value}` } }),
+      new TestClient(url, { protocols: [PI_ELEMENTS_PROTOCOL, tokenProtocol(value)] } as never),
+    ];
+    assert.deepEqual(await Promise.all(attempts.map((client) => client.refused)), [401, 401, 401, 401]);
+    // The same forms with the token do open: the refusals are the cookie's, not the forms'.
+    const token = bridge.token as string;
+    for (const client of [
+      new TestClient(`${url}?token=${encodeURIComponent(token)}`),
+      new TestClient(url, { headers: { Authorization: `Bearer ${token}` } }),
+      new TestClient(url, { protocols: [PI_ELEMENTS_PROTOCOL, tokenProtocol(token)] } as never),
+    ]) {
+      await client.opened;
+      await client.close();
+    }
+  });
+
+  it("a planted cookie of the same name and a longer path, sent first, does not lock the page out", async () => {
+    const page = await rawRequest(bridge.port, `/?token=${bridge.token}`, "GET", undefined, "");
+    const cookie = /^set-cookie: ([^;]+);/im.exec(page.headers)?.[1] ?? "";
+    const name = `pi-bridge-${bridge.port}`;
+    const script = await rawRequest(bridge.port, "/app.js", "GET", undefined, `Cookie: ${name}=planted; ${cookie}\r\n`);
+    assert.equal(script.status, 200);
+    assert.equal(script.body, "export {};");
+  });
+
+  it("every answer forbids other origins to load or frame it and sends no referrer", async () => {
+    for (const [path, auth, status] of [
+      ["/", undefined, 200],
+      ["/app.js", undefined, 200],
+      ["/missing", undefined, 404],
+      ["/.env", undefined, 400],
+      ["/app.js", "", 401],
+    ] as const) {
+      const response = await rawRequest(bridge.port, path, "GET", undefined, auth);
+      assert.equal(response.status, status, path);
+      for (const header of [
+        /^cross-origin-resource-policy: same-origin$/im,
+        /^content-security-policy: frame-ancestors 'self'$/im,
+        /^x-frame-options: SAMEORIGIN$/im,
+        /^referrer-policy: no-referrer$/im,
+        /^x-content-type-options: nosniff$/im,
+      ]) {
+        assert.match(response.headers, header, `${path}: ${response.headers}`);
+      }
+    }
   });
 
   it("refuses requests addressed to another host name (DNS rebinding)", async () => {

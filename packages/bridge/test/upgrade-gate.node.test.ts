@@ -104,8 +104,11 @@ describe("UpgradeGate", () => {
     const response = { setHeader: (_name: string, value: string) => cookies.push(value) } as unknown as ServerResponse;
     const url = (target: string) => new URL(target, "http://bridge.invalid");
     assert.equal(g.staticAllowed(request(`/?token=${TOKEN}`), response, url(`/?token=${TOKEN}`)), true);
-    assert.match(cookies[0] ?? "", /^pi-bridge-8787=s3cret-token_value; HttpOnly; SameSite=Strict; Path=\/$/);
-    const withCookie = request("/app.js", { cookie: `other=1; pi-bridge-8787=${TOKEN}` });
+    const cookie = /^(pi-bridge-8787=[A-Za-z0-9_-]{43}); HttpOnly; SameSite=Strict; Path=\/$/.exec(
+      cookies[0] ?? "",
+    )?.[1];
+    assert.ok(cookie, cookies[0]);
+    const withCookie = request("/app.js", { cookie: `other=1; ${cookie}` });
     assert.equal(g.staticAllowed(withCookie, response, url("/app.js")), true);
     assert.equal(g.staticAllowed(request("/app.js"), response, url("/app.js")), false);
     assert.equal(g.staticAllowed(request("/?token=x"), response, url("/?token=x")), false);
@@ -151,5 +154,53 @@ describe("UpgradeGate", () => {
     assert.equal(answered.length, answers);
     clock.advance(1);
     assert.equal(answered.length, answers + 1, "a later guess waits one interval");
+  });
+
+  it("static files: the cookie is not the token and opens no socket; the token as a cookie opens no files", () => {
+    const { gate: g } = gate();
+    const cookies: string[] = [];
+    const response = { setHeader: (_name: string, value: string) => cookies.push(value) } as unknown as ServerResponse;
+    const url = (target: string) => new URL(target, "http://bridge.invalid");
+    g.staticAllowed(request(`/?token=${TOKEN}`), response, url(`/?token=${TOKEN}`));
+    const cookie = (cookies[0] ?? "").split(";")[0] ?? "";
+    const secret = cookie.slice("pi-bridge-8787=".length);
+    assert.notEqual(secret, TOKEN);
+    assert.doesNotMatch(cookies[0] ?? "", new RegExp(TOKEN));
+    // Whatever a server that received the cookie does with it at the upgrade, it is refused.
+    const origin = "http://127.0.0.1:9999";
+    for (const headers of [
+      { cookie } as Record<string, string>,
+      { authorization: `Bearer ${secret}` },
+      { "sec-websocket-protocol": `pi-elements.v1, ${tokenProtocol(secret)}` },
+    ]) {
+      assert.equal(g.check(request("/", { origin, ...headers }), 0)?.status, 401, JSON.stringify(headers));
+    }
+    assert.equal(g.check(request(`/?token=${encodeURIComponent(secret)}`, { origin, cookie }), 0)?.status, 401);
+    // And the old cookie, the token itself, no longer opens the files.
+    const tokenCookie = request("/app.js", { cookie: `pi-bridge-8787=${TOKEN}` });
+    assert.equal(g.staticAllowed(tokenCookie, response, url("/app.js")), false);
+    // Another gate (a restarted bridge, same token) has another secret: the old cookie is worth nothing there.
+    const restarted = gate().gate;
+    assert.equal(restarted.staticAllowed(request("/app.js", { cookie }), response, url("/app.js")), false);
+  });
+
+  it("static files: a cookie of the same name sent before the bridge's (a longer path) does not shadow it", () => {
+    const { gate: g } = gate();
+    const cookies: string[] = [];
+    const response = { setHeader: (_name: string, value: string) => cookies.push(value) } as unknown as ServerResponse;
+    const url = (target: string) => new URL(target, "http://bridge.invalid");
+    g.staticAllowed(request(`/?token=${TOKEN}`), response, url(`/?token=${TOKEN}`));
+    const cookie = (cookies[0] ?? "").split(";")[0] ?? "";
+    for (const header of [
+      `pi-bridge-8787=planted; ${cookie}`,
+      `pi-bridge-8787=; pi-bridge-8787=a=b; ${cookie}; pi-bridge-8787=after`,
+      `pi-bridge-8787; other=1;${cookie}`,
+    ]) {
+      assert.equal(g.staticAllowed(request("/app.js", { cookie: header }), response, url("/app.js")), true, header);
+    }
+    assert.equal(
+      g.staticAllowed(request("/app.js", { cookie: "pi-bridge-8787=planted; pi-bridge-8787=x" }), response, url("/")),
+      false,
+    );
   });
 });

@@ -5,6 +5,7 @@ import "../src/elements/extension-ui/define.js";
 import "../src/elements/prompt/define.js";
 import "../src/elements/session/define.js";
 import type { PiExtensionUi } from "../src/elements/extension-ui/extension-ui.js";
+import { PAGE_TOKEN_KEY } from "../src/elements/session/page-token.js";
 import type { PiSessionElement } from "../src/elements/session/session.js";
 import { FakeAgent, settle } from "./session-fake-agent.js";
 
@@ -194,6 +195,7 @@ describe("pi-session with a url", () => {
       expect(await socket(elsewhere)).to.equal("wss://agent.invalid/app/socket");
       base.remove();
       history.replaceState(history.state, "", before);
+      sessionStorage.removeItem(PAGE_TOKEN_KEY);
       const noToken = await fixture<PiSessionElement>(html`<pi-session url="/no-bridge/"></pi-session>`);
       expect(await socket(noToken)).to.equal(`${origin}/no-bridge/`);
       for (const el of [served, own, absolute, otherHost, elsewhere, noToken]) el.remove();
@@ -201,6 +203,47 @@ describe("pi-session with a url", () => {
       window.WebSocket = RealWebSocket;
       base.remove();
       history.replaceState(history.state, "", before);
+      sessionStorage.removeItem(PAGE_TOKEN_KEY);
+    }
+  });
+
+  it("takes the page's ?token= out of its address, keeping the rest, and finds it again after (a reload)", async () => {
+    const before = location.href;
+    const tokens: Array<string | undefined> = [];
+    const RealWebSocket = window.WebSocket;
+    window.WebSocket = class extends RealWebSocket {
+      constructor(url: string | URL, protocols?: string | string[]) {
+        super(url, protocols);
+        tokens.push(protocolToken([protocols ?? []].flat().join(",")));
+      }
+    };
+    const page = new URL(before);
+    const rest = `${page.search}${page.search === "" ? "?" : "&"}a=1%202`;
+    history.replaceState(history.state, "", `${page.pathname}${rest}&token=t%3D1&token=again&b=x+y#frag`);
+    try {
+      const served = await fixture<PiSessionElement>(html`<pi-session url="/no-bridge/"></pi-session>`);
+      await waitUntil(() => tokens.length === 1, "the element opened no socket");
+      expect(tokens[0]).to.equal("t=1");
+      expect(location.search).to.equal(`${rest}&b=x+y`);
+      expect(location.hash).to.equal("#frag");
+      expect(location.href).to.not.contain("t%3D1");
+      served.remove();
+      // What a reload of that address makes: a new element, and no ?token= in the address any more.
+      const again = await fixture<PiSessionElement>(html`<pi-session url="/no-bridge/"></pi-session>`);
+      await waitUntil(() => tokens.length === 2, "the element opened no socket");
+      expect(tokens[1]).to.equal("t=1");
+      again.remove();
+      // A socket elsewhere neither takes the token nor touches the address.
+      history.replaceState(history.state, "", `${page.pathname}${rest}&token=other`);
+      const elsewhere = await fixture<PiSessionElement>(html`<pi-session url="//agent.invalid/"></pi-session>`);
+      await waitUntil(() => tokens.length === 3, "the element opened no socket");
+      expect(tokens[2]).to.equal(undefined);
+      expect(location.search).to.equal(`${rest}&token=other`);
+      elsewhere.remove();
+    } finally {
+      window.WebSocket = RealWebSocket;
+      history.replaceState(history.state, "", before);
+      sessionStorage.removeItem(PAGE_TOKEN_KEY);
     }
   });
 

@@ -3,6 +3,7 @@ import { PiSession, WebSocketTransport } from "@pi-elements/core";
 import { css, html, LitElement } from "lit";
 import { sessionContext } from "../../context.js";
 import { emit } from "../../internal/events.js";
+import { takePageToken } from "./page-token.js";
 
 /** Detail of `pi-session-change`. */
 export interface SessionChangeDetail {
@@ -13,7 +14,8 @@ export interface SessionChangeDetail {
  * Declarative wiring for plain HTML: `<pi-session url="ws://127.0.0.1:8787/?token=…">` connects to a pi-elements
  * bridge over a WebSocket and gives the session to every pi-* descendant (through @lit/context). On a page the
  * bridge serves itself (`pi-bridge --static DIR`, opened at the `http://…/?token=…` address it prints),
- * `<pi-session url="/">` connects back to that bridge with the page's token. The token is taken out of the URL and
+ * `<pi-session url="/">` connects back to that bridge with the page's token, which it then removes from the page's
+ * address and keeps in `sessionStorage` for reloads (page-token.ts). The token is taken out of the URL and
  * sent in the `Sec-WebSocket-Protocol` header, so it is in no request URL or server log; to keep it out of the DOM
  * too, set the `token` property instead. For any other transport, set the `session` property to a `PiSession` you
  * made; it takes precedence over `url`.
@@ -41,7 +43,9 @@ export class PiSessionElement extends LitElement {
    * WebSocket URL of a pi-elements bridge, with its `?token=` (sent in a header, not in the URL) unless `token` is
    * set. A relative URL, such as `"/"`, is resolved against the page's base URL (`http:` becomes `ws:`, `https:`
    * becomes `wss:`); when it then points at the page's own origin and has no `token`, the page's own `?token=` is
-   * added, so the page the bridge serves needs no editing. A token is never carried to another origin.
+   * added, so the page the bridge serves needs no editing; the page's address then loses its `?token=` (other
+   * parameters and the hash stay), and the token is kept in `sessionStorage`, so a reload connects again. A token
+   * is never carried to another origin.
    * @default undefined
    */
   declare url: string | undefined;
@@ -141,18 +145,17 @@ export class PiSessionElement extends LitElement {
 
 /**
  * `url` as given when it is absolute; a relative one resolved against the page, with a WebSocket scheme, and with
- * the page's `?token=` when it leads back to the page's origin (the bridge that served the page).
+ * the page's token (see page-token.ts) when it leads back to the page's origin (the bridge that served the page).
  */
 function socketUrl(url: string): string {
   if (URL.canParse(url)) return url;
   const resolved = new URL(url, document.baseURI);
   if (resolved.protocol === "http:") resolved.protocol = "ws:";
   else if (resolved.protocol === "https:") resolved.protocol = "wss:";
-  const page = new URL(location.href);
-  const token = page.searchParams.get("token");
-  const pageSocketOrigin = `${page.protocol === "https:" ? "wss:" : "ws:"}//${page.host}`;
-  if (token !== null && resolved.origin === pageSocketOrigin && !resolved.searchParams.has("token")) {
-    resolved.searchParams.set("token", token);
+  const pageSocketOrigin = `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}`;
+  if (resolved.origin === pageSocketOrigin && !resolved.searchParams.has("token")) {
+    const token = takePageToken();
+    if (token !== undefined) resolved.searchParams.set("token", token);
   }
   return resolved.href;
 }
