@@ -7,6 +7,9 @@ import "../src/elements/session/define.js";
 import type { PiExtensionUi } from "../src/elements/extension-ui/extension-ui.js";
 import type { PiSessionElement } from "../src/elements/session/session.js";
 import { FakeAgent, settle } from "./session-fake-agent.js";
+import { withoutArming } from "./support/dialogs.js";
+
+withoutArming();
 
 const changes = (el: HTMLElement) => {
   const seen: (PiSession | undefined)[] = [];

@@ -55,6 +55,8 @@ export const en = {
   reconnecting: "Reconnecting…",
   closed: "Disconnected",
   agentExited: "The agent exited (code {code})",
+  /** The prompt's command was sent and pi has not answered it yet (a slash command runs until it is done). */
+  running: "Running…",
 } as const;
 
 export type StringKey = keyof typeof en;
@@ -102,6 +104,7 @@ export const ja: StringTable = {
   connecting: "接続中…",
   open: "接続済み",
   reconnecting: "再接続中…",
+  running: "実行中…",
   closed: "切断されました",
   agentExited: "エージェントが終了しました（コード {code}）",
 };
@@ -148,6 +151,7 @@ export const zhHans: StringTable = {
   connecting: "正在连接…",
   open: "已连接",
   reconnecting: "正在重新连接…",
+  running: "正在运行…",
   closed: "已断开",
   agentExited: "代理已退出（代码 {code}）",
 };

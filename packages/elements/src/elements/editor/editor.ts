@@ -23,6 +23,7 @@ export type EditorSubmitKey = "enter" | "mod-enter";
  * @csspart content - The heading, body and actions.
  * @csspart heading - The title line, with the countdown.
  * @csspart countdown - "(5s)" after the title while a timeout runs.
+ * @csspart arming - The bar that fills while the dialog arms (present only then): see DialogElement.
  * @csspart textarea - The text area.
  * @csspart hint - Which key submits.
  * @csspart actions - The row of buttons.

@@ -18,6 +18,7 @@ import { tokens } from "../../theme/tokens.js";
  * @csspart content - The heading, body and actions.
  * @csspart heading - The title line, with the countdown.
  * @csspart countdown - "(5s)" after the title while a timeout runs.
+ * @csspart arming - The bar that fills while the dialog arms (present only then): see DialogElement.
  * @csspart input - The text field.
  * @csspart actions - The row of buttons.
  * @csspart button - Each button.

@@ -49,7 +49,10 @@ interface PromptSlice {
  *   command typed out in full sends it. The text field keeps its textbox role (ARIA allows no combobox role on a
  *   textarea) with the combobox's properties: `aria-haspopup="listbox"`, `aria-autocomplete="list"`, and while the
  *   list is open `aria-controls` and `aria-activedescendant`. An IME composition never opens, moves or accepts.
- * The same actions are buttons. Empty or blank messages are not sent. The text clears once the agent accepted it;
+ * The same actions are buttons. Empty or blank messages are not sent. From sending until pi answers the command
+ * (for a slash command, pi answers once the command has run, dialogs and all), the prompt shows it is running:
+ * "Running…" in its status, `aria-busy` on its base, the send buttons disabled; Enter sends nothing meanwhile, so a
+ * double press never sends the same text twice. The text clears once the agent accepted it;
  * if the command fails, the text stays for a retry, pi's error shows under the box as an alert (until the text
  * changes or is sent again), and `pi-send-error` fires. While the session is not connected, sending is
  * disabled and the connection state is shown. When the bridge reports that the agent process ended, an alert says
@@ -64,7 +67,8 @@ interface PromptSlice {
  * @csspart textarea - The text field.
  * @csspart actions - The buttons.
  * @csspart button - Every button; each also has its own part: `send`, `steer`, `follow-up`, `abort`.
- * @csspart status - The connection state while not connected (a polite live region).
+ * @csspart status - The connection state while not connected, else "Running…" while a command runs (a polite live
+ *   region).
  * @csspart agent-exit - The alert shown while the agent is not running; announced once when it appears.
  * @csspart stderr - The last lines the agent wrote to stderr before it exited (inside `agent-exit`).
  * @csspart error - Why the last message could not be sent: pi's error, in an alert.
@@ -147,6 +151,11 @@ export class PiPrompt extends PiElement {
     return this.#store.value?.agentExit;
   }
 
+  /** Whether a command sent from the box is running: sent, and not yet answered by pi. */
+  get running(): boolean {
+    return this.#busy;
+  }
+
   /** Whether a message can go out now: no session, or a session whose transport is open and whose agent runs. */
   get canSend(): boolean {
     // Without a session there is no connection to wait for.
@@ -181,7 +190,9 @@ export class PiPrompt extends PiElement {
     const matches = this.#matches;
     const open = matches.length > 0;
     const active = Math.min(this.#active, matches.length - 1);
-    return html`<div part="base">
+    const status =
+      state && state !== "open" ? localizeOwn(this, state) : this.#busy ? localizeOwn(this, "running") : "";
+    return html`<div part="base" aria-busy=${this.#busy ? "true" : nothing}>
       ${open ? this.#renderCompletions(matches, active) : nothing}
       <textarea
         part="textarea"
@@ -215,7 +226,7 @@ export class PiPrompt extends PiElement {
           ? nothing
           : html`<p part="error" role="alert">${localizeOwn(this, "error")}: ${this.#sendError}</p>`
       }
-      <span part="status" role="status">${state && state !== "open" ? localizeOwn(this, state) : nothing}</span>
+      <span part="status" role="status" class=${state && state !== "open" ? "" : "running"}>${status || nothing}</span>
       ${this.#renderAgentExit()}
     </div>`;
   }

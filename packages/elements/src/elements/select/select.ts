@@ -31,6 +31,7 @@ import { selectStyles } from "./select.styles.js";
  * @csspart content - The heading, body and actions.
  * @csspart heading - The title line, with the countdown.
  * @csspart countdown - "(5s)" after the title while a timeout runs.
+ * @csspart arming - The bar that fills while the dialog arms (present only then): see DialogElement.
  * @csspart filter - The filter field of a long list.
  * @csspart listbox - The scrolling list.
  * @csspart option - Each option.
