@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { type Browser, chromium } from "playwright-core";
 import { build, preview } from "vite";
 import { launchOptions } from "../../scripts/chromium.mjs";
+import { dialogsArmed } from "../support/armed.js";
 
 const HOSTS = fileURLToPath(new URL("../../demo/hosts/", import.meta.url));
 
@@ -55,6 +56,7 @@ for (const framework of ["react", "vue", "svelte"] as const) {
       const select = page.locator("pi-extension-ui pi-select");
       await select.getByRole("option", { name: "React" }).waitFor();
       await select.getByRole("listbox").focus();
+      await dialogsArmed(page);
       await page.keyboard.press("ArrowDown");
       await page.keyboard.press("Enter");
       await page.locator("pi-extension-ui pi-confirm").getByRole("button", { name: "Yes" }).click();
@@ -75,6 +77,7 @@ for (const framework of ["react", "vue", "svelte"] as const) {
       await page.goto(url);
       const input = page.locator("main > pi-input").getByRole("textbox");
       await input.fill("Ada 世界");
+      await dialogsArmed(page);
       await input.press("Enter");
       await page.locator("#standalone", { hasText: "Ada 世界" }).waitFor();
       await page.close();
