@@ -4,7 +4,7 @@
  * session's clock, here a manual one, so "during" and "after" are exact instants, not sleeps.
  */
 import { expect, fixture, html, waitUntil } from "@open-wc/testing";
-import { executeServerCommand, sendKeys, sendMouse } from "@web/test-runner-commands";
+import { emulateMedia, executeServerCommand, sendKeys, sendMouse } from "@web/test-runner-commands";
 import { keyDown, keyUp } from "../../../test/support/engine.js";
 import { DialogElement } from "../src/base/dialog-element.js";
 import "../src/elements/extension-ui/define.js";
@@ -149,6 +149,30 @@ describe("arming: a press that began in a dialog's first moments never answers i
     await el.updateComplete;
     await sendMouse({ type: "click", position: [2, 2] });
     expect(events).to.deep.equal([{ type: "pi-cancel", detail: { source: "backdrop" } }]);
+  });
+
+  it("the bar fills over the arming time, and stands still (full, faint) under prefers-reduced-motion", async function (this: Mocha.Context) {
+    const clock = new FakeClock();
+    const el = await openConfirm(clock, { armingTime: 800 });
+    el.cancel();
+    el.show(); // opened again with its own arming time
+    await el.updateComplete;
+    const bar = part(el, "arming");
+    expect(getComputedStyle(bar).animationName).to.equal("pi-arming");
+    expect(getComputedStyle(bar).animationDuration).to.equal("0.8s");
+    try {
+      await emulateMedia({ reducedMotion: "reduce" });
+    } catch {
+      // Only Chromium's driver emulates media features here (Firefox over WebDriver BiDi and WebKitWebDriver refuse).
+      return this.skip();
+    }
+    try {
+      expect(getComputedStyle(bar).animationName).to.equal("none");
+      const content = part(el, "content");
+      expect(bar.getBoundingClientRect().width).to.be.closeTo(content.getBoundingClientRect().width, 1);
+    } finally {
+      await emulateMedia({ reducedMotion: "no-preference" });
+    }
   });
 
   it("Escape cancels at once, even while it arms: cancelling is never destructive", async () => {
