@@ -123,9 +123,15 @@ export const dialogStyles = css`
   button.primary[aria-disabled="true"]:hover {
     background: var(--_accent);
   }
+  /* Out of the flow, in the frame's bottom padding: nothing moves when it goes (the prompt below an inline dialog). */
+  .content {
+    position: relative;
+  }
   .arming {
+    position: absolute;
+    inset-inline-start: 0;
+    inset-block-end: calc(var(--_space) * -0.75 - 1.5px);
     block-size: 3px;
-    margin-block-start: calc(var(--_space) * -0.5);
     border-radius: 2px;
     background: var(--_accent);
     animation: pi-arming var(--_arming-time, 500ms) linear both;
