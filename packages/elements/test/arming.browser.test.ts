@@ -175,6 +175,27 @@ describe("arming: a press that began in a dialog's first moments never answers i
     }
   });
 
+  it("pi-extension-ui modal: a backdrop click while the dialog arms does nothing; after arming it cancels", async () => {
+    const clock = new FakeClock();
+    const agent = new TestAgent(clock);
+    const host = await fixture<PiExtensionUi>(
+      html`<pi-extension-ui modal .session=${agent.session}></pi-extension-ui>`,
+    );
+    agent.send({ type: "extension_ui_request", id: "m", method: "confirm", title: "Allow?", message: "rm -rf build/" });
+    await settle();
+    await host.updateComplete;
+    const shown = host.shadowRoot!.querySelector<AnyDialog>("[part~=dialog-element]")!;
+    await shown.updateComplete;
+    expect(shown.arming).to.equal(true);
+    await sendMouse({ type: "click", position: [2, 2] });
+    await settle();
+    expect(agent.responses()).to.deep.equal([]);
+    clock.advance(ARMING);
+    await sendMouse({ type: "click", position: [2, 2] });
+    await settle();
+    expect(agent.responses()).to.deep.equal([{ type: "extension_ui_response", id: "m", cancelled: true }]);
+  });
+
   it("Escape cancels at once, even while it arms: cancelling is never destructive", async () => {
     const clock = new FakeClock();
     const el = await openConfirm(clock);
