@@ -13,6 +13,7 @@ import { build } from "esbuild";
 import { type Browser, chromium, type LaunchOptions, type Page } from "playwright-core";
 import { type RestartPolicy, type RunningBridge, startBridge } from "../../packages/bridge/src/index.js";
 import { type Rec, TestClient } from "../../packages/bridge/test/support/harness.js";
+import { dialogsArmed } from "../support/armed.js";
 import { isolatedPi, PI_0_73, PI_VERSIONS } from "../support/real-pi.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -157,6 +158,9 @@ for (const version of PI_VERSIONS) {
     it("a confirm answered with the keyboard reaches pi", async () => {
       const from = command("/ui-confirm");
       await page.locator("pi-confirm").waitFor();
+      await dialogsArmed(page);
+      // No has focus (the least destructive choice): the arrow moves to Yes.
+      await page.keyboard.press("ArrowLeft");
       await page.keyboard.press("Enter");
       assert.equal((await agent.next(notifyWith("ui-confirm ->"), from)).message, "ui-confirm -> true");
     });
@@ -168,6 +172,7 @@ for (const version of PI_VERSIONS) {
       const input = page.locator("pi-input input");
       await input.waitFor();
       await input.fill("after reload 漢字");
+      await dialogsArmed(page);
       await input.press("Enter");
       assert.equal((await agent.next(notifyWith("ui-input ->"), from)).message, 'ui-input -> "after reload 漢字"');
     });
@@ -185,10 +190,13 @@ for (const version of PI_VERSIONS) {
       const from = command("/ui-two");
       await page.locator("pi-extension-ui [part=queue]", { hasText: "1 of 2" }).waitFor();
       await page.locator("pi-confirm").waitFor();
+      await dialogsArmed(page);
+      await page.keyboard.press("ArrowLeft");
       await page.keyboard.press("Enter");
       const input = page.locator("pi-input input");
       await input.waitFor();
       await input.fill("second");
+      await dialogsArmed(page);
       await input.press("Enter");
       assert.equal(
         (await agent.next(notifyWith("ui-two ->"), from)).message,
@@ -227,6 +235,7 @@ for (const version of PI_VERSIONS) {
       const before = await sockets();
       await page.evaluate(() => (window as unknown as { piSockets: WebSocket[] }).piSockets.at(-1)?.close());
       await input.fill("answered while offline");
+      await dialogsArmed(page);
       await input.press("Enter");
       await page.locator("pi-input").waitFor({ state: "detached" });
       assert.equal((await agent.next(notifyWith("ui-input ->"), from)).message, 'ui-input -> "answered while offline"');
@@ -245,6 +254,7 @@ for (const version of PI_VERSIONS) {
         await second.locator("pi-input").waitFor();
         const input = second.locator("pi-input input");
         await input.fill("from the second page");
+        await dialogsArmed(second);
         await input.press("Enter");
         await page.locator("pi-input").waitFor({ state: "detached" });
         assert.equal((await agent.next(notifyWith("ui-input ->"), from)).message, 'ui-input -> "from the second page"');
@@ -314,6 +324,7 @@ describe("pi's own rpc-demo extension through the bridge into the elements", { t
     const input = stack.page.locator("pi-input input");
     await input.waitFor();
     await input.fill("typed in the page");
+    await dialogsArmed(stack.page);
     await input.press("Enter");
     assert.equal((await stack.agent.next(notifyWith("You entered:"), from)).message, "You entered: typed in the page");
   });
@@ -324,6 +335,7 @@ describe("pi's own rpc-demo extension through the bridge into the elements", { t
     const textarea = stack.page.locator("pi-editor textarea");
     await textarea.waitFor();
     assert.equal(await textarea.inputValue(), "Line 1\nLine 2\nLine 3");
+    await dialogsArmed(stack.page);
     await textarea.press("End");
     await textarea.press("Shift+Enter");
     await textarea.pressSequentially("Line 4");

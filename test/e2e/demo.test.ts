@@ -12,6 +12,7 @@ import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { launchOptions } from "../../scripts/chromium.mjs";
+import { dialogsArmed } from "../support/armed.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -104,6 +105,7 @@ describe("the demo command", { timeout: 180_000 }, () => {
     const { page, errors } = await open(`${galleryUrl}#/playground`);
     await page.getByRole("button", { name: "/pick", exact: true }).click();
     await page.getByRole("option", { name: "staging" }).waitFor();
+    await dialogsArmed(page);
     await page.keyboard.press("ArrowDown");
     await page.keyboard.press("Enter");
     await page.locator("pi-notifications", { hasText: 'select answered "production"' }).waitFor();

@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { type Browser, chromium } from "playwright-core";
 import { build, preview } from "vite";
 import { launchOptions } from "../../scripts/chromium.mjs";
+import { dialogsArmed } from "../support/armed.js";
 
 const HOSTS = fileURLToPath(new URL("../../demo/hosts/", import.meta.url));
 
@@ -74,6 +75,7 @@ for (const framework of ["react", "vue", "svelte"] as const) {
       await bothShow("Pick a framework");
 
       await select.getByRole("listbox").focus();
+      await dialogsArmed(page);
       await page.keyboard.press("ArrowDown");
       await page.keyboard.press("Enter");
       // The earliest deadline comes next, not the oldest.
@@ -101,6 +103,7 @@ for (const framework of ["react", "vue", "svelte"] as const) {
       await page.goto(url);
       const input = page.locator("main > pi-input").getByRole("textbox");
       await input.fill("Ada 世界");
+      await dialogsArmed(page);
       await input.press("Enter");
       await page.locator("#standalone", { hasText: "Ada 世界" }).waitFor();
       await page.close();

@@ -17,6 +17,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Rec } from "../../packages/bridge/test/support/harness.js";
+import { dialogsArmed } from "../support/armed.js";
 import {
   closeBrowser,
   type ExampleSession,
@@ -156,6 +157,7 @@ const GROUPS: readonly ExampleGroup[] = [
           const box = dialog.getByRole("textbox");
           assert.equal(await box.getAttribute("placeholder"), "type something...");
           await box.fill("typed in the page");
+          await dialogsArmed(user.page);
           await box.press("Enter");
           await user.notified("You entered: typed in the page");
           await user.toast("You entered: typed in the page");
@@ -168,6 +170,7 @@ const GROUPS: readonly ExampleGroup[] = [
           await user.type("/rpc-editor");
           const box = user.dialog("Edit some text").getByRole("textbox");
           assert.equal(await box.inputValue(), "Line 1\nLine 2\nLine 3");
+          await dialogsArmed(user.page);
           await box.press("ControlOrMeta+End");
           await box.press("Shift+Enter");
           await box.pressSequentially("Line 4");
@@ -243,6 +246,7 @@ const GROUPS: readonly ExampleGroup[] = [
           await commandResult(user, "Confirmed by user!");
           const box = input.getByRole("textbox");
           assert.equal(await box.inputValue(), "kept while away");
+          await dialogsArmed(user.page);
           await box.press("Enter");
           await commandResult(user, "You entered: kept while away");
         },
@@ -254,6 +258,7 @@ const GROUPS: readonly ExampleGroup[] = [
           const list = user.dialog(/Pick an option/).getByRole("listbox");
           await list.getByRole("option", { name: "Option C" }).waitFor();
           assert.deepEqual(await list.getByRole("option").allInnerTexts(), ["Option A", "Option B", "Option C"]);
+          await dialogsArmed(user.page);
           await user.page.keyboard.press("ArrowDown");
           await user.page.keyboard.press("Enter");
           await commandResult(user, "Selected: Option B");
@@ -372,6 +377,7 @@ const GROUPS: readonly ExampleGroup[] = [
             .dialog(/Dangerous command/)
             .getByRole("option", { name: "Yes" })
             .waitFor();
+          await dialogsArmed(user.page);
           await user.page.keyboard.press("Enter");
           await user.agentEnd(user.since);
           assert.equal(existsSync(join(cwd, "victim.txt")), false, "pi deleted the file");
@@ -438,6 +444,7 @@ const GROUPS: readonly ExampleGroup[] = [
           const dialog = user.dialog(/Clear session\?/);
           await dialog.getByText("This will delete all messages in the current session.").waitFor();
           await dialog.getByRole("button", { name: "No" }).focus();
+          await dialogsArmed(user.page);
           await user.page.keyboard.press("Enter");
           assert.deepEqual((await response).data, { cancelled: true });
           await user.toast("Clear cancelled");
@@ -573,6 +580,7 @@ const GROUPS: readonly ExampleGroup[] = [
             { text: "The summary comes next." },
           );
           const from = user.mark();
+          await dialogsArmed(user.page);
           await user.page.keyboard.press("Enter");
           await user.agentEnd(from);
           assert.equal(readFileSync(join(cwd, "notes.txt"), "utf8"), "notes");
@@ -620,6 +628,7 @@ const GROUPS: readonly ExampleGroup[] = [
           await user.dialog("Plan mode - what next?").getByRole("option", { name: "Refine the plan" }).click();
           const editor = user.dialog("Refine the plan:").getByRole("textbox");
           await editor.fill("Add a test step");
+          await dialogsArmed(user.page);
           await editor.press("Enter");
           await user.record(
             () => model.requests.some((r) => JSON.stringify(r.messages).includes("Add a test step")),
@@ -920,6 +929,7 @@ const GROUPS: readonly ExampleGroup[] = [
           await user.type("/handoff carry on");
           const editor = user.dialog("Edit handoff prompt").getByRole("textbox");
           await editor.fill("Carry on with the notes.");
+          await dialogsArmed(user.page);
           await editor.press("Enter");
           await commandResult(user, "Handoff ready. Submit when ready.");
           const prompt = user.page.locator("pi-prompt").getByRole("textbox");

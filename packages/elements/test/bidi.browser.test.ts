@@ -1,4 +1,5 @@
 /**
+
  * Bidirectional text in every place pi's text appears: each status entry, widget line, toast and dialog text takes
  * its direction from its own first strong character, in a left-to-right and a right-to-left page, with and without
  * ANSI runs. Checked by where the characters are drawn, not by attributes.
@@ -14,8 +15,11 @@ import type { PiNotifications } from "../src/elements/notifications/notification
 import type { PiSelect } from "../src/elements/select/select.js";
 import type { PiStatusBar } from "../src/elements/status-bar/status-bar.js";
 import type { PiWidgetSlot } from "../src/elements/widget-slot/widget-slot.js";
+import { withoutArming } from "./support/dialogs.js";
 import { FakeClock } from "./support/fake-clock.js";
 import { xOf } from "./support/text-geometry.js";
+
+withoutArming();
 
 const ESC = "\u001b";
 const yellow = (text: string) => `${ESC}[33m${text}${ESC}[39m`;

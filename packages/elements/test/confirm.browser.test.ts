@@ -6,8 +6,10 @@ import "../src/elements/extension-ui/define.js";
 import "../src/elements/prompt/define.js";
 import type { PiConfirm } from "../src/elements/confirm/confirm.js";
 import { settle, TestAgent } from "./support/agent.js";
-import { type AnyDialog, deepActive, recordEvents } from "./support/dialogs.js";
+import { type AnyDialog, deepActive, recordEvents, withoutArming } from "./support/dialogs.js";
 import { FakeClock } from "./support/fake-clock.js";
+
+withoutArming();
 
 async function openConfirm(message = "Line one\nLine two\n\n  indented"): Promise<PiConfirm> {
   const el = await fixture<PiConfirm>(html`<pi-confirm heading="Delete?" .message=${message}></pi-confirm>`);
@@ -33,24 +35,24 @@ describe("pi-confirm", () => {
     expect(message.innerText.split("\n").length).to.equal(4);
   });
 
-  it("Yes has focus; Enter confirms", async () => {
+  it("No, the least destructive choice, has focus when it opens; Enter answers No", async () => {
     const el = await openConfirm();
     const events = recordEvents(el);
-    expect(deepActive()).to.equal(button(el, "yes-button"));
+    expect(deepActive()).to.equal(button(el, "no-button"));
     await sendKeys({ press: "Enter" });
-    expect(events).to.deep.equal([{ type: "pi-submit", detail: { confirmed: true } }]);
+    expect(events).to.deep.equal([{ type: "pi-submit", detail: { confirmed: false } }]);
   });
 
-  it("arrow keys move between Yes and No; Enter on No answers false", async () => {
+  it("arrow keys move between No and Yes; Enter on Yes answers true", async () => {
     const el = await openConfirm();
     const events = recordEvents(el);
     await sendKeys({ press: "ArrowDown" });
-    expect(deepActive()).to.equal(button(el, "no-button"));
-    await sendKeys({ press: "ArrowUp" });
     expect(deepActive()).to.equal(button(el, "yes-button"));
+    await sendKeys({ press: "ArrowUp" });
+    expect(deepActive()).to.equal(button(el, "no-button"));
     await sendKeys({ press: "ArrowRight" });
     await sendKeys({ press: "Enter" });
-    expect(events).to.deep.equal([{ type: "pi-submit", detail: { confirmed: false } }]);
+    expect(events).to.deep.equal([{ type: "pi-submit", detail: { confirmed: true } }]);
   });
 
   it("clicking No answers false, clicking Yes answers true", async () => {
@@ -133,12 +135,13 @@ describe("pi-confirm", () => {
     await settle(); // ...and the agent's permission gate arrives while Enter is still held
     const gate = host.shadowRoot!.querySelector("pi-confirm")!;
     await gate.updateComplete;
-    expect(deepActive()).to.equal(button(gate, "yes-button"));
+    expect(deepActive()).to.equal(button(gate, "no-button"));
     await keyDown("Enter"); // auto-repeat
     await keyUp("Enter");
     await settle();
     expect(agent.responses()).to.deep.equal([]);
     expect(agent.received.some((record) => record.type === "prompt")).to.equal(true);
+    await sendKeys({ press: "ArrowLeft" });
     await sendKeys({ press: "Enter" }); // a deliberate press answers
     await settle();
     expect(agent.responses()).to.deep.equal([{ type: "extension_ui_response", id: "gate", confirmed: true }]);
@@ -148,11 +151,11 @@ describe("pi-confirm", () => {
     const PiConfirmClass = customElements.get("pi-confirm") as unknown as typeof PiConfirm;
     const yes = PiConfirmClass.ask({ heading: "Proceed?", message: "m" });
     await nextFrame();
+    await sendKeys({ press: "ArrowRight" });
     await sendKeys({ press: "Enter" });
     expect(await yes).to.equal(true);
     const no = PiConfirmClass.ask({ heading: "Proceed?", message: "m" });
     await nextFrame();
-    await sendKeys({ press: "ArrowRight" });
     await sendKeys({ press: "Enter" });
     expect(await no).to.equal(false);
   });

@@ -5,20 +5,22 @@ import { sendKeys } from "@web/test-runner-commands";
 import { LitElement } from "lit";
 import { keyDown, keyUp } from "../../../test/support/engine.js";
 import { CountdownController } from "../src/controllers/countdown-controller.js";
-import { KeyGuardController } from "../src/controllers/key-guard-controller.js";
 import { OverlayController } from "../src/controllers/overlay-controller.js";
+import { PressGuardController } from "../src/controllers/press-guard-controller.js";
 import { TypeaheadController } from "../src/controllers/typeahead-controller.js";
 import "../src/elements/input/define.js";
 import type { PiInput } from "../src/elements/input/input.js";
 import { settle, TestAgent } from "./support/agent.js";
-import { type AnyDialog, recordEvents } from "./support/dialogs.js";
+import { type AnyDialog, recordEvents, withoutArming } from "./support/dialogs.js";
 import { FakeClock } from "./support/fake-clock.js";
+
+withoutArming();
 
 class ControllerHost extends LitElement {
   expired = 0;
   readonly countdown = new CountdownController(this, () => this.expired++);
   readonly typeahead = new TypeaheadController(this);
-  readonly keyGuard = new KeyGuardController(this);
+  readonly pressGuard = new PressGuardController(this);
   readonly overlay = new OverlayController(this, { onCancel: () => {}, focusTarget: () => this });
   override render() {
     return this.overlay.render(html`<button>in the overlay</button>`);
@@ -116,25 +118,51 @@ describe("TypeaheadController", () => {
   });
 });
 
-describe("KeyGuardController", () => {
+describe("PressGuardController", () => {
   it("blocks events created before arming and presses that began before it", async () => {
     const el = await host();
     el.focus();
+    const clock = new FakeClock();
     const early = new KeyboardEvent("keydown", { key: "x", code: "KeyX" });
     // Firefox keeps time at 1 ms precision with jitter: wait until the clock is clearly past the event's creation.
     while (performance.now() < early.timeStamp + 5) await nextFrame();
-    el.keyGuard.arm();
-    expect(el.keyGuard.allows(early)).to.equal(false);
+    el.pressGuard.arm(clock, 0);
+    expect(el.pressGuard.allowsKey(early)).to.equal(false);
     await nextFrame();
-    expect(el.keyGuard.allows(new KeyboardEvent("keydown", { key: "x", code: "KeyX" }))).to.equal(true);
+    expect(el.pressGuard.allowsKey(new KeyboardEvent("keydown", { key: "x", code: "KeyX" }))).to.equal(true);
     await keyDown("Shift");
-    el.keyGuard.arm();
+    el.pressGuard.arm(clock, 0);
     const seen: KeyboardEvent[] = [];
     el.addEventListener("keydown", (event) => seen.push(event));
     await keyDown("Shift"); // auto-repeat of a key held since before arming
     await keyUp("Shift");
     await sendKeys({ press: "Shift" });
     expect(seen.map((event) => event.repeat)).to.deep.equal([false]);
+  });
+
+  it("while arming on its clock, blocks presses that begin (Escape and Tab excepted) and marks the controls", async () => {
+    const el = await host();
+    el.focus();
+    const clock = new FakeClock();
+    el.pressGuard.arm(clock, 500);
+    await el.updateComplete;
+    const control = el.shadowRoot!.querySelector("button")!;
+    expect(el.pressGuard.arming).to.equal(true);
+    expect(control.getAttribute("aria-disabled")).to.equal("true");
+    const seen: string[] = [];
+    el.addEventListener("keydown", (event) => seen.push(event.key));
+    await sendKeys({ press: "x" });
+    await sendKeys({ press: "Escape" });
+    clock.advance(499);
+    await sendKeys({ press: "y" });
+    expect(el.pressGuard.arming).to.equal(true);
+    clock.advance(1);
+    await el.updateComplete;
+    expect(el.pressGuard.arming).to.equal(false);
+    expect(control.hasAttribute("aria-disabled")).to.equal(false);
+    await sendKeys({ press: "z" });
+    expect(seen).to.deep.equal(["Escape", "z"]);
+    expect(clock.pending).to.equal(0);
   });
 });
 

@@ -1,4 +1,5 @@
 /**
+
  * The contract every dialog element keeps (pi-select, pi-confirm, pi-input, pi-editor): one suite, run against
  * each. Keys are real keyboard input (Playwright via sendKeys); time is a controlled clock.
  */
@@ -7,9 +8,11 @@ import { expect, fixture, html, nextFrame } from "@open-wc/testing";
 import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
 import { emulate, engine, keyDown, keyUp } from "../../../test/support/engine.js";
 import { settle, TestAgent } from "./support/agent.js";
-import { type AnyDialog, deepActive, dialogCases, recordEvents } from "./support/dialogs.js";
+import { type AnyDialog, deepActive, dialogCases, recordEvents, withoutArming } from "./support/dialogs.js";
 import { FakeClock } from "./support/fake-clock.js";
 import { FakeSession } from "./support/fake-session.js";
+
+withoutArming();
 
 const PAYLOAD = `<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script><b>bold</b>`;
 
@@ -78,7 +81,7 @@ for (const dialog of dialogCases) {
       expect(el.hasAttribute("open")).to.equal(false);
     });
 
-    it("submit() answers what Enter answers, once; cancel() then does nothing", async () => {
+    it("submit() answers once (the current option, the text, Yes); cancel() then does nothing", async () => {
       const { el } = await mount(dialog.create());
       const events = recordEvents(el);
       expect(el.submit(), "closed: nothing to answer").to.equal(false);
@@ -86,7 +89,7 @@ for (const dialog of dialogCases) {
       expect(el.submit()).to.equal(true);
       expect(el.submit(), "already answered").to.equal(false);
       expect(el.cancel()).to.equal(false);
-      expect(events).to.deep.equal([{ type: "pi-submit", detail: dialog.enterAnswer }]);
+      expect(events).to.deep.equal([{ type: "pi-submit", detail: dialog.submitAnswer }]);
       await el.updateComplete;
       expect(el.open).to.equal(false);
     });

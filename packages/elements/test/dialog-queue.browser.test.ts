@@ -1,4 +1,5 @@
 /**
+
  * No dialog strands the user: every pending dialog is reachable from pi-extension-ui's queue bar and can be answered
  * or dismissed; a dialog with a deadline waiting behind another is shown with its countdown and announced, so it
  * never expires unseen (timed-confirm's `/timed-signal` case: a confirm pi abandoned stays first, a timed select
@@ -11,6 +12,9 @@ import "../src/elements/prompt/define.js";
 import type { PiExtensionUi } from "../src/elements/extension-ui/extension-ui.js";
 import type { PiPrompt } from "../src/elements/prompt/prompt.js";
 import { FakeAgent, ManualClock, settle } from "./session-fake-agent.js";
+import { withoutArming } from "./support/dialogs.js";
+
+withoutArming();
 
 const part = (host: PiExtensionUi, name: string) => host.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
 const shown = (host: PiExtensionUi) => part(host, "dialog-element")!;

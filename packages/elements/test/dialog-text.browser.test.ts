@@ -1,4 +1,5 @@
 /**
+
  * Dialog texts as extensions write them: `theme.fg(...)` colours (ANSI SGR), OSC 8 links and line breaks in titles,
  * messages and options. They render as styled text, never as raw escape codes or markup, and an answer is still the
  * option exactly as pi sent it.
@@ -14,8 +15,10 @@ import type { PiExtensionUi } from "../src/elements/extension-ui/extension-ui.js
 import type { PiInput } from "../src/elements/input/input.js";
 import type { PiSelect } from "../src/elements/select/select.js";
 import { FakeAgent, settle } from "./session-fake-agent.js";
-import { recordEvents } from "./support/dialogs.js";
+import { recordEvents, withoutArming } from "./support/dialogs.js";
 import { FakeClock } from "./support/fake-clock.js";
+
+withoutArming();
 
 const ESC = "\u001b";
 /** pi 0.73.1's accent (24-bit) and warning (256-colour, as 1.6.0 sends) around a text. */

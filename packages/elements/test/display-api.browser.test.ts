@@ -1,4 +1,5 @@
 /**
+
  * The API the elements share (PiElement): `theme` forces a colour scheme on each, reflected as the attribute the
  * tokens style; the main part is `base` on each, and the earlier names (`list` on pi-status-bar, `stack` on
  * pi-notifications, `dialog` on the dialog elements and pi-extension-ui) still reach the same element from a page's
@@ -16,6 +17,9 @@ import "../src/elements/status-bar/define.js";
 import "../src/elements/widget-slot/define.js";
 import type { PiElement } from "../src/base/pi-element.js";
 import type { PiNotifications } from "../src/elements/notifications/notifications.js";
+import { withoutArming } from "./support/dialogs.js";
+
+withoutArming();
 
 /** Each display element, with what makes its `base` part render. */
 async function displayElements(): Promise<PiElement[]> {

@@ -5,8 +5,10 @@ import { pressCombo } from "../../../test/support/engine.js";
 import { composition } from "../../../test/support/ime.js";
 import type { PiEditor } from "../src/elements/editor/editor.js";
 import { settle, TestAgent } from "./support/agent.js";
-import { type AnyDialog, deepActive, recordEvents } from "./support/dialogs.js";
+import { type AnyDialog, deepActive, recordEvents, withoutArming } from "./support/dialogs.js";
 import { FakeClock } from "./support/fake-clock.js";
+
+withoutArming();
 
 async function openEditor(value = "", submitOn?: string): Promise<PiEditor> {
   const el = await fixture<PiEditor>(html`<pi-editor heading="Edit" .value=${value}></pi-editor>`);

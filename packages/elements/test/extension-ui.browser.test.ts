@@ -6,7 +6,10 @@ import "../src/elements/session/define.js";
 import type { PiExtensionUi } from "../src/elements/extension-ui/extension-ui.js";
 import type { PiPrompt } from "../src/elements/prompt/prompt.js";
 import { FakeAgent, ManualClock, settle } from "./session-fake-agent.js";
+import { withoutArming } from "./support/dialogs.js";
 import { xOf } from "./support/text-geometry.js";
+
+withoutArming();
 
 type Mounted = { host: PiExtensionUi; prompt: PiPrompt };
 
@@ -121,7 +124,7 @@ describe("pi-extension-ui inline", () => {
     beta.click();
     await settle();
     expect(agent.responses()).to.deep.equal([
-      { type: "extension_ui_response", id: confirm, confirmed: true },
+      { type: "extension_ui_response", id: confirm, confirmed: false },
       { type: "extension_ui_response", id: input, cancelled: true },
       { type: "extension_ui_response", id: select, value: "beta" },
     ]);

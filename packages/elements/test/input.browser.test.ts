@@ -4,8 +4,10 @@ import { engine, pressCombo } from "../../../test/support/engine.js";
 import { composition } from "../../../test/support/ime.js";
 import "../src/elements/input/define.js";
 import type { PiInput } from "../src/elements/input/input.js";
-import { deepActive, recordEvents } from "./support/dialogs.js";
+import { deepActive, recordEvents, withoutArming } from "./support/dialogs.js";
 import { FakeSession } from "./support/fake-session.js";
+
+withoutArming();
 
 async function openInput(placeholder = "feature/…"): Promise<PiInput> {
   const el = await fixture<PiInput>(html`<pi-input heading="Branch" placeholder=${placeholder}></pi-input>`);

@@ -1,4 +1,5 @@
 /**
+
  * Visual details a user notices: the action a dialog suggests reads as primary, and CJK or emoji options are as tall
  * as Latin ones.
  */
@@ -7,7 +8,10 @@ import "../src/elements/confirm/define.js";
 import "../src/elements/select/define.js";
 import type { PiConfirm } from "../src/elements/confirm/confirm.js";
 import type { PiSelect } from "../src/elements/select/select.js";
+import { withoutArming } from "./support/dialogs.js";
 import { FakeClock } from "./support/fake-clock.js";
+
+withoutArming();
 
 describe("visual polish", () => {
   it("a select's rows are equally tall whatever their script (Latin, Japanese, Chinese, emoji)", async () => {

@@ -211,6 +211,35 @@ describe("pi-prompt with a session", () => {
     expect(button(el, "send")!.disabled).to.equal(true);
   });
 
+  it("shows its command is running from sending until pi answers it; a second Enter meanwhile sends nothing", async () => {
+    agent.silent.add("prompt");
+    const el = await fixture<PiPrompt>(html`<pi-prompt .session=${agent.session}></pi-prompt>`);
+    const base = el.shadowRoot!.querySelector("[part~=base]")!;
+    const status = el.shadowRoot!.querySelector("[part~=status]")!;
+    expect(status.textContent?.trim()).to.equal("");
+    await typeInto(el, "/gate");
+    await sendKeys({ press: "Enter" });
+    await settle();
+    expect(el.running).to.equal(true);
+    expect(status.textContent?.trim()).to.equal("Running…");
+    expect(status.getAttribute("role")).to.equal("status");
+    expect(base.getAttribute("aria-busy")).to.equal("true");
+    expect(textarea(el).value, "the text stays while it runs").to.equal("/gate");
+    await sendKeys({ press: "Enter" }); // the second press of a double press
+    await settle();
+    expect(agent.commands().filter((command) => command.type === "prompt")).to.deep.equal([
+      { type: "prompt", message: "/gate" },
+    ]);
+    // pi answers a slash command once it has run.
+    const sent = agent.received.find((message) => message.type === "prompt")!;
+    agent.send({ type: "response", command: "prompt", success: true, id: sent.id });
+    await settle();
+    expect(el.running).to.equal(false);
+    expect(status.textContent?.trim()).to.equal("");
+    expect(base.hasAttribute("aria-busy")).to.equal(false);
+    expect(textarea(el).value).to.equal("");
+  });
+
   it("steers with Enter, queues a follow-up with Alt+Enter and aborts with Escape while the agent streams", async () => {
     const el = await fixture<PiPrompt>(html`<pi-prompt .session=${agent.session}></pi-prompt>`);
     agent.send({ type: "agent_start" });

@@ -4,9 +4,11 @@ import { emulate, engine } from "../../../test/support/engine.js";
 import { composition } from "../../../test/support/ime.js";
 import "../src/elements/select/define.js";
 import type { PiSelect } from "../src/elements/select/select.js";
-import { deepActive, recordEvents } from "./support/dialogs.js";
+import { deepActive, recordEvents, withoutArming } from "./support/dialogs.js";
 import { FakeClock } from "./support/fake-clock.js";
 import { FakeSession } from "./support/fake-session.js";
+
+withoutArming();
 
 async function openSelect(options: string[], attrs = ""): Promise<PiSelect> {
   const el = await fixture<PiSelect>(html`<pi-select heading="Choose" .options=${options}></pi-select>`);

@@ -8,6 +8,9 @@ import type { PiExtensionUi } from "../src/elements/extension-ui/extension-ui.js
 import { PAGE_TOKEN_KEY } from "../src/elements/session/page-token.js";
 import type { PiSessionElement } from "../src/elements/session/session.js";
 import { FakeAgent, settle } from "./session-fake-agent.js";
+import { withoutArming } from "./support/dialogs.js";
+
+withoutArming();
 
 const changes = (el: HTMLElement) => {
   const seen: (PiSession | undefined)[] = [];

@@ -108,9 +108,59 @@ export const dialogStyles = css`
     color: var(--_muted);
     font-size: 0.9em;
   }
+  /*
+   * Arming (the first moments on screen, when a press is ignored): the controls are dimmed, keep their look on hover,
+   * and show a waiting cursor, while a bar under them fills up to the moment they respond. Without motion, the bar
+   * is shown full and faint instead of filling.
+   */
+  [aria-disabled="true"] {
+    opacity: 0.55;
+    cursor: progress;
+  }
+  button[aria-disabled="true"]:hover {
+    background: var(--_surface);
+  }
+  button.primary[aria-disabled="true"]:hover {
+    background: var(--_accent);
+  }
+  /* Out of the flow, in the frame's bottom padding: nothing moves when it goes (the prompt below an inline dialog). */
+  .content {
+    position: relative;
+  }
+  .arming {
+    position: absolute;
+    inset-inline-start: 0;
+    inset-block-end: calc(var(--_space) * -0.75 - 1.5px);
+    block-size: 3px;
+    border-radius: 2px;
+    background: var(--_accent);
+    animation: pi-arming var(--_arming-time, 500ms) linear both;
+  }
+  @keyframes pi-arming {
+    from {
+      inline-size: 0%;
+    }
+    to {
+      inline-size: 100%;
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .arming {
+      animation: none;
+      inline-size: 100%;
+      opacity: 0.4;
+    }
+  }
   @media (forced-colors: active) {
     button.primary {
       border-width: 2px;
+    }
+    [aria-disabled="true"] {
+      color: GrayText;
+      border-color: GrayText;
+    }
+    .arming {
+      background: GrayText;
     }
   }
 `;

@@ -27,9 +27,13 @@
  * - One level of inheritance, no mixins: this base class holds the shared properties, the answer path and the
  *   frame (heading, countdown, description); each element adds its own fields, body and keys.
  * - Behaviour lives in controllers: CountdownController ("Title (5s)"; screen readers get the deadline once as
- *   the dialog's description, the ticking number is aria-hidden), KeyGuardController (a key press that started
- *   before the dialog opened never answers it), ImeGuardController (Enter that commits an IME composition never
- *   submits), OverlayController.
+ *   the dialog's description, the ticking number is aria-hidden), PressGuardController (the arming time: a key
+ *   press, click or tap that began before the dialog had been on screen for `armingTime` never answers it),
+ *   ImeGuardController (Enter that commits an IME composition never submits), OverlayController.
+ * - Arming: for `armingTime` ms (default `DialogElement.defaultArmingTime`, 500) after it comes on screen (opens,
+ *   or is shown again by pi-extension-ui's queue), the dialog's controls are `aria-disabled` and dimmed, and a bar
+ *   (part `arming`) fills under them (without motion under `prefers-reduced-motion`); presses that begin meanwhile
+ *   do nothing. Escape works at once: cancelling is never destructive. The time runs on the session's clock.
  * - Esc cancels (source "keyboard") unless an IME composition owns it. pi's Ctrl+C is left to the browser (copy).
  */
 
@@ -49,8 +53,8 @@ import { renderAnsi } from "../ansi/render-ansi.js";
 import { sessionContext } from "../context.js";
 import { CountdownController } from "../controllers/countdown-controller.js";
 import { ImeGuardController } from "../controllers/ime-guard-controller.js";
-import { KeyGuardController } from "../controllers/key-guard-controller.js";
 import { OverlayController } from "../controllers/overlay-controller.js";
+import { PressGuardController } from "../controllers/press-guard-controller.js";
 import { localizeOwn } from "../i18n/localize.js";
 import type { StringKey } from "../i18n/strings.js";
 import { emit } from "../internal/events.js";
@@ -86,6 +90,7 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
   static override properties: PropertyDeclarations = {
     heading: { type: String },
     timeout: { type: Number },
+    armingTime: { type: Number, attribute: "arming-time" },
     open: { type: Boolean, reflect: true },
     modal: { type: Boolean, reflect: true },
     hosted: { type: Boolean, attribute: false },
@@ -98,6 +103,14 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
   declare heading: string;
   /** Standalone: milliseconds before the dialog cancels (source "timeout"); none when undefined. */
   declare timeout: number | undefined;
+  /**
+   * Milliseconds after the dialog comes on screen during which a key press, click or tap that begins does nothing
+   * (its controls show they are not active yet); 0 turns it off. Read each time the dialog comes on screen.
+   * Undefined: `DialogElement.defaultArmingTime` (500 ms), which a page may change for every dialog element,
+   * including the ones pi-extension-ui makes.
+   * @default undefined
+   */
+  declare armingTime: number | undefined;
   declare open: boolean;
   /** Use a modal `<dialog>` (top layer) instead of rendering inline. */
   declare modal: boolean;
@@ -122,7 +135,7 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
   protected abstract readonly method: R["method"];
 
   readonly #countdown = new CountdownController(this);
-  readonly #keyGuard = new KeyGuardController(this);
+  readonly #pressGuard = new PressGuardController(this);
   protected readonly ime = new ImeGuardController(this);
   readonly #overlay = new OverlayController(this, {
     onCancel: (source) => this.cancel(source),
@@ -149,9 +162,17 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
   #initialSeconds: number | undefined;
   #waiters: Array<(answer: A | undefined) => void> = [];
 
+  /**
+   * The arming time of every dialog element whose own `armingTime` is not set, in ms. 500: the platform
+   * double-click interval Chromium's own dialogs ignore clicks for after they show (a second press of a double press
+   * comes 100–500 ms after the first), half of Firefox's `security.dialog_enable_delay` (1000 ms, for prompts an
+   * attacker may time), and shorter than reading the question takes.
+   */
+  static defaultArmingTime = 500;
+
   constructor() {
     super();
-    // timeout, session, request and strings start undefined.
+    // timeout, armingTime, session, request and strings start undefined.
     this.heading = "";
     this.open = false;
     this.modal = false;
@@ -199,9 +220,9 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
   }
 
   /**
-   * Answers the dialog as the user would (with no argument, what Enter answers): the session (if any) gets the
-   * answer, `pi-submit` fires, `ask()` resolves. False (and no event fires) when it is not open, already answered,
-   * or the session refused the answer (the dialog then says why).
+   * Answers the dialog as the user would (with no argument: the current option, the text typed, Yes): the session
+   * (if any) gets the answer, `pi-submit` fires, `ask()` resolves. False (and no event fires) when it is not open,
+   * already answered, or the session refused the answer (the dialog then says why).
    * Each element says what its argument is: `PiSelect.submit(index)`, `PiConfirm.submit(confirmed)`.
    */
   abstract submit(): boolean;
@@ -212,7 +233,14 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
    * session has ended, it closes the dialog with no event (nothing can be sent) and returns false.
    */
   cancel(source: DialogCancelSource = "button"): boolean {
+    // A click on pi-extension-ui's backdrop while the dialog arms is a stray press like any other.
+    if (source === "backdrop" && this.arming) return false;
     return this.answer({ cancelled: true }, source);
+  }
+
+  /** True while the dialog arms: presses that begin now do nothing (Escape still cancels). */
+  get arming(): boolean {
+    return this.open && this.#pressGuard.arming;
   }
 
   /** The session `request` is answered through: the `session` property, else an ancestor `<pi-session>`'s. */
@@ -367,7 +395,6 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
     this.#detach();
     this.#answered = false;
     this.#refusal = undefined;
-    this.#keyGuard.arm();
     this.onOpen();
     const session = this.request ? this.effectiveSession : undefined;
     if (this.request && session) {
@@ -380,8 +407,20 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
       this.#local.open(this.request ?? this.ownRequest(id), typeof timeout === "number" ? timeout : undefined);
       this.#attach(this.#local, id);
     }
+    this.#arm();
     // A new question in an overlay already open: focus moves to its first control again.
     if (!this.hosted && this.#overlay.open) this.#overlay.enter();
+  }
+
+  /** On screen from now: presses from before never answer, nor those in the arming time (on the session's clock). */
+  #arm(): void {
+    const clock = this.#driver?.clock ?? this.clock;
+    this.#pressGuard.arm(clock, this.#armingMs);
+  }
+
+  get #armingMs(): number {
+    const ms = this.armingTime ?? (this.constructor as typeof DialogElement).defaultArmingTime;
+    return Number.isFinite(ms) && ms > 0 ? ms : 0;
   }
 
   #attach(session: DialogSession, id: string): void {
@@ -403,6 +442,7 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
     this.#id = undefined;
     this.#pending = undefined;
     this.#countdown.stop();
+    this.#pressGuard.stop();
   }
 
   /** Follows the dialog in its session's store: its deadline while it is there, closing when it leaves. */
@@ -437,6 +477,8 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
     if (driver && !this.#unsubscribe) {
       this.#unsubscribe = driver.ui.subscribe(() => this.#sync());
       this.#sync();
+      // Back on screen (pi-extension-ui's queue shows it again): it arms again.
+      if (this.open && !this.#answered) this.#arm();
     }
   }
 
@@ -491,6 +533,11 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
           : nothing
       }
       ${this.renderBody()}${this.#renderRefusal()}
+      ${
+        this.arming
+          ? html`<div part="arming" class="arming" aria-hidden="true" .style=${`--_arming-time: ${this.#armingMs}ms`}></div>`
+          : nothing
+      }
     </div>`;
     if (this.hosted) return content;
     return this.#overlay.render(content, {

@@ -65,6 +65,8 @@ export const en = {
   dialogSessionEnded: "The session has ended: this answer can no longer be sent. Close the dialog to go on.",
   /** In a dialog whose session refused the answer (it did not fit the question): nothing was sent. */
   answerRefused: "This answer could not be sent.",
+  /** The prompt's command was sent and pi has not answered it yet (a slash command runs until it is done). */
+  running: "Running…",
 } as const;
 
 export type StringKey = keyof typeof en;
@@ -112,6 +114,7 @@ export const ja: StringTable = {
   connecting: "接続中…",
   open: "接続済み",
   reconnecting: "再接続中…",
+  running: "実行中…",
   closed: "切断されました",
   agentExited: "エージェントが終了しました（コード {code}）",
   sessionEnded: "セッションは終了しました。エージェントとの接続はありません。",
@@ -163,6 +166,7 @@ export const zhHans: StringTable = {
   connecting: "正在连接…",
   open: "已连接",
   reconnecting: "正在重新连接…",
+  running: "正在运行…",
   closed: "已断开",
   agentExited: "代理已退出（代码 {code}）",
   sessionEnded: "会话已结束：代理已不在。",

@@ -3,7 +3,7 @@
  * pressing Enter right after it opens answers.
  */
 import type { DialogAnswer, DialogRequest } from "@pi-elements/core";
-import type { DialogElement } from "../../src/base/dialog-element.js";
+import { DialogElement } from "../../src/base/dialog-element.js";
 import "../../src/elements/confirm/define.js";
 import "../../src/elements/editor/define.js";
 import "../../src/elements/input/define.js";
@@ -21,6 +21,8 @@ export interface DialogCase {
   enterAnswer: DialogAnswer;
   /** What Enter answers right after `request(id)` (default text) opened it. */
   requestEnterAnswer: DialogAnswer;
+  /** What `submit()` with no argument answers right after opening: what Enter answers, but Yes for pi-confirm. */
+  submitAnswer: DialogAnswer;
 }
 
 export const dialogCases: DialogCase[] = [
@@ -41,6 +43,7 @@ export const dialogCases: DialogCase[] = [
       ...(timeout !== undefined ? { timeout } : {}),
     }),
     enterAnswer: { value: "sonnet" },
+    submitAnswer: { value: "sonnet" },
     requestEnterAnswer: { value: "Pick" },
   },
   {
@@ -59,8 +62,10 @@ export const dialogCases: DialogCase[] = [
       message: text,
       ...(timeout !== undefined ? { timeout } : {}),
     }),
-    enterAnswer: { confirmed: true },
-    requestEnterAnswer: { confirmed: true },
+    // No has focus when it opens: Enter answers the least destructive choice.
+    enterAnswer: { confirmed: false },
+    submitAnswer: { confirmed: true },
+    requestEnterAnswer: { confirmed: false },
   },
   {
     tag: "pi-input",
@@ -79,6 +84,7 @@ export const dialogCases: DialogCase[] = [
       ...(timeout !== undefined ? { timeout } : {}),
     }),
     enterAnswer: { value: "" },
+    submitAnswer: { value: "" },
     requestEnterAnswer: { value: "" },
   },
   {
@@ -100,6 +106,7 @@ export const dialogCases: DialogCase[] = [
         ...(timeout !== undefined ? { timeout } : {}),
       }) as DialogRequest,
     enterAnswer: { value: "fix: typo\n\nDetails" },
+    submitAnswer: { value: "fix: typo\n\nDetails" },
     requestEnterAnswer: { value: "Edit" },
   },
 ];
@@ -118,4 +125,19 @@ export function recordEvents(el: HTMLElement): Array<{ type: string; detail: unk
     el.addEventListener(type, (event) => events.push({ type, detail: (event as CustomEvent).detail }));
   }
   return events;
+}
+
+/**
+ * For a test file about something other than arming: every dialog element answers at once, as a page that sets
+ * `DialogElement.defaultArmingTime = 0` has it. Arming has its own tests (arming.browser.test.ts).
+ */
+export function withoutArming(): void {
+  let saved = DialogElement.defaultArmingTime;
+  before(() => {
+    saved = DialogElement.defaultArmingTime;
+    DialogElement.defaultArmingTime = 0;
+  });
+  after(() => {
+    DialogElement.defaultArmingTime = saved;
+  });
 }

@@ -9,7 +9,9 @@ import { confirmStyles } from "./confirm.styles.js";
 
 /**
  * A yes/no question (pi's `ctx.ui.confirm`): an alertdialog with a heading, a message whose line breaks are kept,
- * and localized Yes / No buttons. Yes has focus when it opens; the arrow keys move between the two; Esc cancels.
+ * and localized Yes / No buttons. No, the least destructive choice, has focus when it opens (as WAI-ARIA's
+ * alert-dialog pattern asks), so an Enter meant for something else never says Yes; the arrow keys move between the
+ * two; Esc cancels. Like every dialog element it arms first (`arming-time`): see DialogElement.
  * Inline by default; `modal` for a top-layer dialog. See DialogElement for the three ways to drive it.
  *
  * @event pi-submit - `{confirmed: boolean}`: Yes or No was chosen.
@@ -26,6 +28,7 @@ import { confirmStyles } from "./confirm.styles.js";
  * @csspart button - Each button.
  * @csspart yes-button - The Yes button.
  * @csspart no-button - The No button.
+ * @csspart arming - The bar that fills while the dialog arms (present only then).
  * @cssprop --pi-color-accent - Heading and primary button colour.
  */
 export class PiConfirm extends DialogElement<ConfirmRequest, boolean> {
@@ -56,10 +59,10 @@ export class PiConfirm extends DialogElement<ConfirmRequest, boolean> {
   }
 
   protected focusTarget(): HTMLElement | null {
-    return this.renderRoot.querySelector<HTMLElement>("[part~=yes-button]");
+    return this.renderRoot.querySelector<HTMLElement>("[part~=no-button]");
   }
 
-  /** Answers Yes (true, the default, as Enter on the focused Yes does) or No (false), as a click would. */
+  /** Answers Yes (true, the default) or No (false), as a click on that button would. */
   submit(confirmed = true): boolean {
     return this.answer({ confirmed });
   }

@@ -20,6 +20,7 @@ import { tokens } from "../../theme/tokens.js";
  * @csspart countdown - "(5s)" after the title while a timeout runs.
  * @csspart session-ended - The alert shown when the dialog's session has ended: the answer can no longer be sent.
  * @csspart error - The alert shown when the session refused an answer (nothing was sent; the dialog stays open).
+ * @csspart arming - The bar that fills while the dialog arms (present only then): see DialogElement.
  * @csspart input - The text field.
  * @csspart actions - The row of buttons.
  * @csspart button - Each button.

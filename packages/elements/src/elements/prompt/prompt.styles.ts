@@ -68,6 +68,9 @@ export const styles = [
       flex-basis: 100%;
       color: var(--_warning);
     }
+    [part~="status"].running {
+      color: var(--_muted);
+    }
     /* Out of the flow while empty, but kept in the tree so the live region announces its first message. */
     [part~="status"]:empty {
       position: absolute;

@@ -49,7 +49,10 @@ interface PromptSlice {
  *   command typed out in full sends it. The text field keeps its textbox role (ARIA allows no combobox role on a
  *   textarea) with the combobox's properties: `aria-haspopup="listbox"`, `aria-autocomplete="list"`, and while the
  *   list is open `aria-controls` and `aria-activedescendant`. An IME composition never opens, moves or accepts.
- * The same actions are buttons. Empty or blank messages are not sent. The text clears once the agent accepted it;
+ * The same actions are buttons. Empty or blank messages are not sent. From sending until pi answers the command
+ * (for a slash command, pi answers once the command has run, dialogs and all), the prompt shows it is running:
+ * "Running…" in its status, `aria-busy` on its base, the send buttons disabled; Enter sends nothing meanwhile, so a
+ * double press never sends the same text twice. The text clears once the agent accepted it;
  * if the command fails, the text stays for a retry, pi's error shows under the box as an alert (until the text
  * changes or is sent again), and `pi-send-error` fires. While the session is not connected, sending is
  * disabled and the connection state is shown; once the session has ended for good (closed, its stream ended, its
@@ -65,7 +68,8 @@ interface PromptSlice {
  * @csspart textarea - The text field.
  * @csspart actions - The buttons.
  * @csspart button - Every button; each also has its own part: `send`, `steer`, `follow-up`, `abort`.
- * @csspart status - The connection state while connecting or reconnecting (a polite live region).
+ * @csspart status - The connection state while connecting or reconnecting, else "Running…" while a command runs
+ *   (a polite live region).
  * @csspart session-ended - The alert shown once the session has ended for good (the agent is gone).
  * @csspart agent-exit - The alert shown while the agent is not running; announced once when it appears.
  * @csspart stderr - The last lines the agent wrote to stderr before it exited (inside `agent-exit`).
@@ -149,6 +153,11 @@ export class PiPrompt extends PiElement {
     return this.#store.value?.agentExit;
   }
 
+  /** Whether a command sent from the box is running: sent, and not yet answered by pi. */
+  get running(): boolean {
+    return this.#busy;
+  }
+
   /** Whether a message can go out now: no session, or a session whose transport is open and whose agent runs. */
   get canSend(): boolean {
     // Without a session there is no connection to wait for.
@@ -183,7 +192,9 @@ export class PiPrompt extends PiElement {
     const matches = this.#matches;
     const open = matches.length > 0;
     const active = Math.min(this.#active, matches.length - 1);
-    return html`<div part="base">
+    const connecting = state !== undefined && state !== "open" && state !== "closed";
+    const status = connecting ? localizeOwn(this, state) : this.#busy ? localizeOwn(this, "running") : "";
+    return html`<div part="base" aria-busy=${this.#busy ? "true" : nothing}>
       ${open ? this.#renderCompletions(matches, active) : nothing}
       <textarea
         part="textarea"
@@ -217,7 +228,7 @@ export class PiPrompt extends PiElement {
           ? nothing
           : html`<p part="error" role="alert">${localizeOwn(this, "error")}: ${this.#sendError}</p>`
       }
-      <span part="status" role="status">${state && state !== "open" && state !== "closed" ? localizeOwn(this, state) : nothing}</span>
+      <span part="status" role="status" class=${connecting ? "" : "running"}>${status || nothing}</span>
       ${state === "closed" ? html`<p part="session-ended" role="alert">${localizeOwn(this, "sessionEnded")}</p>` : nothing}
       ${this.#renderAgentExit()}
     </div>`;
