@@ -120,7 +120,7 @@ for (const dialog of dialogCases) {
         expect(el.cancel("button")).to.equal(true);
         expect(inside, "bubbles to its parent inside the shadow root").to.deep.equal(types);
         expect(outside, "crosses the shadow root to the document, retargeted to the host").to.deep.equal([
-          { type: "pi-submit", target: host, detail: dialog.enterAnswer },
+          { type: "pi-submit", target: host, detail: dialog.submitAnswer },
           { type: "pi-cancel", target: host, detail: { source: "button" } },
         ]);
       } finally {

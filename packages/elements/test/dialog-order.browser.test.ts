@@ -10,6 +10,10 @@ import { sendKeys } from "@web/test-runner-commands";
 import "../src/elements/extension-ui/define.js";
 import type { PiExtensionUi } from "../src/elements/extension-ui/extension-ui.js";
 import { FakeAgent, ManualClock, settle } from "./session-fake-agent.js";
+import { withoutArming } from "./support/dialogs.js";
+
+// About closing and ordering, not arming: the keys these tests press answer at once.
+withoutArming();
 
 const part = (host: PiExtensionUi, name: string) => host.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
 const elementShows = (host: PiExtensionUi) =>

@@ -24,6 +24,10 @@ import type { PiExtensionUi } from "../src/elements/extension-ui/extension-ui.js
 import type { PiInput } from "../src/elements/input/input.js";
 import type { PiPrompt } from "../src/elements/prompt/prompt.js";
 import { FakeAgent, settle } from "./session-fake-agent.js";
+import { withoutArming } from "./support/dialogs.js";
+
+// About closing and ordering, not arming: the keys these tests press answer at once.
+withoutArming();
 
 /** A running session with an agent end the test speaks for, and a way to end it for good. */
 interface Ending {
