@@ -243,6 +243,18 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    name: "bash",
+    about:
+      "the user's own shell command (the `bash` command, no model): its output streams (1.6.0: bash_execution_update), get_messages holds a bashExecution message, then a turn that sees it",
+    replies: [{ text: "The shell printed two lines." }],
+    run: async (r) => {
+      const from = r.records.length;
+      const id = r.send({ type: "bash", command: "echo first; sleep 0.2; echo second" });
+      await r.waitFor("the bash response", isResponse(id), from);
+      await promptTurn(r, "What did the shell print?", "two lines.");
+    },
+  },
+  {
     name: "custom",
     about:
       "an extension command (`/note`, test/fixtures/pi/extensions/custom-message.ts) that sends a hidden custom message and a shown one (display true, details) that triggers a turn",

@@ -37,6 +37,9 @@ const responseData = (c: RecordedConversation, command: string) => {
   assert.equal(response.success, true, `${command} succeeded: ${JSON.stringify(response.error)}`);
   return response.data as RecordedMessage;
 };
+/** The assistantMessageEvent types, in order. */
+const eventTypes = (c: RecordedConversation) =>
+  ofType(c, "message_update").map((r) => (r.assistantMessageEvent as RecordedMessage).type as string);
 const finalMessages = (c: RecordedConversation) => responseData(c, "get_messages").messages as AgentMessage[];
 const textOf = (m: AgentMessage) =>
   typeof m.content === "string"
@@ -73,6 +76,9 @@ const scenarioChecks: Record<ConversationScenario, (c: RecordedConversation) => 
       ["thinking", "text"],
     );
     assert.equal(blocks[0]?.thinking, "The user wants a number. Six times seven is forty-two.");
+    // Blocks close when the stream finishes: the thinking block ends after the text has streamed.
+    const kinds = eventTypes(c);
+    assert.ok(kinds.indexOf("thinking_end") > kinds.lastIndexOf("text_delta"), "thinking_end after the text deltas");
     assert.deepEqual(finalMessages(c).at(-1)?.content, blocks, "get_messages has the thinking block");
     const usage = message.usage as { input: number; output: number; cacheRead: number };
     assert.deepEqual(
@@ -110,6 +116,9 @@ const scenarioChecks: Record<ConversationScenario, (c: RecordedConversation) => 
       assert.ok(bash[i]?.startsWith(bash[i - 1] as string), `update ${i} holds update ${i - 1}`);
     }
     assert.equal(bash.at(-1), "line 1\nline 2\nline 3\n");
+    assert.equal(bash[0], "", "an empty update first");
+    const kinds = eventTypes(c);
+    assert.ok(kinds.indexOf("text_end") > kinds.indexOf("toolcall_start"), "the text block ends after the call starts");
     const edit = ends[3]?.result as { details?: { diff?: string } };
     assert.match(edit.details?.diff ?? "", /^-2 {3}return "Hello, " \+ name;$/m);
     assert.match(edit.details?.diff ?? "", /^\+2 {3}return "Hi, " \+ name \+ "!";$/m);
@@ -140,6 +149,16 @@ const scenarioChecks: Record<ConversationScenario, (c: RecordedConversation) => 
       ["error", "stop"],
     );
     assert.equal(textOf(assistants[1] as AgentMessage), "Second try worked.");
+    const types = c.records.map((r) => r.type);
+    assert.ok(
+      types.indexOf("auto_retry_end") < types.lastIndexOf("turn_end"),
+      "auto_retry_end before the last turn_end",
+    );
+    assert.ok(!finalMessages(c).some((m) => m.stopReason === "error"), "the failed attempt is gone from get_messages");
+    if (c.version === "1.6.0") {
+      const [edit] = ofType(c, "entry_appended").map((r) => r.entry as RecordedMessage);
+      assert.deepEqual([edit?.type, edit?.replacement], ["context_edit", null], "1.6.0 says the failed message left");
+    }
   },
   abort(c) {
     const [aborted] = ended(c, "assistant");
@@ -149,6 +168,10 @@ const scenarioChecks: Record<ConversationScenario, (c: RecordedConversation) => 
     assert.ok("This answer streams slowly so that it can be aborted".startsWith(streamed.slice(0, 20)));
     assert.ok(streamed.length < 60, "the abort cut the answer short");
     responseData(c, "abort");
+    const types = c.records.map((r) => (r.type === "response" ? `response:${r.command}` : r.type));
+    const idle = c.version === "0.73.1" ? "agent_end" : "agent_settled";
+    assert.ok(types.indexOf("response:abort") > types.indexOf(idle), `abort answers after ${idle}`);
+    if (c.version === "1.6.0") assert.equal(ofType(c, "agent_settled").at(-1)?.aborted, true);
     assert.equal(finalMessages(c).at(-1)?.stopReason, "aborted");
   },
   steer(c) {
@@ -159,6 +182,13 @@ const scenarioChecks: Record<ConversationScenario, (c: RecordedConversation) => 
       [[], ["Then say goodbye"]],
       [[], []],
     ]);
+    // The second and third lines sent are the steer and the follow-up.
+    const queuedIds = c.sent.slice(1, 3).map(({ line }) => (JSON.parse(line) as RecordedMessage).id);
+    const dispositions = queuedIds.map((id) => {
+      const response = c.records.find((r) => r.type === "response" && r.id === id);
+      return (response?.data as { disposition?: string } | undefined)?.disposition;
+    });
+    assert.deepEqual(dispositions, c.version === "0.73.1" ? [undefined, undefined] : ["queued", "queued"]);
     const conversation = finalMessages(c)
       .filter((m) => m.role === "user" || m.role === "assistant")
       .map((m) => `${m.role}: ${textOf(m)}`);
@@ -189,6 +219,27 @@ const scenarioChecks: Record<ConversationScenario, (c: RecordedConversation) => 
       ["It targets the web.", "Noted: it targets the web."],
       "only the last turn is kept",
     );
+  },
+  bash(c) {
+    const result = responseData(c, "bash");
+    assert.deepEqual(result, { output: "first\nsecond\n", exitCode: 0, cancelled: false, truncated: false });
+    const execution = finalMessages(c).find((m) => m.role === "bashExecution");
+    assert.ok(execution, "get_messages holds the command as a bashExecution message");
+    assert.equal(execution.command, "echo first; sleep 0.2; echo second");
+    assert.equal(execution.output, "first\nsecond\n");
+    assert.equal(
+      ofType(c, "message_end").some((r) => (r.message as AgentMessage).role === "bashExecution"),
+      false,
+      "no message event announces it",
+    );
+    // 1.6.0 streams the output as appended deltas, keyed by the bash command's id; 0.73.1 streams nothing.
+    const streamed = ofType(c, "bash_execution_update");
+    if (c.version === "0.73.1") assert.equal(streamed.length, 0);
+    else {
+      const id = JSON.parse(c.sent[0]?.line ?? "{}").id;
+      assert.ok(streamed.every((u) => u.id === id));
+      assert.equal(streamed.map((u) => u.delta).join(""), "first\nsecond\n");
+    }
   },
   custom(c) {
     const custom = ended(c, "custom").map((m) => [m.customType, m.display]);

@@ -18,6 +18,7 @@ export const CONVERSATION_SCENARIOS = [
   "abort",
   "steer",
   "compaction",
+  "bash",
   "custom",
 ] as const;
 export type ConversationScenario = (typeof CONVERSATION_SCENARIOS)[number];
