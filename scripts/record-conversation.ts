@@ -281,9 +281,13 @@ function nthTextDelta(n: number): (m: Message) => boolean {
 async function record(version: PiVersion, scenario: Scenario): Promise<{ records: number; bytes: number }> {
   const script = piScript(version);
   const replies = [...scenario.replies];
+  let offScript = 0;
   const model = await startScriptedModel((request: ChatRequest) => {
     if ((request.tools?.length ?? 0) === 0 && scenario.summary !== undefined) return scenario.summary;
-    return replies.shift();
+    const reply = replies.shift();
+    // Answered with a 500 by the scripted model; the recording is refused below.
+    if (reply === undefined) offScript++;
+    return reply;
   });
   const home = mkdtempSync(join(tmpdir(), "pi-conversation-"));
   const agentDir = join(home, "agent");
@@ -406,6 +410,7 @@ async function record(version: PiVersion, scenario: Scenario): Promise<{ records
     const from = records.length;
     const ids = ["get_messages", "get_state", "get_session_stats"].map((type) => recorder.send({ type }));
     for (const id of ids) await recorder.waitFor(`the response to ${id}`, isResponse(id), from);
+    if (offScript > 0) throw new Error(`pi made ${offScript} model requests the scenario has no reply for`);
     const unanswered = replies.length;
     if (unanswered > 0) throw new Error(`${unanswered} scripted replies were never requested`);
     child.stdin?.end();
