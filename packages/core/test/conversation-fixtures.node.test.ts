@@ -7,7 +7,9 @@
  */
 import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
+import { homedir } from "node:os";
 import { describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
 import {
   CONVERSATION_FIXTURES,
   CONVERSATION_SCENARIOS,
@@ -371,6 +373,14 @@ for (const version of CONVERSATION_VERSIONS) {
         });
 
         test("the deltas add up to every final assistant message", () => assertDeltasAddUp(c));
+
+        test("nothing of the recording machine is in it: not the repository's path, not the user's home", () => {
+          const text = `${c.bytes.toString("utf8")}\n${c.sent.map((s) => s.line).join("\n")}\n${c.argv.join(" ")}`;
+          const repository = fileURLToPath(new URL("../../../", import.meta.url));
+          assert.equal(text.includes(repository), false, `${repository} appears`);
+          const home = homedir();
+          if (home.length > 1) assert.equal(text.includes(`${home}/`), false, `${home} appears`);
+        });
 
         test("get_messages ends with the last message pi committed", () => {
           const lastEnd = ofType(c, "message_end").at(-1)?.message;
