@@ -293,9 +293,25 @@ function assertDeltasAddUp(c: RecordedConversation): void {
 /** What the README says about each version's stream, checked on every recording of it. */
 const versionChecks: Record<ConversationVersion, (c: RecordedConversation) => void> = {
   "0.73.1"(c) {
-    for (const update of ofType(c, "message_update")) {
-      const event = update.assistantMessageEvent as RecordedMessage;
+    let streamed = new Map<number, string>();
+    for (const update of c.records) {
+      if (update.type === "message_start") streamed = new Map();
+      if (update.type !== "message_update") continue;
+      const event = update.assistantMessageEvent as RecordedMessage & { contentIndex: number; delta: string };
       assert.ok(update.message && event.partial, "the whole partial message, twice, on every update");
+      // The same blocks twice; top-level fields (stopReason, errorMessage) can differ: partial is the live object.
+      assert.deepEqual(
+        (update.message as { content: unknown }).content,
+        (event.partial as { content: unknown }).content,
+        "the same blocks twice",
+      );
+      if (event.type === "text_delta" || event.type === "thinking_delta") {
+        // The partial is serialized when pi writes the line: it holds at least the deltas so far, maybe more.
+        const sofar = (streamed.get(event.contentIndex) ?? "") + event.delta;
+        streamed.set(event.contentIndex, sofar);
+        const block = (event.partial as { content: Block[] }).content[event.contentIndex];
+        assert.ok((block?.text ?? block?.thinking ?? "").startsWith(sofar), "the partial is never behind the deltas");
+      }
       assert.equal(update.usage, undefined);
       if (event.type === "toolcall_start") assert.equal(event.id, undefined, "no id in toolcall_start");
     }
