@@ -258,6 +258,8 @@ const scenarioChecks: Record<ConversationScenario, (c: RecordedConversation) => 
         .map((m) => [m.customType, m.display]),
       custom,
     );
+    const kept = finalMessages(c).find((m) => m.customType === "fixture-note");
+    assert.deepEqual(kept?.details, note.details, "get_messages keeps the details");
     assert.equal(textOf(ended(c, "assistant").at(-1) as AgentMessage), "I see the build finished with 3 warnings.");
   },
 };
