@@ -11,6 +11,7 @@
  * too (429), until the queue drains.
  */
 import { type Clock, realClock } from "@pi-elements/core";
+import { backgroundTimeout } from "./clock-timers.js";
 
 export interface FailurePacerOptions {
   /** Milliseconds between two answers to failed attempts. */
@@ -58,13 +59,16 @@ export class FailurePacer {
 
   #arm(): void {
     if (this.#timer !== undefined || this.#waiting.length === 0) return;
-    this.#timer = this.#clock.setTimeout(() => {
-      this.#timer = undefined;
-      const answer = this.#waiting.shift();
-      this.#arm();
-      answer?.();
-    }, this.#intervalMs);
     // A waiting refusal must not keep the process alive on its own.
-    (this.#timer as { unref?: () => void } | undefined)?.unref?.();
+    this.#timer = backgroundTimeout(
+      this.#clock,
+      () => {
+        this.#timer = undefined;
+        const answer = this.#waiting.shift();
+        this.#arm();
+        answer?.();
+      },
+      this.#intervalMs,
+    );
   }
 }

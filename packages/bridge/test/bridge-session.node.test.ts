@@ -449,19 +449,30 @@ describe("agent lifecycle", () => {
     }
   });
 
-  it("restarts by itself under 'always', with backoff", async () => {
-    const bridge = await startFakeBridge({ restart: "always", restartBackoff: { initialDelay: 10, maxDelay: 40 } });
+  it("restarts by itself under 'always', each time after its backoff delay on the bridge's clock", async () => {
+    const clock = new ManualClock();
+    const bridge = await startFakeBridge({
+      restart: "always",
+      restartBackoff: { initialDelay: 500, maxDelay: 2000 },
+      clock,
+    });
     try {
       const a = await TestClient.connect(bridge.url);
-      for (let round = 0; round < 3; round++) {
+      for (const delay of [500, 1000, 2000]) {
         const from = a.records.length;
         a.directive("exit 1");
+        // The exit report is broadcast in the same turn as the restart is scheduled.
         await a.next(isType("pi-elements/agent_exit"), from);
+        clock.advance(delay - 1);
+        assert.equal(bridge.agentPid, undefined, `no agent ${delay - 1} ms after the exit`);
+        clock.advance(1);
+        assert.notEqual(bridge.agentPid, undefined, `an agent ${delay} ms after the exit`);
         await a.next(isType("pi-elements/agent_start"), from);
       }
-      assert.ok(bridge.logs.some((line) => line.includes("restarting the agent in 10 ms")));
-      assert.ok(bridge.logs.some((line) => line.includes("restarting the agent in 20 ms")));
-      assert.ok(bridge.logs.some((line) => line.includes("restarting the agent in 40 ms")));
+      assert.deepEqual(
+        bridge.logs.filter((line) => line.includes("restarting the agent in")),
+        [500, 1000, 2000].map((ms) => `[pi-bridge] restarting the agent in ${ms} ms`),
+      );
       await a.close();
     } finally {
       await bridge.close();
