@@ -57,7 +57,7 @@ export class Relay {
 
   constructor(options: RelayOptions) {
     this.#options = options;
-    const { broadcast, guarded, log } = options;
+    const { guarded, log } = options;
     this.#mirror = new UiMirror({
       clock: options.clock,
       onExpired: (dialog, answer) => guarded("expiring a dialog", () => this.#expired(dialog.id, answer)),
