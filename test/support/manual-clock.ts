@@ -45,7 +45,8 @@ export class ManualClock implements Clock {
 
   /**
    * Resolves once more than `count` timers are armed (at once if they are): for a timer that real I/O arms (a socket
-   * closing, a process exiting). Bound the wait with `within` from wait-for.ts.
+   * closing, a process exiting). Count the timers that are always there (a bridge's ping timer) in `count`. Bound the
+   * wait with `within` from wait-for.ts.
    */
   async armed(count = 0): Promise<void> {
     while (this.#timers.size <= count) await new Promise<void>((wake) => this.#armedWaiters.push(wake));
