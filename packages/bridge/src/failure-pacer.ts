@@ -50,11 +50,14 @@ export class FailurePacer {
     this.#arm();
   }
 
-  /** Drops every waiting answer (the bridge is closing; its sockets are destroyed with the server). */
+  /**
+   * Runs every waiting answer now, out of turn: the bridge is closing, so there is nothing left to guess, and an
+   * upgraded socket is not the HTTP server's any more: unanswered, it would hold the server's `close()` open.
+   */
   dispose(): void {
-    this.#waiting.length = 0;
     if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
+    for (const answer of this.#waiting.splice(0)) answer();
   }
 
   #arm(): void {

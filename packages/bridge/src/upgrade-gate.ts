@@ -122,7 +122,7 @@ export class UpgradeGate {
     this.#failures.delay(answer);
   }
 
-  /** Drops the answers still waiting for their turn. */
+  /** Gives the answers still waiting for their turn at once (the bridge is closing). */
   dispose(): void {
     this.#failures.dispose();
   }

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { waitFor } from "../../../test/support/wait-for.js";
+import { waitFor, within } from "../../../test/support/wait-for.js";
 import { ManualClock, SilentPeer, startFakeBridge, TestClient, withToken } from "./support/harness.js";
 
 type Bridge = Awaited<ReturnType<typeof startFakeBridge>>;
@@ -165,6 +165,11 @@ describe("failed token attempts (issue #18, item 10)", () => {
       // The gate logs a refusal when it judges it, before the answer waits for its turn.
       const judged = () => bridge.logs.filter((line) => line.includes("401 Unauthorized")).length;
       await waitFor(() => judged() === 3, { message: "the three guesses judged", detail: () => `${judged()} judged` });
+      assert.deepEqual(
+        clock.delays.filter((ms) => ms === 250),
+        [250],
+        "the turns run on the bridge's clock (one timer at a time)",
+      );
       await assertTokenHolderGetsIn(bridge);
       assert.deepEqual(answered, [], "no guess is answered before its turn");
       for (let turn = 1; turn <= 3; turn++) {
@@ -177,5 +182,18 @@ describe("failed token attempts (issue #18, item 10)", () => {
     } finally {
       await bridge.close();
     }
+  });
+
+  it("close() does not wait for the turns: the guesses still waiting are answered 401 at once", async () => {
+    const clock = new ManualClock();
+    const bridge = await startFakeBridge({ clock });
+    const wrong = [1, 2].map((i) => new TestClient(withToken(bridge.url, `wrong-${i}`)));
+    const judged = () => bridge.logs.filter((line) => line.includes("401 Unauthorized")).length;
+    await waitFor(() => judged() === 2, { message: "the two guesses judged", detail: () => `${judged()} judged` });
+    await within(bridge.close(), { message: "bridge.close() while two guesses wait for their turn" });
+    assert.deepEqual(
+      await within(Promise.all(wrong.map((client) => client.refused)), { message: "the 401s" }),
+      [401, 401],
+    );
   });
 });
