@@ -1,6 +1,7 @@
 /**
  * The one controlled clock of the test suites, with the core's `Clock` shape: time moves only when a test says so.
- * Used by the core's session tests, the elements' countdown and toast tests and the bridge's deadline tests.
+ * Used by the core's session and transport tests, the elements' countdown and toast tests, and the bridge's tests
+ * about time (restart backoff, pings, token pacing, refusal bounds, dialog deadlines).
  */
 import type { Clock } from "../../packages/core/src/session/clock.js";
 
@@ -9,6 +10,9 @@ export class ManualClock implements Clock {
   #now: number;
   #nextHandle = 1;
   readonly #timers = new Map<number, { at: number; fn: () => void }>();
+  /** Every delay asked for, in order. */
+  readonly delays: number[] = [];
+  #armedWaiters: Array<() => void> = [];
 
   /** `maxDelay` caps each timer the way real timers cap at 2^31-1 ms: a longer wait fires early. */
   constructor(
@@ -24,7 +28,9 @@ export class ManualClock implements Clock {
 
   setTimeout(fn: () => void, ms: number): unknown {
     const handle = this.#nextHandle++;
+    this.delays.push(ms);
     this.#timers.set(handle, { at: this.#now + Math.min(Math.max(0, ms), this.maxDelay), fn });
+    for (const wake of this.#armedWaiters.splice(0)) wake();
     return handle;
   }
 
@@ -35,6 +41,25 @@ export class ManualClock implements Clock {
   /** How many timers are armed. */
   get pending(): number {
     return this.#timers.size;
+  }
+
+  /**
+   * Resolves once more than `count` timers are armed (at once if they are): for a timer that real I/O arms (a socket
+   * closing, a process exiting). Count the timers that are always there (a bridge's ping timer) in `count`. Bound the
+   * wait with `within` from wait-for.ts.
+   */
+  async armed(count = 0): Promise<void> {
+    while (this.#timers.size <= count) await new Promise<void>((wake) => this.#armedWaiters.push(wake));
+  }
+
+  /** Runs the timers due next (the earliest armed), moving time to their deadline; the time moved, or undefined. */
+  next(): number | undefined {
+    let at: number | undefined;
+    for (const timer of this.#timers.values()) if (at === undefined || timer.at < at) at = timer.at;
+    if (at === undefined) return undefined;
+    const step = at - this.#now;
+    this.advance(step);
+    return step;
   }
 
   /** Moves time forward without running any timer, as when a background tab's timers are throttled. */

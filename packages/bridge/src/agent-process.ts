@@ -7,6 +7,8 @@
  * Ctrl+C in the bridge's terminal reaches only the bridge, which then stops the agent in order.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { type Clock, realClock } from "@pi-elements/core";
+import { backgroundTimeout } from "./clock-timers.js";
 import { JsonlFramer } from "./jsonl-frames.js";
 
 /**
@@ -50,6 +52,8 @@ export interface AgentProcessOptions extends AgentCommand {
    * them open. Default 500.
    */
   stdioDrainMs?: number;
+  /** What `stdioDrainMs` and the stop grace run on. Default: real time. */
+  clock?: Clock;
   /** Called once when the process is gone (or could not be spawned). */
   onExit: (info: AgentExitInfo) => void;
   /** Called when the stdin queue crosses its high-water mark (true) and when it has drained (false). */
@@ -61,6 +65,7 @@ export interface AgentProcessOptions extends AgentCommand {
 export class AgentProcess {
   readonly #child: ChildProcessWithoutNullStreams;
   readonly #options: AgentProcessOptions;
+  readonly #clock: Clock;
   readonly #stderrTail: string[] = [];
   readonly #queue: string[] = [];
   #queuedBytes = 0;
@@ -74,6 +79,7 @@ export class AgentProcess {
 
   constructor(options: AgentProcessOptions) {
     this.#options = options;
+    this.#clock = options.clock ?? realClock;
     this.#child = spawn(options.command, [...options.args], {
       cwd: options.cwd,
       env: options.env,
@@ -114,9 +120,12 @@ export class AgentProcess {
     this.#child.stdin.on("error", () => {});
     this.#child.stdin.on("drain", () => this.#drain());
 
+    /** The post-exit read window's timer, while it runs. */
+    let drain: unknown;
     const finish = (code: number | null, signal: string | null) => {
       if (this.#finished) return;
       this.#finished = true;
+      if (drain !== undefined) this.#clock.clearTimeout(drain);
       this.#gone();
       const info = { code, signal, stderrTail: [...this.#stderrTail] };
       resolveExited(info);
@@ -132,7 +141,9 @@ export class AgentProcess {
       // 'close' never comes: what the agent wrote before it died is in the pipes already, so after a moment to
       // read it, the bridge stops listening to them and reports the exit. The timer, then one turn of the event
       // loop (setImmediate runs after the I/O a late timer may have jumped ahead of), then the cut.
-      const drain = setTimeout(
+      if (this.#finished) return;
+      drain = backgroundTimeout(
+        this.#clock,
         () =>
           setImmediate(() => {
             if (this.#finished) return;
@@ -149,7 +160,6 @@ export class AgentProcess {
           }),
         options.stdioDrainMs ?? DEFAULT_STDIO_DRAIN_MS,
       );
-      drain.unref();
     });
     this.#child.on("error", (error) => {
       this.#stderrLine(`[pi-bridge] could not start ${options.command}: ${error.message}`);
@@ -239,10 +249,9 @@ export class AgentProcess {
     if (!this.#finished && !this.#exited) {
       this.#child.stdin.end();
       this.signal("SIGTERM");
-      const timer = setTimeout(() => this.signal("SIGKILL"), graceMs);
-      timer.unref();
+      const timer = backgroundTimeout(this.#clock, () => this.signal("SIGKILL"), graceMs);
       await this.exited;
-      clearTimeout(timer);
+      this.#clock.clearTimeout(timer);
     }
     return this.exited;
   }

@@ -21,6 +21,7 @@ export interface AgentSupervisorOptions {
   backoff?: BackoffOptions;
   /** Milliseconds between SIGTERM and SIGKILL when stopping. Default: AgentProcess's. */
   stopGraceMs?: number;
+  /** Restart delays, `resetAfter`, and the agent's stop grace and post-exit read window run on it. */
   clock: Clock;
   /** A new process was spawned (pid undefined: it could not be; its exit follows). */
   onStart: (pid: number | undefined) => void;
@@ -38,7 +39,7 @@ export class AgentSupervisor {
   #agent: AgentProcess | undefined;
   #lastExit: AgentExitInfo | undefined;
   #closing = false;
-  #restartTimer: ReturnType<typeof setTimeout> | undefined;
+  #restartTimer: unknown;
   #restarting: Promise<void> | undefined;
   #startWaiters: Array<(pid: number) => void> = [];
 
@@ -77,6 +78,7 @@ export class AgentSupervisor {
       ...command,
       ...(this.#options.cwd === undefined ? {} : { cwd: this.#options.cwd }),
       ...(this.#options.env === undefined ? {} : { env: this.#options.env }),
+      clock: this.#options.clock,
       onFrame: (parts) => {
         if (current === this.#agent) guarded("relaying agent output", () => this.#options.onFrame(current, parts));
       },
@@ -135,14 +137,14 @@ export class AgentSupervisor {
       return;
     }
     log(`[pi-bridge] restarting the agent in ${delay} ms`);
-    this.#restartTimer = setTimeout(() => {
+    this.#restartTimer = clock.setTimeout(() => {
       this.#restartTimer = undefined;
       if (!this.#closing) this.start();
     }, delay);
   }
 
   #cancelTimer(): void {
-    if (this.#restartTimer !== undefined) clearTimeout(this.#restartTimer);
+    if (this.#restartTimer !== undefined) this.#options.clock.clearTimeout(this.#restartTimer);
     this.#restartTimer = undefined;
   }
 }

@@ -109,7 +109,12 @@ export interface BridgeOptions {
   stopGraceMs?: number;
   /** Bridge and agent-stderr log lines. Default: written to the bridge's stderr. */
   log?: (line: string) => void;
-  /** Time source for dialog deadlines. Default: real time. */
+  /**
+   * The bridge's time, for every timer of its own: dialog deadlines, restart delays (and `resetAfter`), pings and
+   * `frameTimeoutMs`, wrong-token pacing, the bound on writing a refusal, the refusal log's minute, the agent's stop
+   * grace (`stopGraceMs`) and its post-exit read window. `handshakeTimeoutMs` and `firstByteTimeoutMs` are Node's
+   * own socket timers and stay on real time. Default: real time.
+   */
   clock?: Clock;
 }
 
@@ -163,6 +168,7 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
     hostNames,
     originRules,
     maxClients: options.maxClients ?? 16,
+    clock,
     log,
   });
   const supervisor: AgentSupervisor = new AgentSupervisor({
@@ -185,6 +191,7 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
     maxPayload: options.maxPayload ?? 16 * 1024 * 1024,
     maxClientBacklog: options.maxClientBacklog ?? 64 * 1024 * 1024,
     frameTimeoutMs: options.frameTimeoutMs ?? 30_000,
+    clock,
     handleProtocols: (protocols) => gate.protocol(protocols),
     onConnect: (client) => {
       for (const frame of relay.replay(supervisor.lastExit)) hub.send(client, frame);
@@ -212,6 +219,7 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
     handshakeTimeoutMs: options.handshakeTimeoutMs ?? 10_000,
     firstByteTimeoutMs: options.firstByteTimeoutMs ?? 2000,
     maxConnections,
+    clock,
     log,
     guarded,
   });

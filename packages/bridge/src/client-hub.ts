@@ -5,8 +5,10 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
+import type { Clock } from "@pi-elements/core";
 import { type RawData, type WebSocket, WebSocketServer } from "ws";
 import { CloseCode } from "./client-frames.js";
+import { repeat } from "./clock-timers.js";
 import type { Guard } from "./guard.js";
 
 export interface ClientHubOptions {
@@ -16,6 +18,8 @@ export interface ClientHubOptions {
   maxClientBacklog: number;
   /** Milliseconds a client has to answer a ping (sent every half of it); closed with 1008. */
   frameTimeoutMs: number;
+  /** What the pings and `frameTimeoutMs` run on. */
+  clock: Clock;
   /** Chooses the subprotocol to answer with (ws's `handleProtocols`). */
   handleProtocols?: (protocols: Set<string>, request: IncomingMessage) => string | false;
   /** A client connected: what it must get first (the replay) is sent from here. */
@@ -33,7 +37,8 @@ export class ClientHub {
   /** When each client was last pinged and has not answered yet. */
   readonly #awaitingPong = new Map<WebSocket, number>();
   readonly #wss: WebSocketServer;
-  readonly #heartbeat: ReturnType<typeof setInterval>;
+  /** Stops the pings. */
+  readonly #stopPings: () => void;
   #paused = false;
 
   constructor(options: ClientHubOptions) {
@@ -44,11 +49,11 @@ export class ClientHub {
       ...(options.handleProtocols === undefined ? {} : { handleProtocols: options.handleProtocols }),
     });
     this.#wss.on("connection", (client: WebSocket) => this.#connected(client));
-    this.#heartbeat = setInterval(
+    this.#stopPings = repeat(
+      options.clock,
       () => options.guarded("pinging clients", () => this.#ping()),
       Math.max(1, Math.floor(options.frameTimeoutMs / 2)),
     );
-    this.#heartbeat.unref();
   }
 
   /** Connected clients. */
@@ -118,13 +123,13 @@ export class ClientHub {
 
   /** Stops pinging and starts the closing handshake of every client. */
   close(code: number, reason: string): void {
-    clearInterval(this.#heartbeat);
+    this.#stopPings();
     for (const client of this.#clients) client.close(code, reason);
   }
 
   /** Drops every connection at once. */
   terminate(): void {
-    clearInterval(this.#heartbeat);
+    this.#stopPings();
     for (const client of this.#clients) client.terminate();
     this.#wss.close();
   }
@@ -148,8 +153,8 @@ export class ClientHub {
   }
 
   #ping(): void {
-    const now = Date.now();
-    const { frameTimeoutMs, log } = this.#options;
+    const { clock, frameTimeoutMs, log } = this.#options;
+    const now = clock.now();
     for (const client of this.#clients) {
       // ping() throws on a socket that is already closing.
       if (client.readyState !== client.OPEN) continue;

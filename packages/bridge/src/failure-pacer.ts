@@ -11,6 +11,7 @@
  * too (429), until the queue drains.
  */
 import { type Clock, realClock } from "@pi-elements/core";
+import { backgroundTimeout } from "./clock-timers.js";
 
 export interface FailurePacerOptions {
   /** Milliseconds between two answers to failed attempts. */
@@ -49,22 +50,28 @@ export class FailurePacer {
     this.#arm();
   }
 
-  /** Drops every waiting answer (the bridge is closing; its sockets are destroyed with the server). */
+  /**
+   * Runs every waiting answer now, out of turn: the bridge is closing, so there is nothing left to guess, and an
+   * upgraded socket is not the HTTP server's any more: unanswered, it would hold the server's `close()` open.
+   */
   dispose(): void {
-    this.#waiting.length = 0;
     if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
+    for (const answer of this.#waiting.splice(0)) answer();
   }
 
   #arm(): void {
     if (this.#timer !== undefined || this.#waiting.length === 0) return;
-    this.#timer = this.#clock.setTimeout(() => {
-      this.#timer = undefined;
-      const answer = this.#waiting.shift();
-      this.#arm();
-      answer?.();
-    }, this.#intervalMs);
     // A waiting refusal must not keep the process alive on its own.
-    (this.#timer as { unref?: () => void } | undefined)?.unref?.();
+    this.#timer = backgroundTimeout(
+      this.#clock,
+      () => {
+        this.#timer = undefined;
+        const answer = this.#waiting.shift();
+        this.#arm();
+        answer?.();
+      },
+      this.#intervalMs,
+    );
   }
 }

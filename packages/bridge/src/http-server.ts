@@ -8,6 +8,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { Duplex } from "node:stream";
+import type { Clock } from "@pi-elements/core";
 import type { ClientHub } from "./client-hub.js";
 import type { Guard } from "./guard.js";
 import { answerAndClose } from "./raw-answer.js";
@@ -26,6 +27,8 @@ export interface BridgeServerOptions {
   firstByteTimeoutMs: number;
   /** Most open TCP connections of any kind; more are dropped. */
   maxConnections: number;
+  /** What the bound on writing a refusal runs on (the request and first-byte deadlines are Node's socket timers). */
+  clock: Clock;
   log: (line: string) => void;
   guarded: Guard;
 }
@@ -75,6 +78,8 @@ export function createBridgeServer(options: BridgeServerOptions): Server {
   server.on("connection", (socket: Socket) => {
     // Until its first request has arrived, a connection that stays silent this long is dropped (a browser's
     // preconnected socket, or one left over after it refused a public page's request, would otherwise hold a place).
+    // Node's socket idle timer, on real time whatever the bridge's clock: it starts again on every byte the HTTP
+    // parser reads, which a timer of the bridge's own could not see without taking the bytes from the parser.
     socket.setTimeout(options.firstByteTimeoutMs, dropSilent);
   });
   const requestArrived = (request: IncomingMessage) => {
@@ -91,6 +96,7 @@ export function createBridgeServer(options: BridgeServerOptions): Server {
         ? "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n"
         : "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n",
       flushTimeoutMs,
+      options.clock,
     );
   });
   server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) =>

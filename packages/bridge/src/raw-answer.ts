@@ -5,12 +5,14 @@
  * place under `maxConnections`, for good.
  */
 import type { Duplex } from "node:stream";
+import type { Clock } from "@pi-elements/core";
+import { backgroundTimeout } from "./clock-timers.js";
 
-export function answerAndClose(socket: Duplex, answer: string, flushTimeoutMs: number): void {
+/** `flushTimeoutMs` runs on `clock`, the bridge's. */
+export function answerAndClose(socket: Duplex, answer: string, flushTimeoutMs: number, clock: Clock): void {
   if (socket.destroyed) return;
-  const timer = setTimeout(() => socket.destroy(), flushTimeoutMs);
-  timer.unref();
-  socket.once("close", () => clearTimeout(timer));
+  const timer = backgroundTimeout(clock, () => socket.destroy(), flushTimeoutMs);
+  socket.once("close", () => clock.clearTimeout(timer));
   if (!socket.writable) {
     socket.destroy();
     return;

@@ -2,8 +2,9 @@
  * The bridge's rules between the agent and its clients, around the `UiMirror` that keeps the UI state for the
  * replay. Agent → clients: each frame of agent output, without records in the bridge's own namespace, to every
  * client, after the mirror has seen it; requests no client can answer are cancelled here. Clients → agent: a
- * client frame is checked whole, then its commands go to the agent and the first answer to each pending dialog
- * goes to it too, while the other clients are told the dialog closed.
+ * client frame is checked whole, then its commands go to the agent and the first answer in time to each pending
+ * dialog goes to it too, while the other clients are told the dialog closed. A dialog whose deadline passes (its
+ * timer ran, or an answer came too late) is answered `cancelled` to the agent, as the core's session answers it.
  */
 import type { Clock } from "@pi-elements/core";
 import type { AgentExitInfo, AgentProcess } from "./agent-process.js";
@@ -56,10 +57,10 @@ export class Relay {
 
   constructor(options: RelayOptions) {
     this.#options = options;
-    const { broadcast, guarded, log } = options;
+    const { guarded, log } = options;
     this.#mirror = new UiMirror({
       clock: options.clock,
-      onExpired: (dialogs) => guarded("expiring dialogs", () => broadcast(closedFrame(dialogs, "expired"))),
+      onExpired: (dialog, answer) => guarded("expiring a dialog", () => this.#expired(dialog.id, answer)),
       ...(options.mirror === undefined ? {} : { limits: options.mirror }),
       onLimit: (message) => log(`[pi-bridge] ${message}`),
     });
@@ -137,6 +138,18 @@ export class Relay {
     this.#mirror.dispose();
   }
 
+  /**
+   * A dialog's deadline passed: the agent gets the core's timeout answer (pi, which timed it out itself, ignores an
+   * answer to a dialog it no longer waits for), every client is told it expired, and a client's own timeout cancel
+   * for it, which follows, is expected.
+   */
+  #expired(id: string, answer: object): void {
+    const agent = this.#options.agent();
+    if (agent?.running) agent.write(record({ type: "extension_ui_response", id, ...answer }));
+    this.#cancelledByBridge.add(id);
+    this.#options.broadcast(closedFrame([{ id }], "expired"));
+  }
+
   #clientMessage(client: RelayClient, message: ClientMessage): void {
     const agent = this.#options.agent();
     switch (message.kind) {
@@ -155,12 +168,14 @@ export class Relay {
         }
         return;
       case "answer": {
-        // Checked for every answer of the frame before; "wrong-shape" cannot happen here.
-        if (this.#mirror.answer(message.response) !== "forward") {
+        // Checked for every answer of the frame before; "wrong-shape" cannot happen here. A late answer ("expired")
+        // has just expired its dialog: the agent got the timeout's cancel instead, and everyone was told.
+        if (this.#mirror.answer(message.response) !== "answered") {
           // The sender believes it answered; tell it the answer went nowhere (the agent restarted, the bridge was
-          // restarted while it was offline, the dialog expired, or another client answered first). Not for the
-          // client's own cancel of a request the bridge already cancelled.
-          if (!this.#cancelledByBridge.has(message.response.id))
+          // restarted while it was offline, the dialog expired, or another client answered first). Not for a
+          // cancel of a request the bridge already cancelled itself: that is what the agent got.
+          const { response } = message;
+          if (!("cancelled" in response && response.cancelled === true && this.#cancelledByBridge.has(response.id)))
             this.#options.send(client, `${unheardAnswerNotice()}\n`);
           return;
         }

@@ -1,13 +1,15 @@
 /**
  * The extension-UI state as the agent's clients see it, kept by the bridge so that it outlives connections: the
- * core's `UiState` fed with every valid `extension_ui_request` the agent writes, plus the bridge's own clock for
- * dialog deadlines. It decides which answers reach the agent (the first for a pending dialog, nothing else) and
- * renders the state as the replay a new connection receives.
+ * core's `UiState` fed with every valid `extension_ui_request` the agent writes, and the core's `Dialogs` on the
+ * bridge's clock for the dialogs' life (deadlines, and the verdict on each answer, the same as every client's
+ * session gives: an answer after the deadline is a timeout, even before the timer has run). It decides which
+ * answers reach the agent (the first in time for a pending dialog, nothing else) and renders the state as the
+ * replay a new connection receives.
  */
 import {
-  answerFields,
+  type AnswerVerdict,
   type Clock,
-  DeadlineTimer,
+  Dialogs,
   ExtensionUiRequest,
   type ExtensionUiResponse,
   FIRE_AND_FORGET_METHODS,
@@ -18,14 +20,6 @@ import {
   UiState,
 } from "@pi-elements/core";
 import { DEFAULT_MAX_JSON_DEPTH, nestsDeeperThan } from "./json-depth.js";
-
-export type AnswerVerdict =
-  /** The dialog was pending and the answer fits its method: forward it; the dialog is now closed. */
-  | "forward"
-  /** No such pending dialog (answered already, expired, never existed): drop it. */
-  | "not-pending"
-  /** A pending dialog, but the answer has the wrong shape for its method: drop it, the dialog stays pending. */
-  | "wrong-shape";
 
 /** How much of the agent's UI state the mirror keeps for the replay. Past a limit, the update is not kept. */
 export interface MirrorLimits {
@@ -54,8 +48,11 @@ export const DEFAULT_MIRROR_LIMITS: Required<MirrorLimits> = {
 
 export interface UiMirrorOptions {
   clock: Clock;
-  /** Dialogs whose deadline passed; they are already removed from the state. */
-  onExpired: (dialogs: PendingDialog[]) => void;
+  /**
+   * A dialog whose deadline passed (its timer ran, or an answer came too late), already removed from the state, with
+   * what the core's session sends for it (`TIMEOUT_ANSWER`).
+   */
+  onExpired: (dialog: PendingDialog, answer: object) => void;
   limits?: MirrorLimits;
   /** Told once per kind of limit reached, until the state is cleared. */
   onLimit?: (message: string) => void;
@@ -74,7 +71,7 @@ interface RecentNotification {
 
 export class UiMirror {
   readonly #clock: Clock;
-  readonly #onExpired: (dialogs: PendingDialog[]) => void;
+  readonly #onExpired: (dialog: PendingDialog, answer: object) => void;
   readonly #limits: Required<MirrorLimits>;
   readonly #onLimit: (message: string) => void;
   #state = new UiState({ schedule: () => {} });
@@ -86,8 +83,8 @@ export class UiMirror {
   #limitsReported = new Set<string>();
   /** The fire-and-forget part of the replay, kept until the state changes. */
   #replayCache: string[] | undefined;
-  /** One timer for the earliest deadline among the pending dialogs. */
-  readonly #deadline: DeadlineTimer;
+  /** The pending dialogs' life, as the core lives it: one timer for the earliest deadline, one verdict on answers. */
+  #dialogs: Dialogs;
   #replaySeq = 0;
   /** The latest notifications, oldest first, for a page that connects later ("earlier" in its list). */
   #recentNotifications: RecentNotification[] = [];
@@ -97,10 +94,12 @@ export class UiMirror {
     this.#onExpired = options.onExpired;
     this.#limits = { ...DEFAULT_MIRROR_LIMITS, ...options.limits };
     this.#onLimit = options.onLimit ?? (() => {});
-    this.#deadline = new DeadlineTimer(this.#clock, () => {
-      const expired = this.#state.expire(this.#clock.now());
-      this.#arm();
-      if (expired.length > 0) this.#onExpired(expired);
+    this.#dialogs = this.#newDialogs();
+  }
+
+  #newDialogs(): Dialogs {
+    return new Dialogs(this.#state, this.#clock, (dialog, reason, fields) => {
+      if (reason === "timeout" && fields) this.#onExpired(dialog, fields);
     });
   }
 
@@ -187,7 +186,7 @@ export class UiMirror {
         this.#replayCache = undefined;
       }
     }
-    if (dialogsAdded) this.#arm();
+    if (dialogsAdded) this.#dialogs.changed();
     return unanswerable;
   }
 
@@ -292,27 +291,26 @@ export class UiMirror {
     this.#onLimit(`UI state limit reached (${what}): what goes past it is relayed but not kept for the replay`);
   }
 
-  /** True when `response` answers a pending dialog with the wrong shape for its method (nothing changes). */
+  /**
+   * True when `response` answers a pending dialog, in time, with the wrong shape for its method (nothing changes). A
+   * late answer is a timeout whatever its shape, as in the core.
+   */
   misfits(response: ExtensionUiResponse): boolean {
-    const dialog = this.#state.getDialog(response.id);
-    return dialog !== undefined && answerFields(dialog.request, response) === undefined;
+    return this.#dialogs.judge(response.id, response) === "wrong-shape";
   }
 
-  /** Judges a client's answer; on "forward" the dialog is removed, so any later answer is "not-pending". */
+  /**
+   * Acts on a client's answer with the core's verdict (see `Dialogs.answer`): on "answered" the dialog is removed
+   * and the answer is to be forwarded, so any later answer is "not-pending"; on "expired" the dialog expired now
+   * (`onExpired` has run) and the answer goes nowhere.
+   */
   answer(response: ExtensionUiResponse): AnswerVerdict {
-    const dialog = this.#state.getDialog(response.id);
-    if (dialog === undefined) return "not-pending";
-    if (answerFields(dialog.request, response) === undefined) return "wrong-shape";
-    this.#state.removeDialog(response.id);
-    this.#arm();
-    return "forward";
+    return this.#dialogs.answer(response.id, response);
   }
 
   /** Closes every pending dialog (the agent exited) and returns them. */
   closeAll(): PendingDialog[] {
-    const closed = this.#state.clearDialogs();
-    this.#arm();
-    return closed;
+    return this.#dialogs.clear();
   }
 
   /**
@@ -329,8 +327,9 @@ export class UiMirror {
   /** Starts over with an empty state: a new agent process knows nothing of the old one's UI. */
   clear(): void {
     this.#recentNotifications = [];
-    this.#deadline.clear();
+    this.#dialogs.stop();
     this.#state = new UiState({ schedule: () => {} });
+    this.#dialogs = this.#newDialogs();
     this.#sizes = new Map();
     this.#stateChars = 0;
     this.#statusCount = 0;
@@ -397,12 +396,7 @@ export class UiMirror {
   }
 
   dispose(): void {
-    this.#deadline.clear();
-  }
-
-  /** Keeps the timer on the earliest deadline. */
-  #arm(): void {
-    this.#deadline.set(this.#state.nextDeadline());
+    this.#dialogs.stop();
   }
 }
 

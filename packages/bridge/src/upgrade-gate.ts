@@ -10,7 +10,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { PI_ELEMENTS_PROTOCOL, protocolToken, TOKEN_PROTOCOL_PREFIX } from "@pi-elements/core";
+import { type Clock, PI_ELEMENTS_PROTOCOL, protocolToken, realClock, TOKEN_PROTOCOL_PREFIX } from "@pi-elements/core";
 import { FailurePacer, type FailurePacerOptions } from "./failure-pacer.js";
 import { answerAndClose } from "./raw-answer.js";
 import {
@@ -32,8 +32,10 @@ export interface UpgradeGateOptions {
   originRules: readonly OriginRule[];
   /** Most clients at once, handshakes under way included. */
   maxClients: number;
-  /** How wrong tokens are slowed down. Default: one answered per 250 ms, at most 32 waiting. */
+  /** How wrong tokens are slowed down. Default: one answered per 250 ms, at most 32 waiting, on `clock`. */
   tokenFailures?: FailurePacerOptions;
+  /** What the pacing, the refusal bound and the refusal log's minute run on. Default: real time. */
+  clock?: Clock;
   /** Longest a refused socket is kept for its answer to be written (a peer may read nothing). Default 1000. */
   flushTimeoutMs?: number;
   log: (line: string) => void;
@@ -54,13 +56,15 @@ export class UpgradeGate {
   readonly #options: UpgradeGateOptions;
   readonly #refusalLog: (line: string) => void;
   readonly #failures: FailurePacer;
+  readonly #clock: Clock;
   /** What the static cookie holds: admits static GET and HEAD, never a WebSocket (see `staticAllowed`). */
   readonly #staticSecret = generateToken();
 
   constructor(options: UpgradeGateOptions) {
     this.#options = options;
-    this.#refusalLog = rateLimitedLog(options.log, 20, 60_000);
-    this.#failures = new FailurePacer(options.tokenFailures ?? DEFAULT_TOKEN_FAILURES);
+    this.#clock = options.clock ?? realClock;
+    this.#refusalLog = rateLimitedLog(options.log, 20, 60_000, this.#clock);
+    this.#failures = new FailurePacer({ clock: this.#clock, ...(options.tokenFailures ?? DEFAULT_TOKEN_FAILURES) });
   }
 
   /** Why a WebSocket upgrade is refused, or undefined to let it through; `connections`: clients and handshakes. */
@@ -106,6 +110,7 @@ export class UpgradeGate {
         socket,
         `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${text.length + 1}\r\n\r\n${text}\n`,
         this.#options.flushTimeoutMs ?? 1000,
+        this.#clock,
       );
     if (refusal.paced) this.#failures.delay(answer);
     else answer();
@@ -121,7 +126,7 @@ export class UpgradeGate {
     this.#failures.delay(answer);
   }
 
-  /** Drops the answers still waiting for their turn. */
+  /** Gives the answers still waiting for their turn at once (the bridge is closing). */
   dispose(): void {
     this.#failures.dispose();
   }
@@ -162,13 +167,18 @@ export class UpgradeGate {
   }
 }
 
-/** A log that writes at most `max` lines per `windowMs`, then says how many it left out. */
-export function rateLimitedLog(log: (line: string) => void, max: number, windowMs: number): (line: string) => void {
-  let windowStart = 0;
+/** A log that writes at most `max` lines per `windowMs` (on `clock`), then says how many it left out. */
+export function rateLimitedLog(
+  log: (line: string) => void,
+  max: number,
+  windowMs: number,
+  clock: Clock = realClock,
+): (line: string) => void {
+  let windowStart = Number.NEGATIVE_INFINITY;
   let written = 0;
   let skipped = 0;
   return (line) => {
-    const now = Date.now();
+    const now = clock.now();
     if (now - windowStart >= windowMs) {
       if (skipped > 0) log(`[pi-bridge] (${skipped} more refusals not logged)`);
       windowStart = now;

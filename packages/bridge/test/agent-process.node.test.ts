@@ -3,12 +3,13 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import type { Clock } from "@pi-elements/core";
 import { within } from "../../../test/support/wait-for.js";
 import { type AgentExitInfo, AgentProcess } from "../src/agent-process.js";
-import { FAKE_AGENT, killOrphan } from "./support/harness.js";
+import { FAKE_AGENT, killOrphan, ManualClock } from "./support/harness.js";
 
 /** An agent with the fake script; `records` fills as stdout arrives, `waitFor` waits for a record. */
-function fake(flags: string[] = [], extra: { highWaterMark?: number; stderrTailLines?: number } = {}) {
+function fake(flags: string[] = [], extra: { highWaterMark?: number; stderrTailLines?: number; clock?: Clock } = {}) {
   const records: string[] = [];
   const batches: number[] = [];
   const backpressure: boolean[] = [];
@@ -86,10 +87,14 @@ describe("AgentProcess", () => {
     await f.agent.stop();
   });
 
-  it("stops an agent that ignores SIGTERM with SIGKILL after the grace period", async () => {
-    const f = fake(["--ignore-sigterm", "--banner"]);
+  it("stops an agent that ignores SIGTERM with SIGKILL after the grace period, on its clock", async () => {
+    const clock = new ManualClock();
+    const f = fake(["--ignore-sigterm", "--banner"], { clock });
     await f.waitFor((r) => r.type === "fake_ready");
-    const info: AgentExitInfo = await f.agent.stop(200);
+    const stopping = f.agent.stop(3000);
+    assert.deepEqual(clock.delays, [3000], "the grace period runs on the clock");
+    clock.advance(3000);
+    const info: AgentExitInfo = await within(stopping, { message: "the SIGKILL at the end of the grace period" });
     assert.equal(info.signal, "SIGKILL");
     assert.equal(f.agent.running, false);
   });
@@ -116,14 +121,22 @@ describe("AgentProcess", () => {
     assert.deepEqual(info.stderrTail, ["line 3", "line 4", "line 5"]);
   });
 
-  it("reports the exit of an agent whose setsid child keeps its stdio open, and closes that stdio", async () => {
-    const f = fake();
+  it("reports the exit of an agent whose setsid child keeps its stdio open, after the read window on its clock", async () => {
+    const clock = new ManualClock();
+    const f = fake([], { clock });
     let orphan: number | undefined;
     try {
       f.prompt("!orphan");
       orphan = (await f.waitFor((r) => r.type === "orphan")).pid as number;
       f.prompt("!stderr last words");
       f.prompt("!exit 3");
+      // The process has exited (its read window is armed); the exit is reported when the window ends.
+      await within(clock.armed(), { message: "the post-exit read window" });
+      assert.deepEqual(clock.delays, [500]);
+      clock.advance(499);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(f.agent.finished, false, "the exit is not reported before the window ends");
+      clock.advance(1);
       const info = await within(f.agent.exited, { message: "the exit report of an agent whose child holds its stdio" });
       assert.equal(info.code, 3);
       assert.equal(f.agent.running, false);

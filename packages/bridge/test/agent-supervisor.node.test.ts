@@ -1,14 +1,14 @@
 /** The agent supervisor on its own, around the fake agent: starts, exits, restarts with backoff, close. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { type BackoffOptions, realClock } from "@pi-elements/core";
+import { type BackoffOptions, type Clock, realClock } from "@pi-elements/core";
 import { within } from "../../../test/support/wait-for.js";
 import type { AgentExitInfo } from "../src/agent-process.js";
 import { AgentSupervisor, type RestartPolicy } from "../src/agent-supervisor.js";
 import { guardWith } from "../src/guard.js";
-import { fakeAgent, killOrphan } from "./support/harness.js";
+import { fakeAgent, killOrphan, ManualClock } from "./support/harness.js";
 
-function supervise(policy: RestartPolicy, backoff?: BackoffOptions, command = fakeAgent()) {
+function supervise(policy: RestartPolicy, backoff?: BackoffOptions, command = fakeAgent(), clock: Clock = realClock) {
   const events: Array<{ start: number | undefined } | { exit: AgentExitInfo } | { output: string }> = [];
   const logs: string[] = [];
   const waiters: Array<() => void> = [];
@@ -22,7 +22,7 @@ function supervise(policy: RestartPolicy, backoff?: BackoffOptions, command = fa
     policy,
     ...(backoff === undefined ? {} : { backoff }),
     stopGraceMs: 1000,
-    clock: realClock,
+    clock,
     onStart: (pid) => push({ start: pid }),
     onFrame: (_agent, parts) => push({ output: Buffer.concat(parts).toString() }),
     onExit: (info) => push({ exit: info }),
@@ -30,15 +30,18 @@ function supervise(policy: RestartPolicy, backoff?: BackoffOptions, command = fa
     log,
     guarded: guardWith(log),
   });
+  const count = (kind: "start" | "exit" | "output") => events.filter((event) => kind in event).length;
   /** Resolves when `count` events of a kind have happened. */
-  const until = async (kind: "start" | "exit" | "output", count = 1) => {
-    while (events.filter((event) => kind in event).length < count) {
-      await new Promise<void>((wake) => waiters.push(wake));
-    }
-  };
+  const until = (kind: "start" | "exit" | "output", wanted = 1) =>
+    within(
+      (async () => {
+        while (count(kind) < wanted) await new Promise<void>((wake) => waiters.push(wake));
+      })(),
+      { message: `${wanted} ${kind} event(s)` },
+    );
   const directive = (text: string) =>
     supervisor.current?.write(JSON.stringify({ type: "prompt", message: `!${text}` }));
-  return { supervisor, events, logs, until, directive };
+  return { supervisor, events, logs, until, count, directive };
 }
 
 const kinds = (events: object[]) => events.map((event) => Object.keys(event)[0]).filter((kind) => kind !== "output");
@@ -57,23 +60,35 @@ describe("AgentSupervisor", () => {
     assert.equal(supervisor.pid, undefined);
   });
 
-  it("under 'always', restarts after each exit with doubling delays (no jitter by default)", async () => {
-    const { supervisor, logs, until, directive, events } = supervise("always", { initialDelay: 5, maxDelay: 10 });
+  it("under 'always', restarts each exit after its delay on the clock: doubling, capped, reset by a long run", async () => {
+    const clock = new ManualClock();
+    const backoff = { initialDelay: 500, maxDelay: 1000, resetAfter: 10_000 };
+    const { supervisor, logs, until, count, directive, events } = supervise("always", backoff, fakeAgent(), clock);
     supervisor.start();
-    for (let round = 1; round <= 3; round++) {
-      await until("start", round);
+    const exitAfter = async (ran: number, delay: number) => {
+      const round = count("start");
       await supervisor.started();
+      clock.advance(ran);
       directive("exit 3");
       await until("exit", round);
-    }
-    await until("start", 4);
-    const delays = logs
-      .filter((line) => line.includes("restarting the agent in"))
-      .map((line) => line.match(/\d+/)?.[0]);
-    assert.deepEqual(delays, ["5", "10", "10"]);
+      clock.advance(delay - 1);
+      assert.equal(count("start"), round, `not restarted ${delay - 1} ms after exit ${round}`);
+      clock.advance(1);
+      assert.equal(count("start"), round + 1, `restarted ${delay} ms after exit ${round}`);
+    };
+    await exitAfter(0, 500);
+    await exitAfter(0, 1000);
+    await exitAfter(0, 1000);
+    // A run of resetAfter counts as a success: the next delay is the first again.
+    await exitAfter(10_000, 500);
+    assert.deepEqual(
+      logs.filter((line) => line.includes("restarting the agent in")).map((line) => line.match(/\d+/)?.[0]),
+      ["500", "1000", "1000", "500"],
+    );
     const exit = events.find((event) => "exit" in event) as { exit: AgentExitInfo };
     assert.equal(exit.exit.code, 3);
     await supervisor.close();
+    assert.equal(clock.pending, 0, "no timer is left on the clock");
   });
 
   it("under 'on-request', an exit is final until restart(); lastExit is kept until then", async () => {
@@ -166,20 +181,24 @@ describe("AgentSupervisor", () => {
   });
 
   it("gives up after maxAttempts restarts in a row", async () => {
+    const clock = new ManualClock();
     const { supervisor, logs, until } = supervise(
       "always",
-      { initialDelay: 1, maxAttempts: 1 },
+      { initialDelay: 1000, maxAttempts: 1 },
       {
         command: "/nonexistent/agent-binary",
         args: [],
       },
+      clock,
     );
     supervisor.start();
+    await until("exit", 1);
+    clock.advance(1000);
     await until("exit", 2);
     await until("start", 2);
     assert.deepEqual(
       logs.filter((line) => line.includes("restart")),
-      ["[pi-bridge] restarting the agent in 1 ms", "[pi-bridge] not restarting the agent: 1 restarts in a row"],
+      ["[pi-bridge] restarting the agent in 1000 ms", "[pi-bridge] not restarting the agent: 1 restarts in a row"],
     );
     await supervisor.close();
   });

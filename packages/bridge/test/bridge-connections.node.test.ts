@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { waitFor } from "../../../test/support/wait-for.js";
-import { SilentPeer, startFakeBridge, TestClient, withToken } from "./support/harness.js";
+import { waitFor, within } from "../../../test/support/wait-for.js";
+import { ManualClock, SilentPeer, startFakeBridge, TestClient, withToken } from "./support/harness.js";
 
 type Bridge = Awaited<ReturnType<typeof startFakeBridge>>;
 
@@ -155,15 +155,45 @@ describe("silent and refused connections (issue #18, item 4)", () => {
 });
 
 describe("failed token attempts (issue #18, item 10)", () => {
-  it("wrong tokens are still answered 401 (in their turn), and a right token gets in meanwhile", async () => {
-    const bridge = await startFakeBridge();
+  it("wrong tokens are still answered 401, each in its turn on the bridge's clock, and a right token gets in meanwhile", async () => {
+    const clock = new ManualClock();
+    const bridge = await startFakeBridge({ clock });
     try {
+      const answered: number[] = [];
       const wrong = [1, 2, 3].map((i) => new TestClient(withToken(bridge.url, `wrong-${i}`)));
+      for (const client of wrong) void client.refused.then((status) => answered.push(status));
+      // The gate logs a refusal when it judges it, before the answer waits for its turn.
+      const judged = () => bridge.logs.filter((line) => line.includes("401 Unauthorized")).length;
+      await waitFor(() => judged() === 3, { message: "the three guesses judged", detail: () => `${judged()} judged` });
+      assert.deepEqual(
+        clock.delays.filter((ms) => ms === 250),
+        [250],
+        "the turns run on the bridge's clock (one timer at a time)",
+      );
       await assertTokenHolderGetsIn(bridge);
-      assert.deepEqual(await Promise.all(wrong.map((client) => client.refused)), [401, 401, 401]);
+      assert.deepEqual(answered, [], "no guess is answered before its turn");
+      for (let turn = 1; turn <= 3; turn++) {
+        // One answer per 250 ms (DEFAULT_TOKEN_FAILURES), in arrival order.
+        clock.advance(250);
+        await waitFor(() => answered.length >= turn, { message: `guess ${turn} answered in its turn` });
+      }
+      assert.deepEqual(answered, [401, 401, 401]);
       await connectionsDropTo(bridge, 0, "the refused guesses are closed");
     } finally {
       await bridge.close();
     }
+  });
+
+  it("close() does not wait for the turns: the guesses still waiting are answered 401 at once", async () => {
+    const clock = new ManualClock();
+    const bridge = await startFakeBridge({ clock });
+    const wrong = [1, 2].map((i) => new TestClient(withToken(bridge.url, `wrong-${i}`)));
+    const judged = () => bridge.logs.filter((line) => line.includes("401 Unauthorized")).length;
+    await waitFor(() => judged() === 2, { message: "the two guesses judged", detail: () => `${judged()} judged` });
+    await within(bridge.close(), { message: "bridge.close() while two guesses wait for their turn" });
+    assert.deepEqual(
+      await within(Promise.all(wrong.map((client) => client.refused)), { message: "the 401s" }),
+      [401, 401],
+    );
   });
 });

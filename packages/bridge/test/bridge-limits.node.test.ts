@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { connect } from "node:net";
 import { describe, it } from "node:test";
 import { waitFor, within } from "../../../test/support/wait-for.js";
-import { assertStillServing, startFakeBridge, TestClient, uiRequest } from "./support/harness.js";
+import { assertStillServing, ManualClock, startFakeBridge, TestClient, uiRequest } from "./support/harness.js";
 
 describe("limits", () => {
   it("maxClients: one client more is refused with 503 and logged; a place freed is taken again", async () => {
@@ -26,7 +26,8 @@ describe("limits", () => {
   });
 
   it("frameTimeoutMs: a client holding a partial frame is closed with 1008; the others are served", async () => {
-    const bridge = await startFakeBridge({ frameTimeoutMs: 400 });
+    const clock = new ManualClock();
+    const bridge = await startFakeBridge({ frameTimeoutMs: 30_000, clock });
     try {
       const pid = await bridge.agentStarted();
       const url = new URL(bridge.url);
@@ -44,6 +45,9 @@ describe("limits", () => {
       // The header of a masked 1 MiB text frame and a first piece of its payload, then nothing more.
       const header = Buffer.from([0x81, 0xff, 0, 0, 0, 0, 0, 0x10, 0, 0, 1, 2, 3, 4]);
       socket.write(Buffer.concat([header, Buffer.alloc(1000, 0x61)]));
+      await waitFor(() => bridge.clientCount === 1, { message: "the raw client to be connected" });
+      // Pinged at 15 s; its ping has waited 30 s at 45 s (it cannot answer in the middle of its frame).
+      clock.advance(45_000);
       await within(closed, { message: "the bridge to close the connection holding a partial frame" });
       const text = received.toString("latin1");
       assert.match(text, /^HTTP\/1\.1 101 /);
@@ -59,15 +63,23 @@ describe("limits", () => {
   });
 
   it("frameTimeoutMs: a client that answers pings (as browsers do) stays connected", async () => {
-    const bridge = await startFakeBridge({ frameTimeoutMs: 200 });
+    const clock = new ManualClock();
+    const bridge = await startFakeBridge({ frameTimeoutMs: 30_000, clock });
     try {
       const client = await TestClient.connect(bridge.url);
       let pings = 0;
       client.socket.on("ping", () => {
         pings++;
       });
-      // Several ping rounds pass; the client's automatic pongs keep it.
-      await waitFor(() => pings >= 4, { message: "four pings from the bridge", detail: () => `got ${pings}` });
+      // Four ping rounds, 15 s apart; the client's automatic pongs keep it. ws writes the pong before it tells of the
+      // ping, and TCP keeps order: once a command sent after the ping reaches the agent, the bridge has the pong.
+      for (let round = 1; round <= 4; round++) {
+        clock.advance(15_000);
+        await waitFor(() => pings >= round, { message: `ping ${round}`, detail: () => `got ${pings}` });
+        client.send({ type: "get_state", id: `after-ping-${round}` });
+        await client.received((line) => line.id === `after-ping-${round}`);
+      }
+      clock.advance(30_000);
       client.send({ type: "get_state", id: "still-here" });
       await client.received((line) => line.id === "still-here");
       await client.close();

@@ -4,6 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { createMemoryPair, type DialogClosed, PiSession } from "@pi-elements/core";
+import { waitFor } from "../../../test/support/wait-for.js";
 import { ManualClock, type Rec, startFakeBridge, TestClient, uiRequest } from "./support/harness.js";
 
 type Bridge = Awaited<ReturnType<typeof startFakeBridge>>;
@@ -70,7 +72,7 @@ describe("replay to every client that connects", () => {
     await third.close();
   });
 
-  it("expires a timed dialog at its deadline: clients are told, a late answer is not forwarded", async () => {
+  it("expires a timed dialog at its deadline: pi gets the timeout's cancel, clients are told, a late answer is not forwarded", async () => {
     const client = await TestClient.connect(bridge.url);
     client.directive(
       `emit ${JSON.stringify([uiRequest("timed", "confirm", { title: "T", message: "m", timeout: 3000 })])}`,
@@ -84,16 +86,79 @@ describe("replay to every client that connects", () => {
     assert.deepEqual(await client.next(isType("pi-elements/dialog_closed")), closedEvent("timed", "expired"));
 
     client.send({ type: "extension_ui_response", id: "timed", confirmed: true });
+    // The client's own session times the dialog out too and sends its cancel: what pi got already, so no notice.
+    client.send({ type: "extension_ui_response", id: "timed", cancelled: true });
     client.send({ type: "get_state", id: "after-late-answer" });
     await client.received((line) => line.id === "after-late-answer");
-    assert.equal(
-      client.agentLines().some((line) => line.type === "extension_ui_response" && line.id === "timed"),
-      false,
+    assert.deepEqual(
+      client.agentLines().filter((line) => line.type === "extension_ui_response" && line.id === "timed"),
+      [{ type: "extension_ui_response", id: "timed", cancelled: true }],
+      "pi gets the bridge's timeout cancel once, never the late answer",
     );
+    assert.equal(client.records.filter(isNotice).length, 1, "the late answer, not the cancel, is said not to reach pi");
     assert.equal(client.socket.readyState, client.socket.OPEN, "a late answer is no reason to disconnect");
     await client.close();
   });
+
+  it("an answer after the deadline, before the bridge's timer ran, gets the core's verdict: a timeout", async () => {
+    const request = uiRequest("late", "confirm", { title: "Delete?", message: "rm -rf build/", timeout: 3000 });
+    const answer = { type: "extension_ui_response", id: "late", confirmed: true };
+
+    // The core on its own: a PiSession whose clock passed the deadline before its timer ran.
+    const coreClock = new ManualClock();
+    const [sessionEnd, agentEnd] = createMemoryPair();
+    const toAgent: Rec[] = [];
+    agentEnd.addEventListener("record", (event) => toAgent.push(JSON.parse(event.value) as Rec));
+    const session = new PiSession(sessionEnd, { clock: coreClock });
+    const closed: DialogClosed[] = [];
+    session.addEventListener("dialog-closed", (event) => closed.push(event.value));
+    agentEnd.send(JSON.stringify(request));
+    await waitUntil(() => session.ui.getSnapshot().dialogs.length === 1, "the dialog to reach the core's session");
+    coreClock.jump(3000);
+    assert.equal(session.respond("late", { confirmed: true }), false, "the core refuses the late answer");
+    await waitUntil(() => toAgent.length > 0, "the core's answer to the agent");
+    assert.deepEqual(toAgent, [{ type: "extension_ui_response", id: "late", cancelled: true }]);
+    assert.deepEqual(closed, [{ id: "late", reason: "timeout" }]);
+    session.close();
+
+    // The same answer, just as late, through the bridge.
+    const client = await TestClient.connect(bridge.url);
+    const from = client.records.length;
+    client.directive(`emit ${JSON.stringify([request])}`);
+    await client.next((r) => r.id === "late", from);
+    clock.jump(3000);
+    assert.ok(clock.pending > 0, "the bridge's deadline timer has not run");
+    client.send(answer);
+    client.send({ type: "get_state", id: "after-the-late-one" });
+    await client.received((line) => line.id === "after-the-late-one");
+    const atAgent = client.agentLines().filter((line) => line.type === "extension_ui_response" && line.id === "late");
+    assert.deepEqual(atAgent, toAgent, "pi receives what the core sends: the timeout's cancel, not the answer");
+    assert.deepEqual(
+      client.records.slice(from).filter((r) => r.type === "pi-elements/dialog_closed"),
+      [closedEvent("late", "expired")],
+      "every client is told it expired (the core's timeout), not that it was answered",
+    );
+    assert.equal(
+      client.records.slice(from).filter(isNotice).length,
+      1,
+      "the sender is told its answer did not reach pi",
+    );
+    const replayed = await TestClient.connect(bridge.url);
+    await replayed.next(isType("pi-elements/hello"));
+    assert.equal(
+      replayed.records.some((r) => r.id === "late"),
+      false,
+      "an expired dialog is not replayed",
+    );
+    await replayed.close();
+    await client.close();
+  });
 });
+
+/** The bridge's notice that an answer did not reach the agent. */
+const isNotice = (r: Rec) => r.method === "notify" && /did not reach the agent/.test(String(r.message));
+
+const waitUntil = (condition: () => boolean, what: string) => waitFor(condition, { message: what });
 
 describe("several clients", () => {
   let bridge: Bridge;
@@ -384,19 +449,30 @@ describe("agent lifecycle", () => {
     }
   });
 
-  it("restarts by itself under 'always', with backoff", async () => {
-    const bridge = await startFakeBridge({ restart: "always", restartBackoff: { initialDelay: 10, maxDelay: 40 } });
+  it("restarts by itself under 'always', each time after its backoff delay on the bridge's clock", async () => {
+    const clock = new ManualClock();
+    const bridge = await startFakeBridge({
+      restart: "always",
+      restartBackoff: { initialDelay: 500, maxDelay: 2000 },
+      clock,
+    });
     try {
       const a = await TestClient.connect(bridge.url);
-      for (let round = 0; round < 3; round++) {
+      for (const delay of [500, 1000, 2000]) {
         const from = a.records.length;
         a.directive("exit 1");
+        // The exit report is broadcast in the same turn as the restart is scheduled.
         await a.next(isType("pi-elements/agent_exit"), from);
+        clock.advance(delay - 1);
+        assert.equal(bridge.agentPid, undefined, `no agent ${delay - 1} ms after the exit`);
+        clock.advance(1);
+        assert.notEqual(bridge.agentPid, undefined, `an agent ${delay} ms after the exit`);
         await a.next(isType("pi-elements/agent_start"), from);
       }
-      assert.ok(bridge.logs.some((line) => line.includes("restarting the agent in 10 ms")));
-      assert.ok(bridge.logs.some((line) => line.includes("restarting the agent in 20 ms")));
-      assert.ok(bridge.logs.some((line) => line.includes("restarting the agent in 40 ms")));
+      assert.deepEqual(
+        bridge.logs.filter((line) => line.includes("restarting the agent in")),
+        [500, 1000, 2000].map((ms) => `[pi-bridge] restarting the agent in ${ms} ms`),
+      );
       await a.close();
     } finally {
       await bridge.close();

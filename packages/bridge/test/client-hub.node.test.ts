@@ -1,11 +1,15 @@
 /** The client hub on its own: a plain HTTP server whose upgrades all go to it, and ws clients. */
 import assert from "node:assert/strict";
+import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, it } from "node:test";
+import { realClock } from "@pi-elements/core";
 import WebSocket from "ws";
+import { within } from "../../../test/support/wait-for.js";
 import { ClientHub, type ClientHubOptions } from "../src/client-hub.js";
 import { guardWith } from "../src/guard.js";
+import { ManualClock } from "./support/harness.js";
 
 async function hubOnServer(options: Partial<ClientHubOptions> = {}) {
   const logs: string[] = [];
@@ -16,6 +20,7 @@ async function hubOnServer(options: Partial<ClientHubOptions> = {}) {
     maxPayload: 1024,
     maxClientBacklog: 1024 * 1024,
     frameTimeoutMs: 30_000,
+    clock: realClock,
     onConnect: (client) => {
       connected.push(client);
       client.send("welcome\n");
@@ -144,15 +149,49 @@ describe("ClientHub", () => {
     }
   });
 
-  it("closes a client that does not answer its ping with 1008", async () => {
-    const { url, logs, close } = await hubOnServer({ frameTimeoutMs: 40 });
+  it("pings every half of frameTimeoutMs; closes with 1008 a client whose ping has waited frameTimeoutMs, keeps one that answers", async () => {
+    const clock = new ManualClock();
+    const { url, logs, connected, close } = await hubOnServer({ frameTimeoutMs: 30_000, clock });
     try {
       const silent = await client(url, { autoPong: false });
-      const { code } = await silent.closed;
+      const answering = await client(url);
+      const [silentSide, answeringSide] = connected;
+      assert.ok(silentSide && answeringSide);
+      let silentPings = 0;
+      silent.socket.on("ping", () => silentPings++);
+      for (const at of [15_000, 30_000]) {
+        // At 15 s both are pinged; at 30 s only the one that answered (the silent one's ping is still waiting).
+        const pinged = Promise.all([
+          at === 15_000 ? once(silent.socket, "ping") : undefined,
+          once(answering.socket, "ping"),
+        ]);
+        const pong = once(answeringSide, "pong");
+        clock.advance(15_000);
+        await within(pinged, { message: `the clients pinged at ${at} ms` });
+        await within(pong, { message: `the answering client's pong at ${at} ms` });
+      }
+      assert.equal(silentPings, 1);
+      clock.advance(14_999);
+      assert.equal(silentSide.readyState, silentSide.OPEN, "its ping has waited 29,999 ms");
+      clock.advance(1);
+      assert.equal(silentSide.readyState, silentSide.CLOSING, "its ping has waited 30,000 ms");
+      const { code } = await within(silent.closed, { message: "the silent client's close" });
       assert.ok(code === 1008 || code === 1006, `closed with ${code}`);
-      assert.ok(logs.some((line) => line.includes("did not answer a ping in 40 ms")));
+      assert.equal(answeringSide.readyState, answeringSide.OPEN, "the client that answers stays");
+      assert.deepEqual(
+        logs.filter((line) => line.includes("did not answer a ping")),
+        ["[pi-bridge] closing a client that did not answer a ping in 30000 ms"],
+      );
     } finally {
       await close();
     }
+  });
+
+  it("stops pinging once closed: no timer is left on its clock", async () => {
+    const clock = new ManualClock();
+    const { close } = await hubOnServer({ clock });
+    assert.equal(clock.pending, 1, "the ping timer");
+    await close();
+    assert.equal(clock.pending, 0);
   });
 });

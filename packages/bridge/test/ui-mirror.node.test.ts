@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { PendingDialog } from "@pi-elements/core";
+import { type DialogAnswer, type DialogRequest, LocalSession } from "@pi-elements/core";
 import { UiMirror } from "../src/ui-mirror.js";
 import { ManualClock, type Rec, uiRequest } from "./support/harness.js";
 
 function mirror(clock = new ManualClock()) {
-  const expired: PendingDialog[][] = [];
-  const ui = new UiMirror({ clock, onExpired: (dialogs) => expired.push(dialogs) });
+  /** Each expired dialog's id with what the agent is to be sent for it. */
+  const expired: Array<{ id: string; answer: object }> = [];
+  const ui = new UiMirror({ clock, onExpired: (dialog, answer) => expired.push({ id: dialog.id, answer }) });
   const feed = (...records: Rec[]) => ui.observe(records.map((r) => JSON.stringify(r)));
   const replay = () => ui.replay().map((line) => JSON.parse(line) as Rec);
   /** The replay without its generated ids, which are not part of the state. */
@@ -204,14 +205,11 @@ describe("UiMirror dialogs", () => {
     m.clock.advance(999);
     assert.equal(m.expired.length, 0);
     m.clock.advance(1);
-    assert.deepEqual(
-      m.expired.map((batch) => batch.map((d) => d.id)),
-      [["a"]],
-    );
+    assert.deepEqual(m.expired, [{ id: "a", answer: { cancelled: true } }]);
     m.clock.advance(5000);
     assert.deepEqual(
-      m.expired.map((batch) => batch.map((d) => d.id)),
-      [["a"], ["b"]],
+      m.expired.map((e) => e.id),
+      ["a", "b"],
     );
     assert.equal(m.ui.answer({ type: "extension_ui_response", id: "a", value: "late" }), "not-pending");
     assert.deepEqual(
@@ -228,9 +226,9 @@ describe("UiMirror dialogs", () => {
     );
     assert.equal(m.ui.answer({ type: "extension_ui_response", id: "c", value: "yes" }), "wrong-shape");
     assert.equal(m.ui.answer({ type: "extension_ui_response", id: "s", confirmed: true }), "wrong-shape");
-    assert.equal(m.ui.answer({ type: "extension_ui_response", id: "c", confirmed: false }), "forward");
+    assert.equal(m.ui.answer({ type: "extension_ui_response", id: "c", confirmed: false }), "answered");
     assert.equal(m.ui.answer({ type: "extension_ui_response", id: "c", confirmed: true }), "not-pending");
-    assert.equal(m.ui.answer({ type: "extension_ui_response", id: "s", cancelled: true }), "forward");
+    assert.equal(m.ui.answer({ type: "extension_ui_response", id: "s", cancelled: true }), "answered");
     assert.equal(m.ui.answer({ type: "extension_ui_response", id: "nope", cancelled: true }), "not-pending");
     assert.deepEqual(m.replay(), []);
   });
@@ -238,7 +236,7 @@ describe("UiMirror dialogs", () => {
   it("does not expire an answered dialog", () => {
     const m = mirror();
     m.feed(uiRequest("a", "input", { title: "A", timeout: 1000 }));
-    assert.equal(m.ui.answer({ type: "extension_ui_response", id: "a", value: "v" }), "forward");
+    assert.equal(m.ui.answer({ type: "extension_ui_response", id: "a", value: "v" }), "answered");
     m.clock.advance(2000);
     assert.deepEqual(m.expired, []);
   });
@@ -268,5 +266,60 @@ describe("UiMirror dialogs", () => {
     assert.equal(m.replay().length, 1);
     m.ui.clear();
     assert.deepEqual(m.replay(), []);
+  });
+
+  it("an answer after the deadline, before the timer ran, is a timeout: not forwarded, the dialog expires now", () => {
+    const m = mirror();
+    m.feed(
+      uiRequest("late", "confirm", { title: "L", message: "m", timeout: 1000 }),
+      uiRequest("other", "input", { title: "O", timeout: 1000 }),
+      uiRequest("untimed", "input", { title: "U" }),
+    );
+    m.clock.jump(1000);
+    assert.equal(m.clock.pending, 1, "the deadline timer has not run");
+    // A late answer of the wrong shape is a timeout too, not a reason to disconnect its sender.
+    assert.equal(m.ui.misfits({ type: "extension_ui_response", id: "late", value: "x" }), false);
+    assert.equal(m.ui.answer({ type: "extension_ui_response", id: "late", confirmed: true }), "expired");
+    assert.deepEqual(m.expired, [
+      { id: "late", answer: { cancelled: true } },
+      { id: "other", answer: { cancelled: true } },
+    ]);
+    assert.deepEqual(
+      m.replay().map((r) => r.id),
+      ["untimed"],
+    );
+    m.clock.advance(10_000);
+    assert.equal(m.expired.length, 2, "expired once");
+    assert.equal(m.ui.answer({ type: "extension_ui_response", id: "late", confirmed: true }), "not-pending");
+  });
+
+  it("gives every answer the verdict the core's Dialogs gives it, at every time around the deadline", () => {
+    const request: DialogRequest = {
+      type: "extension_ui_request",
+      id: "d",
+      method: "confirm",
+      title: "T",
+      message: "m",
+    };
+    const answers: DialogAnswer[] = [{ confirmed: true }, { cancelled: true }, { value: "wrong" }];
+    for (const at of [0, 999, 1000, 1001]) {
+      for (const answer of answers) {
+        const clock = new ManualClock();
+        const m = mirror(clock);
+        m.feed({ ...request, timeout: 1000 });
+        const local = new LocalSession({ clock });
+        local.open(request, 1000);
+        clock.jump(at);
+        const core = local.respond("d", answer);
+        const misfit = m.ui.misfits({ type: "extension_ui_response", id: "d", ...answer });
+        const verdict = misfit ? "wrong-shape" : m.ui.answer({ type: "extension_ui_response", id: "d", ...answer });
+        assert.equal(verdict === "answered", core, `at ${at} ms, ${JSON.stringify(answer)}: ${verdict}`);
+        assert.equal(
+          verdict,
+          at >= 1000 ? "expired" : "confirmed" in answer || "cancelled" in answer ? "answered" : "wrong-shape",
+        );
+        assert.equal(local.ui.getSnapshot().dialogs.length, m.replay().length, "the same dialogs left pending");
+      }
+    }
   });
 });

@@ -15,6 +15,8 @@ function gate(
     token?: string | undefined;
     maxClients?: number;
     tokenFailures?: UpgradeGateOptions["tokenFailures"];
+    clock?: ManualClock;
+    flushTimeoutMs?: number;
   } = {},
 ) {
   const logs: string[] = [];
@@ -24,6 +26,8 @@ function gate(
     originRules: [...DEFAULT_ALLOWED_ORIGINS, "https://app.example"].map(parseOriginRule),
     maxClients: options.maxClients ?? 4,
     ...(options.tokenFailures === undefined ? {} : { tokenFailures: options.tokenFailures }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.flushTimeoutMs === undefined ? {} : { flushTimeoutMs: options.flushTimeoutMs }),
     log: (line) => logs.push(line),
   });
   return { gate: instance, logs };
@@ -88,6 +92,36 @@ describe("UpgradeGate", () => {
     assert.equal(logs.length, 20);
   });
 
+  it("counts the refusal log's minute on its clock: after 60 s it says how many it left out, then logs again", () => {
+    const clock = new ManualClock();
+    const { gate: g, logs } = gate({ clock });
+    const refuse = () => g.refuse(request("/"), new PassThrough(), { status: 401, text: "Unauthorized" });
+    for (let i = 0; i < 30; i++) refuse();
+    assert.equal(logs.length, 20);
+    clock.advance(59_999);
+    refuse();
+    assert.equal(logs.length, 20, "still the same minute");
+    clock.advance(1);
+    refuse();
+    assert.deepEqual(logs.slice(20), [
+      "[pi-bridge] (11 more refusals not logged)",
+      "[pi-bridge] refused a connection from 127.0.0.1: 401 Unauthorized",
+    ]);
+  });
+
+  it("lets a refused socket whose peer reads nothing go after flushTimeoutMs on its clock", () => {
+    const clock = new ManualClock();
+    const { gate: g } = gate({ clock, flushTimeoutMs: 1000 });
+    // A peer that reads nothing: the answer is never handed over, so only the bound ends the socket.
+    const stuck = new Duplex({ read() {}, write() {} });
+    g.refuse(request("/"), stuck, { status: 401, text: "Unauthorized" });
+    clock.advance(999);
+    assert.equal(stuck.destroyed, false);
+    clock.advance(1);
+    assert.equal(stuck.destroyed, true);
+    assert.equal(clock.pending, 0);
+  });
+
   it("never logs the token of a refused request", () => {
     const { gate: g, logs } = gate();
     g.refuse(request("/?token=wrong-but-secret", { authorization: "Bearer other-secret" }), new PassThrough(), {
@@ -119,7 +153,7 @@ describe("UpgradeGate", () => {
 
   it("answers wrong tokens one per interval, in turn; a right token and a request without one wait for nothing", () => {
     const clock = new ManualClock();
-    const { gate: g } = gate({ tokenFailures: { intervalMs: 250, maxWaiting: 4, clock } });
+    const { gate: g } = gate({ clock, tokenFailures: { intervalMs: 250, maxWaiting: 4 } });
     const answered: number[] = [];
     const attempt = (target: string) => {
       const refusal = g.check(request(target), 0);

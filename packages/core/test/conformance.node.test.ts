@@ -16,6 +16,7 @@ import type { Clock } from "../src/session/clock.js";
 import { PiSession } from "../src/session/pi-session.js";
 import { UiState } from "../src/session/ui-state.js";
 import { BaseTransport } from "../src/transports/base.js";
+import { ManualClock } from "./session-fakes.js";
 
 const fixtures = new URL("../../../test/fixtures/pi/", import.meta.url);
 const transcript = readFileSync(new URL("rpc-demo.transcript.jsonl", fixtures), "utf8");
@@ -56,7 +57,8 @@ class ReplayTransport extends BaseTransport {
   }
 }
 
-const fixedClock: Clock = { now: () => 1_000, setTimeout: () => 0, clearTimeout: () => {} };
+/** Time that never moves: no deadline or command timeout ever comes due during a replay. */
+const fixedClock: Clock = new ManualClock(1_000);
 const settled = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 interface Replay {

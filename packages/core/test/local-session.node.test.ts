@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { DialogRequest } from "../src/protocol/extension-ui.js";
-import { LocalSession } from "../src/session/dialogs.js";
+import { type DialogClosedReason, Dialogs, judgeAnswer, LocalSession } from "../src/session/dialogs.js";
+import { UiState } from "../src/session/ui-state.js";
 import { ManualClock } from "./session-fakes.js";
 
 const editor: DialogRequest = { type: "extension_ui_request", id: "e", method: "editor", title: "Edit", prefill: "x" };
@@ -67,5 +68,37 @@ describe("LocalSession: a dialog's life with no agent", () => {
     assert.equal(session.close("e"), true);
     assert.equal(session.close("e"), false);
     assert.equal(clock.pending, 0);
+  });
+});
+
+describe("the verdict on an answer (judgeAnswer, Dialogs.judge / answer), the one both a session and the bridge use", () => {
+  const confirm: DialogRequest = { type: "extension_ui_request", id: "c", method: "confirm", title: "T", message: "m" };
+
+  test("judgeAnswer: answered with its fields in time, expired at and after the deadline whatever the shape", () => {
+    const dialog = { id: "c", request: confirm, receivedAt: 0, deadline: 1000 };
+    assert.deepEqual(judgeAnswer(dialog, { confirmed: true }, 999), {
+      verdict: "answered",
+      fields: { confirmed: true },
+    });
+    assert.deepEqual(judgeAnswer(dialog, { value: "x" }, 999), { verdict: "wrong-shape" });
+    assert.deepEqual(judgeAnswer(dialog, { confirmed: true }, 1000), { verdict: "expired" });
+    assert.deepEqual(judgeAnswer(dialog, { value: "x" }, 5000), { verdict: "expired" });
+    assert.deepEqual(judgeAnswer(undefined, { confirmed: true }, 0), { verdict: "not-pending" });
+  });
+
+  test("Dialogs.answer: a late answer expires the dialog now, with the timeout answer; judge changes nothing", () => {
+    const clock = new ManualClock(0);
+    const state = new UiState({ schedule: (flush) => flush() });
+    const closed: Array<[string, DialogClosedReason, object | undefined]> = [];
+    const dialogs = new Dialogs(state, clock, (dialog, reason, fields) => closed.push([dialog.id, reason, fields]));
+    state.addDialog(confirm, 0, 1000);
+    dialogs.changed();
+    clock.jump(1000);
+    assert.equal(dialogs.judge("c", { confirmed: true }), "expired");
+    assert.equal(state.getSnapshot().dialogs.length, 1, "judging alone expires nothing");
+    assert.equal(dialogs.answer("c", { confirmed: true }), "expired");
+    assert.deepEqual(closed, [["c", "timeout", { cancelled: true }]]);
+    assert.equal(dialogs.answer("c", { confirmed: true }), "not-pending");
+    assert.equal(clock.pending, 0, "no timer is left for it");
   });
 });

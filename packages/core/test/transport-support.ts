@@ -1,5 +1,4 @@
-/** Helpers shared by the transport tests (browser and Node): event recorders and a hand-driven timer. */
-import type { TimerClock } from "../src/transports/websocket.js";
+/** Helpers shared by the transport tests (browser and Node): event recorders. Time: test/support/manual-clock.ts. */
 
 type ValueTarget = { addEventListener(type: string, listener: (event: Event) => void): void };
 
@@ -32,41 +31,4 @@ export function untilCount<T>(target: ValueTarget, type: string, values: T[], co
       if (values.length >= count) resolve(values);
     });
   });
-}
-
-/** Timers that fire only when the test says so; remembers every requested delay. */
-export class ManualTimers implements TimerClock {
-  readonly delays: number[] = [];
-  readonly #pending = new Map<number, () => void>();
-  #nextId = 1;
-  #armed: (() => void)[] = [];
-
-  setTimeout(fn: () => void, ms: number): unknown {
-    const id = this.#nextId++;
-    this.delays.push(ms);
-    this.#pending.set(id, fn);
-    for (const wake of this.#armed.splice(0)) wake();
-    return id;
-  }
-
-  /** Resolves when a timer is pending (at once if one already is). */
-  armed(): Promise<void> {
-    if (this.#pending.size > 0) return Promise.resolve();
-    return new Promise((resolve) => this.#armed.push(resolve));
-  }
-
-  clearTimeout(handle: unknown): void {
-    this.#pending.delete(handle as number);
-  }
-
-  get pending(): number {
-    return this.#pending.size;
-  }
-
-  /** Runs every timer armed so far. */
-  fire(): void {
-    const due = [...this.#pending.values()];
-    this.#pending.clear();
-    for (const fn of due) fn();
-  }
 }

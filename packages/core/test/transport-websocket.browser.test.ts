@@ -1,9 +1,10 @@
 import { expect } from "@open-wc/testing";
 import { executeServerCommand } from "@web/test-runner-commands";
+import { ManualClock } from "../../../test/support/manual-clock.js";
 import type { Diagnostic } from "../src/diagnostics.js";
 import type { TransportState } from "../src/transports/transport.js";
 import { WebSocketTransport, type WebSocketTransportOptions } from "../src/transports/websocket.js";
-import { collect, ManualTimers, nextValue, untilCount } from "./transport-support.js";
+import { collect, nextValue, untilCount } from "./transport-support.js";
 
 // The browser's own WebSocket against a real `ws` server on loopback (test/support/plugins/ws-server.mjs).
 const server = {
@@ -21,13 +22,13 @@ const server = {
 let roomCounter = 0;
 async function connect(options: WebSocketTransportOptions = {}) {
   const room = `browser-${Date.now()}-${++roomCounter}`;
-  const timers = new ManualTimers();
-  const transport = new WebSocketTransport(await server.url(room), { timers, ...options });
+  const clock = new ManualClock();
+  const transport = new WebSocketTransport(await server.url(room), { clock, ...options });
   const states = collect<TransportState>(transport, "state");
   const records = collect<string>(transport, "record");
   const diagnostics = collect<Diagnostic>(transport, "diagnostic");
   await nextValue(transport, "state", (state) => state === "open");
-  return { room, timers, transport, states, records, diagnostics };
+  return { room, clock, transport, states, records, diagnostics };
 }
 
 describe("WebSocketTransport in Chromium against a ws server", () => {
@@ -42,7 +43,7 @@ describe("WebSocketTransport in Chromium against a ws server", () => {
   });
 
   it("survives a dropped connection: answers sent during the outage arrive in order after the reconnect", async () => {
-    const { room, transport, timers, states } = await connect({ reconnect: { initialDelay: 250, jitter: 0 } });
+    const { room, transport, clock, states } = await connect({ reconnect: { initialDelay: 250, jitter: 0 } });
     transport.send('{"before":true}');
     await server.waitForReceived(room, 1);
 
@@ -53,10 +54,10 @@ describe("WebSocketTransport in Chromium against a ws server", () => {
     transport.send('{"type":"extension_ui_response","id":"b","confirmed":true}');
     transport.send('{"type":"extension_ui_response","id":"c","cancelled":true}');
     expect(transport.queued).to.equal(3);
-    expect(timers.delays).to.deep.equal([250]);
+    expect(clock.delays).to.deep.equal([250]);
 
     const reopened = nextValue(transport, "state", (state) => state === "open");
-    timers.fire();
+    clock.next();
     await reopened;
     expect(await server.waitForReceived(room, 4)).to.deep.equal([
       '{"before":true}',
@@ -72,8 +73,8 @@ describe("WebSocketTransport in Chromium against a ws server", () => {
 
   it("observes its states in order from the first attempt: connecting, open, reconnecting, open, closed", async () => {
     const room = `browser-states-${Date.now()}`;
-    const timers = new ManualTimers();
-    const transport = new WebSocketTransport(await server.url(room), { timers });
+    const clock = new ManualClock();
+    const transport = new WebSocketTransport(await server.url(room), { clock });
     expect(transport.state).to.equal("connecting");
     const states = collect<TransportState>(transport, "state");
     await nextValue(transport, "state", (state) => state === "open");
@@ -81,20 +82,20 @@ describe("WebSocketTransport in Chromium against a ws server", () => {
     await server.drop(room);
     await reconnecting;
     const reopened = nextValue(transport, "state", (state) => state === "open");
-    timers.fire();
+    clock.next();
     await reopened;
     transport.close();
     expect(states).to.deep.equal(["open", "reconnecting", "open", "closed"]);
   });
 
   it("close() during an outage stops reconnecting", async () => {
-    const { room, transport, timers, states } = await connect();
+    const { room, transport, clock, states } = await connect();
     const reconnecting = nextValue(transport, "state", (state) => state === "reconnecting");
     await server.drop(room);
     await reconnecting;
     transport.close();
-    expect(timers.pending).to.equal(0);
-    timers.fire();
+    expect(clock.pending).to.equal(0);
+    clock.next();
     transport.send('{"late":true}');
     expect(transport.state).to.equal("closed");
     expect(states).to.deep.equal(["open", "reconnecting", "closed"]);

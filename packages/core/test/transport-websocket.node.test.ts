@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { WebSocket } from "ws";
+import { ManualClock } from "../../../test/support/manual-clock.js";
 import { startWsTestServer } from "../../../test/support/plugins/ws-server.mjs";
 import type { Diagnostic } from "../src/diagnostics.js";
 import { backoffDelay, resolveBackoff } from "../src/transports/backoff.js";
@@ -10,7 +11,7 @@ import {
   WebSocketTransport,
   type WebSocketTransportOptions,
 } from "../src/transports/websocket.js";
-import { collect, ManualTimers, nextValue, untilCount } from "./transport-support.js";
+import { collect, nextValue, untilCount } from "./transport-support.js";
 
 let server: Awaited<ReturnType<typeof startWsTestServer>>;
 before(async () => {
@@ -21,13 +22,13 @@ after(() => server.close());
 let roomCounter = 0;
 function open(options: WebSocketTransportOptions = {}) {
   const room = `node-${++roomCounter}`;
-  const timers = new ManualTimers();
-  const transport = new WebSocketTransport(server.url(room), { WebSocket, timers, ...options });
+  const clock = new ManualClock();
+  const transport = new WebSocketTransport(server.url(room), { WebSocket, clock, ...options });
   const states = collect<TransportState>(transport, "state");
   const records = collect<string>(transport, "record");
   const diagnostics = collect<Diagnostic>(transport, "diagnostic");
   const opened = nextValue(transport, "state", (state) => state === "open");
-  return { room, timers, transport, states, records, diagnostics, opened };
+  return { room, clock, transport, states, records, diagnostics, opened };
 }
 
 test("backoff: exponential from initialDelay, capped at maxDelay, jitter takes off up to its fraction", () => {
@@ -73,7 +74,7 @@ test("websocket: one record per text frame both ways; records sent while connect
 });
 
 test("websocket: a dropped connection reconnects with backoff; records sent during the outage arrive in order", async () => {
-  const { room, transport, timers, states, opened } = open({
+  const { room, transport, clock, states, opened } = open({
     reconnect: { initialDelay: 100, factor: 3, maxDelay: 10_000, jitter: 0.5 },
     random: () => 0.5,
   });
@@ -84,9 +85,9 @@ test("websocket: a dropped connection reconnects with backoff; records sent duri
   transport.send('{"answer":1}');
   transport.send('{"answer":2}');
   assert.deepEqual(server.received(room), [], "nothing can reach the server during the outage");
-  assert.deepEqual(timers.delays, [75]);
+  assert.deepEqual(clock.delays, [75]);
   const reopened = nextValue(transport, "state", (state) => state === "open");
-  timers.fire();
+  clock.next();
   await reopened;
   assert.deepEqual(await server.waitForReceived(room, 2), ['{"answer":1}', '{"answer":2}']);
   assert.deepEqual(states, ["open", "reconnecting", "open"]);
@@ -95,12 +96,29 @@ test("websocket: a dropped connection reconnects with backoff; records sent duri
   const again = nextValue(transport, "state", (state) => state === "reconnecting");
   await server.drop(room);
   await again;
-  assert.deepEqual(timers.delays, [75, 75]);
+  assert.deepEqual(clock.delays, [75, 75]);
+  transport.close();
+});
+
+test("websocket: the deprecated `timers` option (a clock whose `now` is optional) still times the reconnect", async () => {
+  const clock = new ManualClock();
+  const timers = { setTimeout: clock.setTimeout.bind(clock), clearTimeout: clock.clearTimeout.bind(clock) };
+  const { room, transport, opened } = open({ clock: undefined, timers, reconnect: { initialDelay: 40, jitter: 0 } });
+  await opened;
+  const reconnecting = nextValue(transport, "state", (state) => state === "reconnecting");
+  await server.drop(room);
+  await reconnecting;
+  assert.deepEqual(clock.delays, [40]);
+  const reopened = nextValue(transport, "state", (state) => state === "open");
+  clock.advance(39);
+  assert.equal(transport.state, "reconnecting");
+  clock.advance(1);
+  await reopened;
   transport.close();
 });
 
 test("websocket: retries of a server that is gone grow by the factor, then give up after maxAttempts", async () => {
-  const timers = new ManualTimers();
+  const clock = new ManualClock();
   // A port nothing listens on: every attempt fails. The bridge's token is in the URL: it never reaches a diagnostic.
   const gone = await startWsTestServer();
   const secret = "s3cr3t-bridge-token";
@@ -108,18 +126,18 @@ test("websocket: retries of a server that is gone grow by the factor, then give 
   await gone.close();
   const transport = new WebSocketTransport(url, {
     WebSocket,
-    timers,
+    clock,
     reconnect: { initialDelay: 10, factor: 2, jitter: 0, maxAttempts: 3 },
   });
   const states = collect<TransportState>(transport, "state");
   const diagnostics = collect<Diagnostic>(transport, "diagnostic");
   transport.send('{"queued":true}');
   for (let attempt = 0; attempt < 3; attempt++) {
-    await timers.armed();
-    timers.fire();
+    await clock.armed();
+    clock.next();
   }
   if (transport.state !== "closed") await nextValue(transport, "state", (state) => state === "closed");
-  assert.deepEqual(timers.delays, [10, 20, 40]);
+  assert.deepEqual(clock.delays, [10, 20, 40]);
   assert.deepEqual(states, ["reconnecting", "closed"]);
   assert.deepEqual(
     diagnostics.map((d) => d.message),
@@ -132,16 +150,16 @@ test("websocket: retries of a server that is gone grow by the factor, then give 
 });
 
 test("websocket: close() during an outage stops reconnecting for good; close is idempotent; later sends diagnosed", async () => {
-  const { room, transport, timers, states, opened, diagnostics } = open();
+  const { room, transport, clock, states, opened, diagnostics } = open();
   await opened;
   const reconnecting = nextValue(transport, "state", (state) => state === "reconnecting");
   await server.drop(room);
   await reconnecting;
-  assert.equal(timers.pending, 1);
+  assert.equal(clock.pending, 1);
   transport.close();
   transport.close();
-  assert.equal(timers.pending, 0, "the retry timer is cancelled");
-  timers.fire();
+  assert.equal(clock.pending, 0, "the retry timer is cancelled");
+  clock.next();
   transport.send('{"late":1}');
   assert.deepEqual(states, ["open", "reconnecting", "closed"]);
   assert.deepEqual(server.connections(room), { total: 1, open: 0 });
@@ -170,7 +188,7 @@ test("websocket: close() while connecting ends the attempt without an error", as
 
 test("websocket: shouldReconnect sees the close code and can end retrying (e.g. an auth refusal)", async () => {
   const seen: WebSocketCloseInfo[] = [];
-  const { room, transport, opened, timers, diagnostics } = open({
+  const { room, transport, opened, clock, diagnostics } = open({
     shouldReconnect: (close) => {
       seen.push(close);
       return close.code !== 4401;
@@ -181,7 +199,7 @@ test("websocket: shouldReconnect sees the close code and can end retrying (e.g. 
   await server.closeWith(room, 4000, "restart");
   await reconnecting;
   const reopened = nextValue(transport, "state", (state) => state === "open");
-  timers.fire();
+  clock.next();
   await reopened;
   const closed = nextValue(transport, "state", (state) => state === "closed");
   await server.closeWith(room, 4401, "unauthorized");
@@ -190,7 +208,7 @@ test("websocket: shouldReconnect sees the close code and can end retrying (e.g. 
     { code: 4000, reason: "restart", wasOpen: true },
     { code: 4401, reason: "unauthorized", wasOpen: true },
   ]);
-  assert.equal(timers.pending, 0);
+  assert.equal(clock.pending, 0);
   assert.match(diagnostics[0]?.message ?? "", /code 4401/);
 });
 

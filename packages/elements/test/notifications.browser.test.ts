@@ -70,12 +70,10 @@ describe("pi-notifications", () => {
   });
 
   it("names where an error the session reported came from: the command pi refused, the extension's file", async () => {
-    const agent = new FakeAgent();
+    const agent = new FakeAgent({ clock: new ManualClock() });
     agent.failing.add("prompt");
     agent.errors.set("prompt", "Agent is busy");
-    const el = await fixture<PiNotifications>(
-      html`<pi-notifications .session=${agent.session} .clock=${new ManualClock()}></pi-notifications>`,
-    );
+    const el = await fixture<PiNotifications>(html`<pi-notifications .session=${agent.session}></pi-notifications>`);
     await agent.session.send("prompt", { message: "hi" }).catch(() => undefined);
     const path = "/home/me/.pi/agent/extensions/permission-gate.ts";
     agent.send({
@@ -112,11 +110,9 @@ describe("pi-notifications", () => {
   });
 
   it("announces an error with its origin", async () => {
-    const agent = new FakeAgent();
+    const agent = new FakeAgent({ clock: new ManualClock() });
     agent.failing.add("steer");
-    const el = await fixture<PiNotifications>(
-      html`<pi-notifications .session=${agent.session} .clock=${new ManualClock()}></pi-notifications>`,
-    );
+    const el = await fixture<PiNotifications>(html`<pi-notifications .session=${agent.session}></pi-notifications>`);
     await agent.session.send("steer", { message: "left" }).catch(() => undefined);
     await settle();
     await el.updateComplete;
@@ -324,13 +320,13 @@ describe("pi-notifications", () => {
 
   it("follows a session's notifications; what it held before mounting is shown but not announced", async () => {
     const clock = new ManualClock();
-    const agent = new FakeAgent();
+    const agent = new FakeAgent({ clock });
     const session = agent.session;
     notify(agent, "old");
     await settle();
     const wrapper = await fixture<HTMLDivElement>(html`<div></div>`);
     new ContextProvider(wrapper, { context: sessionContext, initialValue: session });
-    const el = Object.assign(document.createElement("pi-notifications"), { clock });
+    const el = Object.assign(document.createElement("pi-notifications"), { clock: new ManualClock() });
     wrapper.append(el);
     await el.updateComplete;
     expect(bodies(el)).to.deep.equal(["old"]);
@@ -346,16 +342,46 @@ describe("pi-notifications", () => {
     expect(bodies(el)).to.deep.equal(["Error: bad"]);
   });
 
+  it("times a session's notifications on session.clock, not on its own clock (which is for notify() alone)", async () => {
+    const sessionClock = new ManualClock();
+    const ownClock = new ManualClock();
+    const agent = new FakeAgent({ clock: sessionClock });
+    const el = await fixture<PiNotifications>(
+      html`<pi-notifications .session=${agent.session} .clock=${ownClock}></pi-notifications>`,
+    );
+    notify(agent, "timed", "info");
+    await settle();
+    await el.updateComplete;
+    expect(bodies(el)).to.deep.equal(["timed"]);
+    ownClock.advance(60_000);
+    await el.updateComplete;
+    expect(bodies(el)).to.deep.equal(["timed"], "the element's own clock does not time a session's notification");
+    expect(ownClock.pending).to.equal(0);
+    sessionClock.advance(4999);
+    await el.updateComplete;
+    expect(bodies(el)).to.deep.equal(["timed"]);
+    sessionClock.advance(1);
+    await el.updateComplete;
+    expect(bodies(el)).to.deep.equal([]);
+    el.session = undefined;
+    el.notify("info", "own");
+    await el.updateComplete;
+    sessionClock.advance(60_000);
+    await el.updateComplete;
+    expect(bodies(el)).to.deep.equal(["own"]);
+    ownClock.advance(5000);
+    await el.updateComplete;
+    expect(bodies(el)).to.deep.equal([]);
+  });
+
   it("starts afresh on another session: its notifications are not taken for the first one's dismissed ids", async () => {
     const clock = new ManualClock();
-    const a = new FakeAgent();
-    const b = new FakeAgent();
+    const a = new FakeAgent({ clock });
+    const b = new FakeAgent({ clock });
     notify(a, "from a", "error");
     notify(b, "from b", "error");
     await settle();
-    const el = await fixture<PiNotifications>(
-      html`<pi-notifications .session=${a.session} .clock=${clock}></pi-notifications>`,
-    );
+    const el = await fixture<PiNotifications>(html`<pi-notifications .session=${a.session}></pi-notifications>`);
     expect(bodies(el)).to.deep.equal(["Error: from a"]);
     expect(el.dismiss(1)).to.equal(true);
     await el.updateComplete;
@@ -373,11 +399,9 @@ describe("pi-notifications", () => {
   });
 
   it("keeps the DOM at the cap under a 10,000-notification session burst", async () => {
-    const agent = new FakeAgent();
+    const agent = new FakeAgent({ clock: new ManualClock() });
     const session = agent.session;
-    const el = await fixture<PiNotifications>(
-      html`<pi-notifications .session=${session} .clock=${new ManualClock()}></pi-notifications>`,
-    );
+    const el = await fixture<PiNotifications>(html`<pi-notifications .session=${session}></pi-notifications>`);
     let most = 0;
     const observer = new MutationObserver(() => {
       most = Math.max(most, root(el).querySelectorAll("li").length);

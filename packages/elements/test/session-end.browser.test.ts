@@ -5,14 +5,7 @@
  * answer can no longer be sent, and no element fires pi-submit or pi-cancel for an answer that was never sent.
  */
 import { expect, fixture, html } from "@open-wc/testing";
-import {
-  type DialogRequest,
-  LocalSession,
-  PiSession,
-  StreamTransport,
-  type TimerClock,
-  WebSocketTransport,
-} from "@pi-elements/core";
+import { type DialogRequest, LocalSession, PiSession, StreamTransport, WebSocketTransport } from "@pi-elements/core";
 import type { DialogSession } from "@pi-elements/core/dialogs";
 import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
 import "../src/elements/confirm/define.js";
@@ -23,7 +16,7 @@ import type { PiConfirm } from "../src/elements/confirm/confirm.js";
 import type { PiExtensionUi } from "../src/elements/extension-ui/extension-ui.js";
 import type { PiInput } from "../src/elements/input/input.js";
 import type { PiPrompt } from "../src/elements/prompt/prompt.js";
-import { FakeAgent, settle } from "./session-fake-agent.js";
+import { FakeAgent, ManualClock, settle } from "./session-fake-agent.js";
 import { withoutArming } from "./support/dialogs.js";
 
 // About closing and ordering, not arming: the keys these tests press answer at once.
@@ -94,14 +87,9 @@ async function viaReconnectsExhausted(): Promise<Ending> {
   const url = await executeServerCommand<string, { room: string }>("ws-server:url", { room });
   // Reconnect delays fire when the test says so; time stands still, so a connection that came back and was lost
   // again counts as part of the same run of failures (resetAfter 1 ms).
-  const pending: Array<() => void> = [];
-  const timers: TimerClock = {
-    setTimeout: (fn) => pending.push(fn),
-    clearTimeout: () => {},
-    now: () => 0,
-  };
+  const clock = new ManualClock();
   const transport = new WebSocketTransport(url, {
-    timers,
+    clock,
     reconnect: { maxAttempts: 1, resetAfter: 1, initialDelay: 1, jitter: 0 },
   });
   const session = new PiSession(transport);
@@ -115,8 +103,8 @@ async function viaReconnectsExhausted(): Promise<Ending> {
     end: async () => {
       // Lost, reconnected (the one attempt allowed), lost again: no attempt is left.
       await drop();
-      await until(() => pending.length > 0, "a reconnect to be scheduled");
-      pending.shift()?.();
+      await until(() => clock.pending > 0, "a reconnect to be scheduled");
+      clock.next();
       await executeServerCommand("ws-server:wait-for-connections", { room, total: 2, open: 1 });
       await until(() => session.ui.getSnapshot().connection === "open", "the WebSocket to reopen");
       await drop();

@@ -1,6 +1,8 @@
 /**
- * The session's notion of time. Deadlines and command timeouts go through it, so tests drive them with a
- * controlled clock instead of waiting, and an app can substitute its own scheduler.
+ * Time, in the one shape pi-elements uses everywhere: the session's dialog deadlines and command timeouts, a
+ * transport's reconnect delays (`WebSocketTransport`'s `clock`), the elements' countdowns and toasts (on
+ * `session.clock`), and every timer of the bridge (`startBridge`'s `clock`). Tests drive them all with one controlled
+ * clock instead of waiting, and an app can substitute its own scheduler. An interval is a timeout armed again.
  */
 export interface Clock {
   /** Milliseconds; only differences matter, but `Date.now()` also makes a readable notification time. */

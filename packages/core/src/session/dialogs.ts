@@ -31,6 +31,30 @@ export interface DialogClosed {
 }
 
 /**
+ * What an answer to a dialog comes to, judged once for every side that holds the dialog (a session, the bridge's
+ * mirror of it): "answered" (pending, in time, and it fits its method), "expired" (pending, but its deadline has
+ * passed, even if no timer has run yet: a throttled tab, a busy bridge; it is a timeout, whatever the answer says),
+ * "wrong-shape" (pending and in time, but the answer does not fit its method), "not-pending" (answered, expired or
+ * closed already, or never there).
+ */
+export type AnswerVerdict = "answered" | "expired" | "wrong-shape" | "not-pending";
+
+/** The verdict on `answer` to `dialog` at `now` (a time on the dialog's clock), and the fields to send when answered. */
+export function judgeAnswer(
+  dialog: PendingDialog | undefined,
+  answer: DialogAnswer,
+  now: number,
+): { verdict: Exclude<AnswerVerdict, "answered"> } | { verdict: "answered"; fields: object } {
+  if (!dialog) return { verdict: "not-pending" };
+  if (dialog.deadline !== undefined && now >= dialog.deadline) return { verdict: "expired" };
+  const fields = answerFields(dialog.request, answer);
+  return fields ? { verdict: "answered", fields } : { verdict: "wrong-shape" };
+}
+
+/** What `Dialogs` sends for a dialog whose deadline passed, as if it had been cancelled. */
+export const TIMEOUT_ANSWER: Readonly<{ cancelled: true }> = Object.freeze({ cancelled: true });
+
+/**
  * The pending dialogs of one `UiState` on one clock, with one timer for the earliest deadline. `onClosed` hears of
  * every dialog that leaves, with the fields to answer it with when the client decided (answered, timeout).
  */
@@ -59,17 +83,24 @@ export class Dialogs {
 
   /** See `DialogSession.respond`; also false for an expired dialog or an answer that does not fit it. */
   respond(id: string, answer: DialogAnswer): boolean {
-    const dialog = this.#stopped ? undefined : this.#state.getDialog(id);
-    if (!dialog) return false;
-    if (dialog.deadline !== undefined && this.#clock.now() >= dialog.deadline) {
-      // The timer has not run yet (a throttled tab), but the deadline has passed: it is a timeout.
-      this.#expire();
-      return false;
-    }
-    const fields = answerFields(dialog.request, answer);
-    if (!fields) return false;
-    this.close(dialog.id, "answered", fields);
-    return true;
+    return this.answer(id, answer) === "answered";
+  }
+
+  /** The verdict `answer` would get now, without acting on it. */
+  judge(id: string, answer: DialogAnswer): AnswerVerdict {
+    return judgeAnswer(this.#stopped ? undefined : this.#state.getDialog(id), answer, this.#clock.now()).verdict;
+  }
+
+  /**
+   * Acts on an answer as its verdict says: "answered" closes the dialog with the answer's fields; "expired" expires
+   * it (and every other dialog whose deadline passed) as its timer would have, so a late answer is a timeout;
+   * "wrong-shape" and "not-pending" change nothing.
+   */
+  answer(id: string, answer: DialogAnswer): AnswerVerdict {
+    const judged = judgeAnswer(this.#stopped ? undefined : this.#state.getDialog(id), answer, this.#clock.now());
+    if (judged.verdict === "expired") this.#expire();
+    else if (judged.verdict === "answered") this.close(id, "answered", judged.fields);
+    return judged.verdict;
   }
 
   /** Removes a pending dialog for `reason`; false when it was not pending. */
@@ -81,11 +112,12 @@ export class Dialogs {
     return true;
   }
 
-  /** Removes every pending dialog; tells `onClosed` with `reason`, or nobody when it is undefined. */
-  clear(reason?: DialogClosedReason): void {
+  /** Removes every pending dialog and returns them; tells `onClosed` with `reason`, or nobody when it is undefined. */
+  clear(reason?: DialogClosedReason): PendingDialog[] {
     const closed = this.#state.clearDialogs();
     this.changed();
     if (reason !== undefined) for (const dialog of closed) this.#onClosed(dialog, reason);
+    return closed;
   }
 
   /** Stops the timer for good; no answer is taken afterwards. */
@@ -97,7 +129,7 @@ export class Dialogs {
   readonly #expire = (): void => {
     const expired = this.#state.expire(this.#clock.now());
     this.changed();
-    for (const dialog of expired) this.#onClosed(dialog, "timeout", { cancelled: true });
+    for (const dialog of expired) this.#onClosed(dialog, "timeout", TIMEOUT_ANSWER);
   };
 }
 

@@ -15,6 +15,7 @@
  */
 import { JsonlDecoder } from "../codec/jsonl.js";
 import { errorMessage } from "../diagnostics.js";
+import { type Clock, realClock } from "../session/clock.js";
 import { Backoff, type BackoffOptions } from "./backoff.js";
 import { BaseTransport } from "./base.js";
 import { PI_ELEMENTS_PROTOCOL, tokenProtocol, withoutUrlToken } from "./bridge-token.js";
@@ -41,7 +42,10 @@ export interface WebSocketCloseInfo {
 
 export type WebSocketConstructorLike = new (url: string, protocols?: string | string[]) => WebSocketLike;
 
-/** Timers for the reconnect delay; a test passes a controlled one. The session's `Clock` fits. */
+/**
+ * @deprecated The shape of the old `timers` option; pass a `Clock` as `clock` instead (a `TimerClock` without `now`
+ * reads the time from `Date.now()`).
+ */
 export interface TimerClock {
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
@@ -74,7 +78,9 @@ export interface WebSocketTransportOptions {
   maxFrameLength?: number;
   /** Longest record in "jsonl" framing. Default: the decoder's 8 MiB. */
   maxLineLength?: number;
-  /** Default: the global setTimeout / clearTimeout. */
+  /** Time for the reconnect delays and `reconnect.resetAfter`; the session's clock, or a test's. Default: real time. */
+  clock?: Clock;
+  /** @deprecated The old name of `clock` (its `now` optional); `clock` wins when both are given. */
   timers?: TimerClock;
   /** For the jitter; returns [0, 1). Default Math.random. */
   random?: () => number;
@@ -82,11 +88,6 @@ export interface WebSocketTransportOptions {
 
 const OPEN = 1;
 export const DEFAULT_MAX_FRAME_LENGTH = 8 * 1024 * 1024;
-
-const realTimers: TimerClock = {
-  setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
-  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
 
 export class WebSocketTransport extends BaseTransport {
   /** The URL connected to: the one given, without its `?token=` (see the `token` option). */
@@ -100,7 +101,7 @@ export class WebSocketTransport extends BaseTransport {
   readonly #queue: RecordQueue;
   readonly #maxFrameLength: number;
   readonly #maxLineLength: number | undefined;
-  readonly #timers: TimerClock;
+  readonly #clock: Clock;
   readonly #shouldReconnect: (close: WebSocketCloseInfo) => boolean;
   #socket: WebSocketLike | undefined;
   #decoder: JsonlDecoder | undefined;
@@ -126,7 +127,7 @@ export class WebSocketTransport extends BaseTransport {
     this.#queue = new RecordQueue(options.maxQueue);
     this.#maxFrameLength = options.maxFrameLength ?? DEFAULT_MAX_FRAME_LENGTH;
     this.#maxLineLength = options.maxLineLength;
-    this.#timers = options.timers ?? realTimers;
+    this.#clock = options.clock ?? clockOf(options.timers);
     this.#shouldReconnect = options.shouldReconnect ?? (() => true);
     // A malformed URL throws here, from the constructor, as the platform's WebSocket does.
     this.#connect();
@@ -158,7 +159,7 @@ export class WebSocketTransport extends BaseTransport {
   /** Final: stops any retry, closes the socket, drops what is still queued (with a diagnostic). Idempotent. */
   close(): void {
     if (this.state === "closed") return;
-    if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
+    if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
     const socket = this.#socket;
     this.#socket = undefined;
@@ -192,7 +193,7 @@ export class WebSocketTransport extends BaseTransport {
   }
 
   #opened(socket: WebSocketLike): void {
-    this.#backoff?.started(this.#now());
+    this.#backoff?.started(this.#clock.now());
     // The queue goes first: a "state" listener that sends at "open" must come after what waited.
     for (const record of this.#queue.drain()) socket.send(this.#frame(record));
     this.setState("open");
@@ -201,7 +202,7 @@ export class WebSocketTransport extends BaseTransport {
   #lost(close: WebSocketCloseInfo): void {
     const backoff = this.#backoff;
     const declined = backoff !== undefined && !this.#shouldReconnect(close);
-    const delay = backoff === undefined || declined ? undefined : backoff.next(this.#now());
+    const delay = backoff === undefined || declined ? undefined : backoff.next(this.#clock.now());
     if (delay === undefined) {
       const stop = !backoff
         ? "reconnecting is disabled"
@@ -213,7 +214,7 @@ export class WebSocketTransport extends BaseTransport {
       return;
     }
     this.setState("reconnecting");
-    this.#timer = this.#timers.setTimeout(() => {
+    this.#timer = this.#clock.setTimeout(() => {
       this.#timer = undefined;
       if (this.state === "closed") return;
       try {
@@ -224,10 +225,6 @@ export class WebSocketTransport extends BaseTransport {
         this.#lost({ code: 1006, reason: message, wasOpen: false });
       }
     }, delay);
-  }
-
-  #now(): number {
-    return this.#timers.now?.() ?? Date.now();
   }
 
   #giveUp(): void {
@@ -279,6 +276,16 @@ export class WebSocketTransport extends BaseTransport {
   #frame(record: string): string {
     return this.#jsonl ? `${record}\n` : record;
   }
+}
+
+/** The deprecated `timers` option as a `Clock`. */
+function clockOf(timers: TimerClock | undefined): Clock {
+  if (timers === undefined) return realClock;
+  return {
+    now: () => timers.now?.() ?? Date.now(),
+    setTimeout: (fn, ms) => timers.setTimeout(fn, ms),
+    clearTimeout: (handle) => timers.clearTimeout(handle),
+  };
 }
 
 /** The protocols to offer: with a token, the pi-elements ones first (the bridge answers with the first). */

@@ -93,7 +93,10 @@ export class PiNotifications extends PiElement {
   declare max: number;
   /** Fixed to the bottom end corner of the viewport, over the page. */
   declare floating: boolean;
-  /** The clock for auto-dismissal; tests and apps can drive it. Default: real time. */
+  /**
+   * The clock of `notify()` without a session (its times and auto-dismissal); tests and apps can drive it. With a
+   * session, its notifications are timed on `session.clock`, the one its own times are on. Default: real time.
+   */
   declare clock: Clock;
 
   /** Where `notify()` goes: shown while no session is in use. */
@@ -221,7 +224,7 @@ export class PiNotifications extends PiElement {
       inBuffer.add(entry.id);
       const { id, type } = entry;
       if (timeout && type !== "error" && !this.#gone.has(id) && !this.#deadlines.has(id)) {
-        this.#deadlines.set(id, this.clock.now() + timeout);
+        this.#deadlines.set(id, this.#clock.now() + timeout);
       }
       // Sent before the page connected (the bridge's replay): shown, marked earlier, not announced as new.
       if (id <= this.#lastSeenId || entry.earlier) continue;
@@ -257,6 +260,11 @@ export class PiNotifications extends PiElement {
 
   // --- timers -------------------------------------------------------------------------------------------------
 
+  /** The time the shown notifications are on: the session's while one is in use, else `clock`. */
+  get #clock(): Clock {
+    return this.#store.session?.clock ?? this.clock;
+  }
+
   #disarm(): void {
     this.#timer?.timer.clear();
   }
@@ -267,7 +275,7 @@ export class PiNotifications extends PiElement {
       this.#disarm();
       return;
     }
-    const clock = this.clock;
+    const clock = this.#clock;
     if (this.#timer?.clock !== clock) {
       this.#disarm();
       this.#timer = { clock, timer: new DeadlineTimer(clock, () => this.#expire()) };
@@ -277,7 +285,7 @@ export class PiNotifications extends PiElement {
   }
 
   #expire(): void {
-    const now = this.clock.now();
+    const now = this.#clock.now();
     for (const [id, deadline] of this.#deadlines) if (deadline <= now) this.#dismiss(id, "timeout");
     this.#arm();
   }
@@ -285,10 +293,10 @@ export class PiNotifications extends PiElement {
   #setPaused(): void {
     const paused = this.#holds.size > 0;
     if (paused && this.#pausedAt === undefined) {
-      this.#pausedAt = this.clock.now();
+      this.#pausedAt = this.#clock.now();
       this.#disarm();
     } else if (!paused && this.#pausedAt !== undefined) {
-      const pause = this.clock.now() - this.#pausedAt;
+      const pause = this.#clock.now() - this.#pausedAt;
       this.#pausedAt = undefined;
       for (const [id, deadline] of this.#deadlines) this.#deadlines.set(id, deadline + pause);
       this.#arm();
