@@ -27,7 +27,8 @@ export default {
   plugins: [esbuildPlugin({ ts: true, target: "es2022", tsconfig: "tsconfig.base.json" }), ...testServerPlugins()],
   browsers: engines().map((engine) => launchers[engine]()),
   concurrency: 2,
-  testFramework: { config: { timeout: 10000 } },
+  // A bound against a hang, not a timed assertion: axe passes on two cores shared by three engines can take over 10 s.
+  testFramework: { config: { timeout: 30000 } },
   // Three engines share two cores: opening a page can take longer than the default 30 s while the others run.
   browserStartTimeout: 120000,
   testsStartTimeout: 180000,

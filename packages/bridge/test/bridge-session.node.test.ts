@@ -309,8 +309,11 @@ describe("several clients", () => {
       const framesBefore = a.frames.length;
       a.directive(`split ${JSON.stringify([line.slice(0, 7), line.slice(7, 9), `${line.slice(9)}\n`])}`);
       await a.next((r) => r.id === `s${size}`);
-      const frames = a.frames.slice(framesBefore).filter((frame) => !frame.startsWith('{"type":"received"'));
-      assert.deepEqual(frames, [`${line}\n`]);
+      // The fake agent's own "received" echo may share the frame (a loaded machine reads both at once): what matters
+      // is that one frame holds the record whole, and no other frame holds a piece of it.
+      const own = (frame: string) => frame.split("\n").filter((l) => l !== "" && !l.startsWith('{"type":"received"'));
+      const frames = a.frames.slice(framesBefore).filter((frame) => own(frame).length > 0);
+      assert.deepEqual(frames.map(own), [[line]]);
     }
     await a.close();
   });
