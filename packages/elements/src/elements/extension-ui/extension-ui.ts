@@ -12,10 +12,11 @@ import { stripAnsi } from "../../ansi/parse-ansi.js";
 import type { DialogCancelSource } from "../../base/dialog-element.js";
 import { PiElement } from "../../base/pi-element.js";
 import { CountdownController } from "../../controllers/countdown-controller.js";
-import { OverlayController } from "../../controllers/overlay-controller.js";
+import { type OverlayCancelSource, OverlayController } from "../../controllers/overlay-controller.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
 import type { StringKey } from "../../i18n/strings.js";
+import { requestClose } from "../../internal/events.js";
 import { styles } from "./extension-ui.styles.js";
 
 interface HostSlice {
@@ -38,6 +39,8 @@ export type HostedDialog = HTMLElement & {
   readonly description?: string;
   /** "alertdialog" for a confirmation. */
   readonly dialogRole?: "alertdialog" | undefined;
+  /** True while the dialog arms: a click on the backdrop then does nothing. */
+  readonly arming?: boolean;
 };
 
 /** The element tag for each dialog method, as `pi-extension-ui` uses by default. */
@@ -88,6 +91,10 @@ function plainTitle(dialog: PendingDialog): string {
  *
  * @slot - The page's own controls, usually a `<pi-prompt>`: shown below an inline dialog, behind a modal one.
  * Answers go out through the dialog elements, so their `pi-submit` / `pi-cancel` events bubble out of this one.
+ *
+ * @event pi-submit - From the shown dialog element: it was answered (`{value}` or `{confirmed}`).
+ * @event pi-cancel - From the shown dialog element: it closed without an answer. `detail: { source: "keyboard" | "button" | "timeout" | "backdrop" }`.
+ * @event pi-request-close - From the shown dialog element, before Escape, a backdrop click or its Cancel button cancels it; cancelable: `preventDefault()` keeps it shown and sends nothing to pi. `detail: { source: "keyboard" | "backdrop" | "button" }`.
  *
  * @csspart base - The `<dialog>` that holds the queue bar and the shown dialog, inline or modal.
  * @csspart dialog - The same as `base`: its earlier name, kept as an alias.
@@ -357,9 +364,14 @@ export class PiExtensionUi extends PiElement {
     this.#pageTitle = undefined;
   }
 
-  /** Cancels through the dialog element, so it fires its own `pi-cancel` with this source. */
-  #cancelCurrent(source: DialogCancelSource): void {
+  /**
+   * Escape or a backdrop click on the overlay: `pi-request-close` from the dialog element first (a page may keep it
+   * open), then the cancel through it, so it fires its own `pi-cancel` with this source.
+   */
+  #cancelCurrent(source: OverlayCancelSource): void {
     const id = this.current?.id;
-    if (id !== undefined) this.#elements.get(id)?.cancel(source);
+    const element = id === undefined ? undefined : this.#elements.get(id);
+    if (!element || (source === "backdrop" && element.arming)) return;
+    if (requestClose(element, source)) element.cancel(source);
   }
 }
