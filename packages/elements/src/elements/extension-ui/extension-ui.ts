@@ -100,8 +100,15 @@ function plainTitle(dialog: PendingDialog): string {
  * @csspart dialog - The same as `base`: its earlier name, kept as an alias.
  * @csspart queue - The queue bar, present while more than one dialog is pending.
  * @csspart queue-position - "1 of 3".
- * @csspart queue-button - The Previous and Next buttons (also `queue-previous` / `queue-next`).
- * @csspart queue-timed - The button that brings up a timed dialog waiting behind the shown one.
+ * @csspart button - Each button of the queue bar.
+ * @csspart queue-previous-button - The Previous button.
+ * @csspart queue-next-button - The Next button.
+ * @csspart queue-timed-button - The button that brings up a timed dialog waiting behind the shown one.
+ * @csspart queue-button - The same as `button` on the Previous and Next buttons: their earlier shared name, kept as an
+ *   alias.
+ * @csspart queue-previous - The same as `queue-previous-button`: its earlier name, kept as an alias.
+ * @csspart queue-next - The same as `queue-next-button`: its earlier name, kept as an alias.
+ * @csspart queue-timed - The same as `queue-timed-button`: its earlier name, kept as an alias.
  * @csspart dialog-element - The pi-select / pi-confirm / pi-input / pi-editor element.
  * @csspart session-ended - The alert shown once the session has ended for good (the agent is gone).
  * @cssprop --pi-color-bg - The modal's background.
@@ -299,21 +306,21 @@ export class PiExtensionUi extends PiElement {
     const seconds = this.#waitingCountdown.seconds;
     return html`<nav part="queue" aria-label=${this.#t("queueLabel")}>
       <button
-        part="queue-button queue-previous"
+        part="button queue-previous-button queue-button queue-previous"
         aria-label=${this.#t("queuePrevious")}
         ?disabled=${previous === undefined}
         @click=${() => previous && this.showDialog(previous.id)}
       ><span aria-hidden="true" class="arrow">‹</span></button>
       <span part="queue-position" dir="auto">${this.#t("queuePosition", { index: index + 1, total: dialogs.length })}</span>
       <button
-        part="queue-button queue-next"
+        part="button queue-next-button queue-button queue-next"
         aria-label=${this.#t("queueNext")}
         ?disabled=${next === undefined}
         @click=${() => next && this.showDialog(next.id)}
       ><span aria-hidden="true" class="arrow">›</span></button>
       ${
         timed && seconds !== undefined
-          ? html`<button part="queue-timed" @click=${() => this.showDialog(timed.id)}>
+          ? html`<button part="button queue-timed-button queue-timed" @click=${() => this.showDialog(timed.id)}>
               ⏱ ${this.#t("secondsLeft", { seconds })} · <bdi>${plainTitle(timed)}</bdi>
             </button>`
           : nothing
