@@ -130,7 +130,8 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
   declare modal: boolean;
   /**
    * Set by a host that owns the overlay (`pi-extension-ui`): the element renders only its heading, body and
-   * actions, and the host names the dialog, opens it and moves focus.
+   * actions, and the host names the dialog, opens it and moves focus. Between the element and its host only.
+   * @internal
    */
   declare hosted: boolean;
   /**
@@ -271,14 +272,20 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
   }
 
   /** The session `request` is answered through: the `session` property, else an ancestor `<pi-session>`'s. */
-  get effectiveSession(): DialogSession | undefined {
+  get #effectiveSession(): DialogSession | undefined {
     return this.session ?? this.#context.value;
   }
 
-  /** "alertdialog" for a confirmation; otherwise undefined, the `<dialog>` element's own role. */
+  /**
+   * "alertdialog" for a confirmation; otherwise undefined, the `<dialog>` element's own role. For the overlay's host.
+   * @internal
+   */
   readonly dialogRole: "alertdialog" | undefined;
 
-  /** The dialog's description as plain text (its message, its deadline), for a host that names the dialog. */
+  /**
+   * The dialog's description as plain text (its message, its deadline), for a host that names the dialog.
+   * @internal
+   */
   get description(): string {
     const parts = this.describedBy.map((id) => this.renderRoot.querySelector(`#${id}`)?.textContent ?? "");
     if (this.#initialSeconds !== undefined) parts.push(this.t("timeoutNotice", { seconds: this.#initialSeconds }));
@@ -423,7 +430,7 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
     this.#answered = false;
     this.#refusal = undefined;
     this.onOpen();
-    const session = this.request ? this.effectiveSession : undefined;
+    const session = this.request ? this.#effectiveSession : undefined;
     if (this.request && session) {
       this.#attach(session, this.request.id);
     } else {

@@ -45,6 +45,7 @@ export class PiConfirm extends DialogElement<ConfirmRequest, boolean> {
     this.message = "";
   }
 
+  /** @internal */
   override readonly dialogRole = "alertdialog";
 
   protected override get describedBy(): string[] {
