@@ -129,29 +129,6 @@ function methodText(method: Named, owner: Declaration, where: string): string {
   const self = method.parameters?.find((p) => p.name === "this")?.type?.text.match(/^new \(\) => (\w+)$/)?.[1];
   // On a base, the class a `this`-typed static method is called on is still open.
   const note = self && !owner.tagName ? `(\`${self}\`: the class it is called on.)` : "";
-  /** An alias's description names the current part: "The same as `base`: its earlier name, kept as an alias." */
-  const ALIAS = /^The same as `([^`]+)`(.*?): (?:its|their) earlier (?:shared )?name, kept as an\s+alias/;
-
-  /** Every element's earlier part names, from its `@csspart` aliases: the migration table. */
-  function partNames(): string {
-    const rows = elements.flatMap((element) =>
-      (element.cssParts ?? []).flatMap((part) => {
-        const match = ALIAS.exec(part.description ?? "");
-        return match ? [[code(element.tagName), code(part.name), `${code(match[1])}${match[2] ?? ""}`]] : [];
-      }),
-    );
-    return [
-      "## Part names",
-      "",
-      "One scheme for every element: the main part is `base`; every button has the part `button` and a part named",
-      "for what it does, ending in `-button` (`submit-button`, `dismiss-button`, `queue-next-button`). Earlier names",
-      "stay as aliases in the same `part` attribute, so `::part(old)` rules keep working:",
-      "",
-      table(["Element", "Earlier part", "Now"], rows),
-      "",
-    ].join("\n");
-  }
-
   const text = [deprecation(method), method.description ?? "", ...params, note].filter(Boolean).join(" ");
   return cell(resolveReferences(text, where));
 }

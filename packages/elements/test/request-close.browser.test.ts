@@ -39,7 +39,7 @@ afterEach(() => {
   listening = new AbortController();
 });
 
-function listen(target: EventTarget, veto: boolean) {
+function listen(target: HTMLElement | Document, veto: boolean) {
   const { signal } = listening;
   const requests: Array<{ source: string; cancelable: boolean }> = [];
   const cancels: string[] = [];
