@@ -39,7 +39,7 @@ afterEach(() => {
   listening = new AbortController();
 });
 
-function listen(target: HTMLElement | Document, veto: boolean) {
+function listen(target: HTMLElement, veto: boolean) {
   const { signal } = listening;
   const requests: Array<{ source: string; cancelable: boolean }> = [];
   const cancels: string[] = [];
@@ -69,7 +69,7 @@ describe("pi-request-close on a modal dialog element", () => {
   for (const source of sources) {
     it(`a veto of ${source} keeps it open: no pi-cancel, ask() still pending`, async () => {
       const el = await openSelect();
-      const seen = listen(document, true);
+      const seen = listen(document.body, true);
       let settled = false;
       void el.ask().then(() => {
         settled = true;
