@@ -93,6 +93,7 @@ export class OverlayController implements ReactiveController {
       aria-label=${aria.label ?? nothing}
       aria-description=${aria.description || nothing}
       @cancel=${this.#onNativeCancel}
+      @keydown=${this.#onKeydown}
       @click=${this.#onClick}
     >${content}</dialog>`;
   }
@@ -154,6 +155,18 @@ export class OverlayController implements ReactiveController {
 
   /** The `<dialog>`'s own close request (Escape on a modal): cancel instead of just hiding it. */
   readonly #onNativeCancel = (event: Event): void => {
+    event.preventDefault();
+    this.#options.onCancel("keyboard");
+  };
+
+  /**
+   * Escape in a modal, taken before it becomes the `<dialog>`'s close request (content that handles Escape itself,
+   * as a dialog element does, prevents it first). A page may veto the cancel (`pi-request-close`), and Chromium and
+   * Firefox stop honouring a prevented close request when no user activation came between two: the second Escape
+   * would close the `<dialog>` with pi's dialog still pending.
+   */
+  readonly #onKeydown = (event: KeyboardEvent): void => {
+    if (!this.#modal || event.key !== "Escape" || event.defaultPrevented || event.isComposing) return;
     event.preventDefault();
     this.#options.onCancel("keyboard");
   };
