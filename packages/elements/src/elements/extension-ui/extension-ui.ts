@@ -29,6 +29,8 @@ interface HostSlice {
 /**
  * What `pi-extension-ui` needs of the element it shows a dialog with (the four dialog elements are such): it is
  * given the session and the request, renders only its heading, body and actions (`hosted`), and can be cancelled.
+ * Escape and backdrop clicks on the overlay fire `pi-request-close` from it before `cancel(source)`; an element of
+ * a page's own fires it for its own Cancel button (the four dialog elements do).
  */
 export type HostedDialog = HTMLElement & {
   session: unknown;
