@@ -155,6 +155,8 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
   readonly #overlay = new OverlayController(this, {
     onCancel: (source) => this.requestCancel(source),
     focusTarget: () => this.focusTarget(),
+    // Escape that ends an IME composition (Safari's comes after compositionend) is the input method's.
+    ignoreEscape: (event) => this.ime.isComposing(event),
   });
   readonly #context = new ContextConsumer(this, {
     context: sessionContext,

@@ -17,6 +17,11 @@ export interface OverlayOptions {
   onCancel(source: OverlayCancelSource): void;
   /** What takes focus when the overlay opens or `enter()` is called; it is focused once its own update is done. */
   focusTarget(): HTMLElement | null | undefined;
+  /**
+   * True for an Escape keydown the overlay must leave alone: one that ends an IME composition, or one from content
+   * that answers Escape itself (and left it, for a reason of its own). Default: none.
+   */
+  ignoreEscape?(event: KeyboardEvent): boolean;
 }
 
 /**
@@ -45,6 +50,8 @@ export class OverlayController implements ReactiveController {
   #modal = false;
   #entering = false;
   #returnTo: HTMLElement | undefined;
+  /** The last keydown was an Escape the overlay leaves alone: the close request it makes is not the user's cancel. */
+  #leftEscape = false;
 
   constructor(host: ReactiveControllerHost & HTMLElement, options: OverlayOptions) {
     this.#host = host;
@@ -156,7 +163,9 @@ export class OverlayController implements ReactiveController {
   /** The `<dialog>`'s own close request (Escape on a modal): cancel instead of just hiding it. */
   readonly #onNativeCancel = (event: Event): void => {
     event.preventDefault();
-    this.#options.onCancel("keyboard");
+    const left = this.#leftEscape;
+    this.#leftEscape = false;
+    if (!left) this.#options.onCancel("keyboard");
   };
 
   /**
@@ -166,7 +175,13 @@ export class OverlayController implements ReactiveController {
    * would close the `<dialog>` with pi's dialog still pending.
    */
   readonly #onKeydown = (event: KeyboardEvent): void => {
-    if (!this.#modal || event.key !== "Escape" || event.defaultPrevented || event.isComposing) return;
+    this.#leftEscape = false;
+    if (!this.#modal || event.key !== "Escape" || event.defaultPrevented) return;
+    if (event.isComposing || this.#options.ignoreEscape?.(event)) {
+      // Chromium still makes it the <dialog>'s close request: that one must not cancel either.
+      this.#leftEscape = true;
+      return;
+    }
     event.preventDefault();
     this.#options.onCancel("keyboard");
   };

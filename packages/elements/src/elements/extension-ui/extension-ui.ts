@@ -157,6 +157,12 @@ export class PiExtensionUi extends PiElement {
       const id = this.current?.id;
       return id === undefined ? undefined : this.#elements.get(id);
     },
+    // The shown dialog element answers Escape in its own content (and leaves the one that ends a composition).
+    ignoreEscape: (event) => {
+      const id = this.current?.id;
+      const element = id === undefined ? undefined : this.#elements.get(id);
+      return element !== undefined && event.composedPath().includes(element);
+    },
   });
   /** The titles of the dialogs pending while the session was open, for the alert once it has ended. */
   #pendingTitles: readonly string[] = [];
