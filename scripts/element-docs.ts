@@ -237,6 +237,29 @@ function baseSection(base: Declaration): string {
   return parts.join("\n");
 }
 
+/** An alias's description names the current part: "The same as `base`: its earlier name, kept as an alias." */
+const ALIAS = /^The same as `([^`]+)`(.*?): (?:its|their) earlier (?:shared )?name, kept as an\s+alias/;
+
+/** Every element's earlier part names, from its `@csspart` aliases: the migration table. */
+function partNames(): string {
+  const rows = elements.flatMap((element) =>
+    (element.cssParts ?? []).flatMap((part) => {
+      const match = ALIAS.exec(part.description ?? "");
+      return match ? [[code(element.tagName), code(part.name), `${code(match[1])}${match[2] ?? ""}`]] : [];
+    }),
+  );
+  return [
+    "## Part names",
+    "",
+    "One scheme for every element: the main part is `base`; every button has the part `button` and a part named",
+    "for what it does, ending in `-button` (`submit-button`, `dismiss-button`, `queue-next-button`). Earlier names",
+    "stay as aliases in the same `part` attribute, so `::part(old)` rules keep working:",
+    "",
+    table(["Element", "Earlier part", "Now"], rows),
+    "",
+  ].join("\n");
+}
+
 const text = [
   "# Element reference",
   "",
@@ -245,6 +268,7 @@ const text = [
   ...elements.map((e) => `- [\`<${e.tagName}>\`](#${e.tagName})`),
   ...bases.map((b) => `- [\`${b.name}\`](${anchors.get(b.name)}) (shared base)`),
   "",
+  partNames(),
   ...elements.map(section),
   ...bases.map(baseSection),
 ].join("\n");

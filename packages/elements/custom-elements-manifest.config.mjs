@@ -1,6 +1,9 @@
 // custom-elements.json from the elements' JSDoc (@slot, @event, @csspart, @cssprop) and their `static properties`.
 // The analyzer parses with its own TypeScript; the elements use no decorators, so nothing here depends on it.
 
+/** "Class.member" of every member marked `@internal` or `@ignore` (from the analyze phase). */
+const internal = new Set();
+
 /** Type parameters and `extends` type arguments of each class, by class name (from the analyze phase). */
 const generics = new Map();
 
@@ -75,6 +78,38 @@ export default {
             }
             child = parent.declaration;
             parent = classes.get(child.superclass?.name);
+          }
+        }
+      },
+    },
+    {
+      // Integration-only members (`@internal` or `@ignore` in their JSDoc: what a host such as pi-extension-ui and
+      // the element say to each other) are not public API. The analyzer drops such members itself, but Lit's
+      // `static properties` puts a declared property back, and subclasses inherit copies: remove them by class and
+      // name, from every class that inherits them (a subclass's own `@internal` override included).
+      name: "pi-elements-internal",
+      analyzePhase({ ts, node }) {
+        if (!ts.isClassDeclaration(node) || !node.name) return;
+        for (const member of node.members) {
+          const tags = ts.getJSDocTags(member).map((tag) => tag.tagName.text);
+          if (member.name && (tags.includes("internal") || tags.includes("ignore"))) {
+            internal.add(`${node.name.text}.${member.name.getText()}`);
+          }
+        }
+      },
+      packageLinkPhase({ customElementsManifest }) {
+        const hidden = (owner, item) =>
+          internal.has(`${owner}.${item.name}`) ||
+          (item.inheritedFrom && internal.has(`${item.inheritedFrom.name}.${item.name}`));
+        for (const mod of customElementsManifest.modules) {
+          for (const declaration of mod.declarations ?? []) {
+            if (declaration.members)
+              declaration.members = declaration.members.filter((m) => !hidden(declaration.name, m));
+            if (declaration.attributes) {
+              declaration.attributes = declaration.attributes.filter(
+                (a) => !a.fieldName || !hidden(declaration.name, { ...a, name: a.fieldName }),
+              );
+            }
           }
         }
       },

@@ -20,7 +20,9 @@ const server = {
 };
 
 let roomCounter = 0;
-async function connect(options: WebSocketTransportOptions = {}) {
+async function connect(given: WebSocketTransportOptions = {}) {
+  // These tests are about one record per frame unless they ask for the default, "jsonl".
+  const options: WebSocketTransportOptions = { framing: "record", ...given };
   const room = `browser-${Date.now()}-${++roomCounter}`;
   const clock = new ManualClock();
   const transport = new WebSocketTransport(await server.url(room), { clock, ...options });

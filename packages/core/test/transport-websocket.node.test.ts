@@ -20,7 +20,9 @@ before(async () => {
 after(() => server.close());
 
 let roomCounter = 0;
-function open(options: WebSocketTransportOptions = {}) {
+function open(given: WebSocketTransportOptions = {}) {
+  // These tests are about one record per frame unless they ask for the default, "jsonl".
+  const options: WebSocketTransportOptions = { framing: "record", ...given };
   const room = `node-${++roomCounter}`;
   const clock = new ManualClock();
   const transport = new WebSocketTransport(server.url(room), { WebSocket, clock, ...options });

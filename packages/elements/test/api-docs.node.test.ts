@@ -18,6 +18,13 @@ const docs = readFileSync(fileURLToPath(new URL("../../../docs/elements.md", imp
 /** The custom-element lifecycle callbacks: the browser's API, not the element's (the analyzer skips them too). */
 const LIFECYCLE = new Set(["connectedCallback", "disconnectedCallback", "attributeChangedCallback", "adoptedCallback"]);
 
+/** Integration-only: between an element and its host (pi-extension-ui), not public API. */
+const isInternal = (declaration: ts.Declaration) =>
+  ts.getJSDocTags(declaration).some((tag) => tag.tagName.text === "internal" || tag.tagName.text === "ignore");
+
+/** Members only pi-extension-ui and the dialog elements use between them; none is public API. */
+const INTEGRATION_ONLY = ["hosted", "effectiveSession", "dialogRole", "description"];
+
 interface Api {
   properties: Set<string>;
   methods: Set<string>;
@@ -47,7 +54,8 @@ function publicApi(): Map<string, Api> {
   const ours = (node: ts.Node) => node.getSourceFile().fileName.startsWith(`${packageDir}src/`);
   const isPublic = (declaration: ts.Declaration) =>
     !(ts.getCombinedModifierFlags(declaration) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) &&
-    !ts.isPrivateIdentifier(ts.getNameOfDeclaration(declaration) ?? declaration);
+    !ts.isPrivateIdentifier(ts.getNameOfDeclaration(declaration) ?? declaration) &&
+    !isInternal(declaration);
   // The core's PiSession, as the elements' own imports of @pi-elements/core see it.
   const piSessionSymbol = program
     .getSourceFiles()
@@ -120,6 +128,28 @@ describe("docs/elements.md", () => {
       const dialog = name === "DialogElement" || apis.get(name)?.methods.has("ask");
       assert.equal(api.session?.type, dialog ? "DialogSession | undefined" : "PiSession | undefined", name);
     }
+  });
+
+  it("lists none of the integration-only members (hosted, effectiveSession, dialogRole, description)", () => {
+    const dialogs = ["DialogElement", "PiSelect", "PiConfirm", "PiInput", "PiEditor"];
+    for (const name of dialogs) {
+      const docsApi = documented(name);
+      assert.ok(docsApi, name);
+      for (const member of INTEGRATION_ONLY) {
+        assert.ok(!docsApi.properties.has(member) && !docsApi.methods.has(member), `docs: ${name}.${member}`);
+      }
+    }
+    const manifest = JSON.parse(readFileSync(`${packageDir}custom-elements.json`, "utf8")) as {
+      modules: Array<{ declarations?: Array<{ name: string; members?: Array<{ name: string }> }> }>;
+    };
+    const listed = manifest.modules
+      .flatMap((mod) => mod.declarations ?? [])
+      .filter((declaration) => dialogs.includes(declaration.name))
+      .flatMap((declaration) => (declaration.members ?? []).map((member) => `${declaration.name}.${member.name}`))
+      .filter((name) => INTEGRATION_ONLY.includes(name.split(".")[1]!));
+    assert.deepEqual(listed, [], "custom-elements.json");
+    // The manifest still has the dialogs' public API (the check above is not vacuous).
+    assert.ok(apis.get("PiSelect")?.properties.has("heading"));
   });
 
   for (const [name, api] of apis) {

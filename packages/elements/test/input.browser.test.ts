@@ -9,8 +9,10 @@ import { FakeSession } from "./support/fake-session.js";
 
 withoutArming();
 
-async function openInput(placeholder = "feature/…"): Promise<PiInput> {
-  const el = await fixture<PiInput>(html`<pi-input heading="Branch" placeholder=${placeholder}></pi-input>`);
+async function openInput(placeholder = "feature/…", modal = false): Promise<PiInput> {
+  const el = await fixture<PiInput>(
+    html`<pi-input heading="Branch" placeholder=${placeholder} ?modal=${modal}></pi-input>`,
+  );
   el.show();
   await el.updateComplete;
   return el;
@@ -119,12 +121,14 @@ describe("pi-input", () => {
     expect(events).to.deep.equal([{ type: "pi-submit", detail: { value: "あ" } }]);
   });
 
-  for (const [language, name] of [
-    ["ja", "reading-escape"],
-    ["zh", "pinyin-escape"],
+  for (const [language, name, modal] of [
+    ["ja", "reading-escape", false],
+    ["zh", "pinyin-escape", false],
+    // A modal also takes Escape on its <dialog> (the overlay's own handler): the composition's still is not it.
+    ["ja", "reading-escape", true],
   ] as const) {
-    it(`Esc during a real IME composition (${language}, ${name}) cancels the composition, not the dialog`, async () => {
-      const el = await openInput();
+    it(`Esc during a real IME composition (${language}, ${name}${modal ? ", modal" : ""}) cancels the composition, not the dialog`, async () => {
+      const el = await openInput(undefined, modal);
       const events = recordEvents(el);
       const ime = await composition(field(el), language, name);
       await ime.play("compose");

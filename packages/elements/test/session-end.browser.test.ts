@@ -98,7 +98,8 @@ async function viaReconnectsExhausted(): Promise<Ending> {
   return {
     session,
     send: async (message) => {
-      await executeServerCommand("ws-server:send", { room, frames: [JSON.stringify(message)] });
+      // A JSONL line, as the bridge sends them (the transport's default framing).
+      await executeServerCommand("ws-server:send", { room, frames: [`${JSON.stringify(message)}\n`] });
     },
     end: async () => {
       // Lost, reconnected (the one attempt allowed), lost again: no attempt is left.

@@ -4,10 +4,10 @@
  * soon as it is open again. Records sent while open but lost with the connection cannot be known (WebSocket has
  * no acknowledgements); a bridge that replays state on connect covers that.
  *
- * Framing: by default one text frame carries exactly one record (the natural WebSocket shape; a trailing LF is
- * tolerated and stripped). With `framing: "jsonl"` frames are raw chunks of a JSONL stream (a bridge that pipes
- * pi's stdout straight through): several records per frame, or one record across frames, decoded by the strict
- * `JsonlDecoder`; outgoing records are then one LF-terminated line per frame.
+ * Framing: by default (`framing: "jsonl"`, what the pi-elements bridge speaks) frames are raw chunks of a JSONL
+ * stream (a bridge that pipes pi's stdout straight through): several records per frame, or one record across
+ * frames, decoded by the strict `JsonlDecoder`; outgoing records are one LF-terminated line per frame. With
+ * `framing: "record"` one text frame carries exactly one record (a trailing LF is tolerated and stripped).
  *
  * States: "connecting" (first attempt) → "open" → "reconnecting" (down, or retrying) → "open" → ... →
  * "closed", which is final and reached by `close()` or by running out of `reconnect.maxAttempts`.
@@ -63,7 +63,10 @@ export interface WebSocketTransportOptions {
    * records it. Default: the URL's `?token=`, which is then taken out of the URL.
    */
   token?: string;
-  /** "record" (default): one record per text frame. "jsonl": frames carry raw JSONL chunks. */
+  /**
+   * "jsonl" (default; what the pi-elements bridge speaks): frames carry raw JSONL chunks. "record": one record per
+   * text frame, for a server that sends each record as its own frame without a line feed.
+   */
   framing?: "record" | "jsonl";
   /** Backoff settings, or `false` to close for good on the first lost connection. */
   reconnect?: BackoffOptions | false;
@@ -122,7 +125,7 @@ export class WebSocketTransport extends BaseTransport {
     this.#shownUrl = redactToken(String(url));
     this.#WebSocket = WebSocketClass;
     this.#protocols = withTokenProtocol(options.protocols, split.token);
-    this.#jsonl = options.framing === "jsonl";
+    this.#jsonl = options.framing !== "record";
     this.#backoff = options.reconnect === false ? undefined : new Backoff(options.reconnect, options.random);
     this.#queue = new RecordQueue(options.maxQueue);
     this.#maxFrameLength = options.maxFrameLength ?? DEFAULT_MAX_FRAME_LENGTH;

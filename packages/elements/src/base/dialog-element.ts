@@ -35,6 +35,9 @@
  *   (part `arming`) fills under them (without motion under `prefers-reduced-motion`); presses that begin meanwhile
  *   do nothing. Escape works at once: cancelling is never destructive. The time runs on the session's clock.
  * - Esc cancels (source "keyboard") unless an IME composition owns it. pi's Ctrl+C is left to the browser (copy).
+ * - The user's cancels (Escape, the backdrop, Cancel) fire a cancelable `pi-request-close` first: a page that
+ *   prevents it keeps the dialog open, and nothing is sent. `pi-submit` and `pi-cancel` report what was sent and
+ *   cannot be stopped; a deadline cannot be vetoed either (pi has given up on the dialog by then).
  */
 
 import { ContextConsumer } from "@lit/context";
@@ -57,7 +60,10 @@ import { OverlayController } from "../controllers/overlay-controller.js";
 import { PressGuardController } from "../controllers/press-guard-controller.js";
 import { localizeOwn } from "../i18n/localize.js";
 import type { StringKey } from "../i18n/strings.js";
-import { emit } from "../internal/events.js";
+import { type CloseRequestSource, emit, requestClose } from "../internal/events.js";
+
+export type { CloseRequestSource };
+
 import { PiElement } from "./pi-element.js";
 
 /**
@@ -73,6 +79,9 @@ export interface PiCancelDetail {
   source: DialogCancelSource;
 }
 export type PiSubmitDetail = { value: string } | { confirmed: boolean };
+export interface PiRequestCloseDetail {
+  source: CloseRequestSource;
+}
 
 declare global {
   interface GlobalEventHandlersEventMap {
@@ -80,6 +89,11 @@ declare global {
     "pi-submit": CustomEvent<PiSubmitDetail>;
     /** A dialog closed without an answer, and why. */
     "pi-cancel": CustomEvent<PiCancelDetail>;
+    /**
+     * The user is dismissing a dialog (Escape, the backdrop, Cancel); cancelable: `preventDefault()` keeps it open
+     * and sends nothing.
+     */
+    "pi-request-close": CustomEvent<PiRequestCloseDetail>;
   }
 }
 
@@ -116,7 +130,8 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
   declare modal: boolean;
   /**
    * Set by a host that owns the overlay (`pi-extension-ui`): the element renders only its heading, body and
-   * actions, and the host names the dialog, opens it and moves focus.
+   * actions, and the host names the dialog, opens it and moves focus. Between the element and its host only.
+   * @internal
    */
   declare hosted: boolean;
   /**
@@ -138,8 +153,10 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
   readonly #pressGuard = new PressGuardController(this);
   protected readonly ime = new ImeGuardController(this);
   readonly #overlay = new OverlayController(this, {
-    onCancel: (source) => this.cancel(source),
+    onCancel: (source) => this.requestCancel(source),
     focusTarget: () => this.focusTarget(),
+    // Escape that ends an IME composition (Safari's comes after compositionend) is the input method's.
+    ignoreEscape: (event) => this.ime.isComposing(event),
   });
   readonly #context = new ContextConsumer(this, {
     context: sessionContext,
@@ -238,20 +255,39 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
     return this.answer({ cancelled: true }, source);
   }
 
+  /**
+   * The user's cancel (Escape, the backdrop, the Cancel button): a press on the backdrop while the dialog arms does
+   * nothing; otherwise `pi-request-close` fires first, and a page that prevents it keeps the dialog open with
+   * nothing sent. `cancel()` is the page's own and asks no one.
+   */
+  protected requestCancel(source: CloseRequestSource): boolean {
+    if (!this.open || this.#answered) return false;
+    // A click on pi-extension-ui's backdrop while the dialog arms is a stray press like any other.
+    if (source === "backdrop" && this.arming) return false;
+    if (!requestClose(this, source)) return false;
+    return this.cancel(source);
+  }
+
   /** True while the dialog arms: presses that begin now do nothing (Escape still cancels). */
   get arming(): boolean {
     return this.open && this.#pressGuard.arming;
   }
 
   /** The session `request` is answered through: the `session` property, else an ancestor `<pi-session>`'s. */
-  get effectiveSession(): DialogSession | undefined {
+  get #effectiveSession(): DialogSession | undefined {
     return this.session ?? this.#context.value;
   }
 
-  /** "alertdialog" for a confirmation; otherwise undefined, the `<dialog>` element's own role. */
+  /**
+   * "alertdialog" for a confirmation; otherwise undefined, the `<dialog>` element's own role. For the overlay's host.
+   * @internal
+   */
   readonly dialogRole: "alertdialog" | undefined;
 
-  /** The dialog's description as plain text (its message, its deadline), for a host that names the dialog. */
+  /**
+   * The dialog's description as plain text (its message, its deadline), for a host that names the dialog.
+   * @internal
+   */
   get description(): string {
     const parts = this.describedBy.map((id) => this.renderRoot.querySelector(`#${id}`)?.textContent ?? "");
     if (this.#initialSeconds !== undefined) parts.push(this.t("timeoutNotice", { seconds: this.#initialSeconds }));
@@ -396,7 +432,7 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
     this.#answered = false;
     this.#refusal = undefined;
     this.onOpen();
-    const session = this.request ? this.effectiveSession : undefined;
+    const session = this.request ? this.#effectiveSession : undefined;
     if (this.request && session) {
       this.#attach(session, this.request.id);
     } else {
@@ -495,7 +531,7 @@ export abstract class DialogElement<R extends DialogRequest, A> extends PiElemen
   #onKeydown(event: KeyboardEvent): void {
     if (event.key === "Escape" && this.open && !event.defaultPrevented && !this.ime.isComposing(event)) {
       event.preventDefault();
-      this.cancel("keyboard");
+      this.requestCancel("keyboard");
     }
   }
 

@@ -17,6 +17,11 @@ export interface OverlayOptions {
   onCancel(source: OverlayCancelSource): void;
   /** What takes focus when the overlay opens or `enter()` is called; it is focused once its own update is done. */
   focusTarget(): HTMLElement | null | undefined;
+  /**
+   * True for an Escape keydown the overlay must leave alone: one that ends an IME composition, or one from content
+   * that answers Escape itself (and left it, for a reason of its own). Default: none.
+   */
+  ignoreEscape?(event: KeyboardEvent): boolean;
 }
 
 /**
@@ -45,6 +50,8 @@ export class OverlayController implements ReactiveController {
   #modal = false;
   #entering = false;
   #returnTo: HTMLElement | undefined;
+  /** The last keydown was an Escape the overlay leaves alone: the close request it makes is not the user's cancel. */
+  #leftEscape = false;
 
   constructor(host: ReactiveControllerHost & HTMLElement, options: OverlayOptions) {
     this.#host = host;
@@ -93,6 +100,7 @@ export class OverlayController implements ReactiveController {
       aria-label=${aria.label ?? nothing}
       aria-description=${aria.description || nothing}
       @cancel=${this.#onNativeCancel}
+      @keydown=${this.#onKeydown}
       @click=${this.#onClick}
     >${content}</dialog>`;
   }
@@ -154,6 +162,26 @@ export class OverlayController implements ReactiveController {
 
   /** The `<dialog>`'s own close request (Escape on a modal): cancel instead of just hiding it. */
   readonly #onNativeCancel = (event: Event): void => {
+    event.preventDefault();
+    const left = this.#leftEscape;
+    this.#leftEscape = false;
+    if (!left) this.#options.onCancel("keyboard");
+  };
+
+  /**
+   * Escape in a modal, taken before it becomes the `<dialog>`'s close request (content that handles Escape itself,
+   * as a dialog element does, prevents it first). A page may veto the cancel (`pi-request-close`), and Chromium and
+   * Firefox stop honouring a prevented close request when no user activation came between two: the second Escape
+   * would close the `<dialog>` with pi's dialog still pending.
+   */
+  readonly #onKeydown = (event: KeyboardEvent): void => {
+    this.#leftEscape = false;
+    if (!this.#modal || event.key !== "Escape" || event.defaultPrevented) return;
+    if (event.isComposing || this.#options.ignoreEscape?.(event)) {
+      // Chromium still makes it the <dialog>'s close request: that one must not cancel either.
+      this.#leftEscape = true;
+      return;
+    }
     event.preventDefault();
     this.#options.onCancel("keyboard");
   };

@@ -21,3 +21,15 @@ export function emit<K extends keyof GlobalEventHandlersEventMap>(
 ): boolean {
   return target.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable }));
 }
+
+/** What asked a dialog to close: Escape, a click on a modal's backdrop, or its Cancel button. */
+export type CloseRequestSource = "keyboard" | "backdrop" | "button";
+
+/**
+ * Asks the page whether a dialog the user is dismissing may be cancelled: fires a cancelable `pi-request-close`
+ * from `target` (the dialog element, also when pi-extension-ui shows it) and returns false when a listener called
+ * `preventDefault()`, so the dialog stays open and nothing is sent.
+ */
+export function requestClose(target: EventTarget, source: CloseRequestSource): boolean {
+  return emit(target, "pi-request-close", { source }, true);
+}

@@ -16,6 +16,7 @@ import { confirmStyles } from "./confirm.styles.js";
  *
  * @event pi-submit - `{confirmed: boolean}`: Yes or No was chosen.
  * @event pi-cancel - `{source: "keyboard" | "button" | "timeout" | "backdrop"}`: closed without an answer.
+ * @event pi-request-close - The user is dismissing the dialog, before it is cancelled; cancelable: `preventDefault()` keeps it open and sends nothing. `detail: { source: "keyboard" | "backdrop" }`.
  * @csspart base - The `<dialog>` box (none when shown by pi-extension-ui, which draws the frame).
  * @csspart dialog - The same as `base`: its earlier name, kept as an alias.
  * @csspart content - The heading, body and actions.
@@ -44,6 +45,7 @@ export class PiConfirm extends DialogElement<ConfirmRequest, boolean> {
     this.message = "";
   }
 
+  /** @internal */
   override readonly dialogRole = "alertdialog";
 
   protected override get describedBy(): string[] {

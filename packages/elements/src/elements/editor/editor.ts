@@ -18,6 +18,7 @@ export type EditorSubmitKey = "enter" | "mod-enter";
  *
  * @event pi-submit - `{value: string}`: the edited text.
  * @event pi-cancel - `{source: "keyboard" | "button" | "timeout" | "backdrop"}`: closed without an answer.
+ * @event pi-request-close - The user is dismissing the dialog, before it is cancelled; cancelable: `preventDefault()` keeps it open and sends nothing. `detail: { source: "keyboard" | "backdrop" | "button" }`.
  * @csspart base - The `<dialog>` box (none when shown by pi-extension-ui, which draws the frame).
  * @csspart dialog - The same as `base`: its earlier name, kept as an alias.
  * @csspart content - The heading, body and actions.
@@ -115,7 +116,7 @@ export class PiEditor extends DialogElement<EditorRequest, string> {
       ></textarea>
       <p id="hint" part="hint" class="hint">${this.t(hintKey)}</p>
       <div part="actions" class="actions">
-        <button part="button cancel-button" @click=${() => this.cancel("button")}>${this.t("cancel")}</button>
+        <button part="button cancel-button" @click=${() => this.requestCancel("button")}>${this.t("cancel")}</button>
         <button part="button submit-button" class="primary" @click=${() => this.submit()}>${this.t("submit")}</button>
       </div>`;
   }

@@ -52,7 +52,7 @@ export const styles = [
       cursor: default;
     }
     /* A timed dialog waiting behind the shown one: drawn in the warning colour, its title cut to one line. */
-    [part~="queue"] [part~="queue-timed"] {
+    [part~="queue"] [part~="queue-timed-button"] {
       max-inline-size: 100%;
       overflow: hidden;
       white-space: nowrap;

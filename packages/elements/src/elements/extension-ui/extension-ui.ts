@@ -12,10 +12,11 @@ import { stripAnsi } from "../../ansi/parse-ansi.js";
 import type { DialogCancelSource } from "../../base/dialog-element.js";
 import { PiElement } from "../../base/pi-element.js";
 import { CountdownController } from "../../controllers/countdown-controller.js";
-import { OverlayController } from "../../controllers/overlay-controller.js";
+import { type OverlayCancelSource, OverlayController } from "../../controllers/overlay-controller.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
 import type { StringKey } from "../../i18n/strings.js";
+import { requestClose } from "../../internal/events.js";
 import { styles } from "./extension-ui.styles.js";
 
 interface HostSlice {
@@ -28,6 +29,8 @@ interface HostSlice {
 /**
  * What `pi-extension-ui` needs of the element it shows a dialog with (the four dialog elements are such): it is
  * given the session and the request, renders only its heading, body and actions (`hosted`), and can be cancelled.
+ * Escape and backdrop clicks on the overlay fire `pi-request-close` from it before `cancel(source)`; an element of
+ * a page's own fires it for its own Cancel button (the four dialog elements do).
  */
 export type HostedDialog = HTMLElement & {
   session: unknown;
@@ -38,6 +41,8 @@ export type HostedDialog = HTMLElement & {
   readonly description?: string;
   /** "alertdialog" for a confirmation. */
   readonly dialogRole?: "alertdialog" | undefined;
+  /** True while the dialog arms: a click on the backdrop then does nothing. */
+  readonly arming?: boolean;
 };
 
 /** The element tag for each dialog method, as `pi-extension-ui` uses by default. */
@@ -89,12 +94,23 @@ function plainTitle(dialog: PendingDialog): string {
  * @slot - The page's own controls, usually a `<pi-prompt>`: shown below an inline dialog, behind a modal one.
  * Answers go out through the dialog elements, so their `pi-submit` / `pi-cancel` events bubble out of this one.
  *
+ * @event pi-submit - From the shown dialog element: it was answered (`{value}` or `{confirmed}`).
+ * @event pi-cancel - From the shown dialog element: it closed without an answer. `detail: { source: "keyboard" | "button" | "timeout" | "backdrop" }`.
+ * @event pi-request-close - From the shown dialog element, before Escape, a backdrop click or its Cancel button cancels it; cancelable: `preventDefault()` keeps it shown and sends nothing to pi. `detail: { source: "keyboard" | "backdrop" | "button" }`.
+ *
  * @csspart base - The `<dialog>` that holds the queue bar and the shown dialog, inline or modal.
  * @csspart dialog - The same as `base`: its earlier name, kept as an alias.
  * @csspart queue - The queue bar, present while more than one dialog is pending.
  * @csspart queue-position - "1 of 3".
- * @csspart queue-button - The Previous and Next buttons (also `queue-previous` / `queue-next`).
- * @csspart queue-timed - The button that brings up a timed dialog waiting behind the shown one.
+ * @csspart button - Each button of the queue bar.
+ * @csspart queue-previous-button - The Previous button.
+ * @csspart queue-next-button - The Next button.
+ * @csspart queue-timed-button - The button that brings up a timed dialog waiting behind the shown one.
+ * @csspart queue-button - The same as `button` on the Previous and Next buttons: their earlier shared name, kept as an
+ *   alias.
+ * @csspart queue-previous - The same as `queue-previous-button`: its earlier name, kept as an alias.
+ * @csspart queue-next - The same as `queue-next-button`: its earlier name, kept as an alias.
+ * @csspart queue-timed - The same as `queue-timed-button`: its earlier name, kept as an alias.
  * @csspart dialog-element - The pi-select / pi-confirm / pi-input / pi-editor element.
  * @csspart session-ended - The alert shown once the session has ended for good (the agent is gone).
  * @cssprop --pi-color-bg - The modal's background.
@@ -140,6 +156,12 @@ export class PiExtensionUi extends PiElement {
     focusTarget: () => {
       const id = this.current?.id;
       return id === undefined ? undefined : this.#elements.get(id);
+    },
+    // The shown dialog element answers Escape in its own content (and leaves the one that ends a composition).
+    ignoreEscape: (event) => {
+      const id = this.current?.id;
+      const element = id === undefined ? undefined : this.#elements.get(id);
+      return element !== undefined && event.composedPath().includes(element);
     },
   });
   /** The titles of the dialogs pending while the session was open, for the alert once it has ended. */
@@ -292,21 +314,21 @@ export class PiExtensionUi extends PiElement {
     const seconds = this.#waitingCountdown.seconds;
     return html`<nav part="queue" aria-label=${this.#t("queueLabel")}>
       <button
-        part="queue-button queue-previous"
+        part="button queue-previous-button queue-button queue-previous"
         aria-label=${this.#t("queuePrevious")}
         ?disabled=${previous === undefined}
         @click=${() => previous && this.showDialog(previous.id)}
       ><span aria-hidden="true" class="arrow">‹</span></button>
       <span part="queue-position" dir="auto">${this.#t("queuePosition", { index: index + 1, total: dialogs.length })}</span>
       <button
-        part="queue-button queue-next"
+        part="button queue-next-button queue-button queue-next"
         aria-label=${this.#t("queueNext")}
         ?disabled=${next === undefined}
         @click=${() => next && this.showDialog(next.id)}
       ><span aria-hidden="true" class="arrow">›</span></button>
       ${
         timed && seconds !== undefined
-          ? html`<button part="queue-timed" @click=${() => this.showDialog(timed.id)}>
+          ? html`<button part="button queue-timed-button queue-timed" @click=${() => this.showDialog(timed.id)}>
               ⏱ ${this.#t("secondsLeft", { seconds })} · <bdi>${plainTitle(timed)}</bdi>
             </button>`
           : nothing
@@ -357,9 +379,14 @@ export class PiExtensionUi extends PiElement {
     this.#pageTitle = undefined;
   }
 
-  /** Cancels through the dialog element, so it fires its own `pi-cancel` with this source. */
-  #cancelCurrent(source: DialogCancelSource): void {
+  /**
+   * Escape or a backdrop click on the overlay: `pi-request-close` from the dialog element first (a page may keep it
+   * open), then the cancel through it, so it fires its own `pi-cancel` with this source.
+   */
+  #cancelCurrent(source: OverlayCancelSource): void {
     const id = this.current?.id;
-    if (id !== undefined) this.#elements.get(id)?.cancel(source);
+    const element = id === undefined ? undefined : this.#elements.get(id);
+    if (!element || (source === "backdrop" && element.arming)) return;
+    if (requestClose(element, source)) element.cancel(source);
   }
 }

@@ -31,7 +31,7 @@ export const styles = [
       background: var(--_surface);
       color: var(--_muted);
     }
-    [part~="list"] {
+    [part~="toasts"] {
       display: flex;
       flex-direction: column;
       gap: calc(var(--_space) / 2);
@@ -94,7 +94,7 @@ export const styles = [
     [part~="label"] {
       font-weight: 600;
     }
-    [part~="dismiss"] {
+    [part~="dismiss-button"] {
       flex: none;
       display: grid;
       place-items: center;
@@ -125,7 +125,7 @@ export const styles = [
       }
     }
     @media (forced-colors: active) {
-      [part~="dismiss"] {
+      [part~="dismiss-button"] {
         color: ButtonText;
       }
     }

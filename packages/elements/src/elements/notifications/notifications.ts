@@ -55,7 +55,8 @@ export interface NotificationDismissDetail {
  * @csspart base - The labelled group of toasts (absent while there are none).
  * @csspart stack - The same as `base`: its earlier name, kept as an alias.
  * @csspart more - The "+N more" line.
- * @csspart list - The list of visible toasts.
+ * @csspart toasts - The list of visible toasts.
+ * @csspart list - The same as `toasts`: its earlier name, kept as an alias.
  * @csspart toast - One notification; also `toast-info`, `toast-warning` or `toast-error`.
  * @csspart icon - The type's icon (decorative).
  * @csspart label - The "Error:" / "Warning:" prefix.
@@ -63,7 +64,9 @@ export interface NotificationDismissDetail {
  *   failing extension's file name (its full path on hover).
  * @csspart earlier - "Earlier", on a notification pi sent before the page connected (replayed by the bridge).
  * @csspart message - The message text.
- * @csspart dismiss - The dismiss button.
+ * @csspart button - Each button (the dismiss buttons).
+ * @csspart dismiss-button - The dismiss button of a toast.
+ * @csspart dismiss - The same as `dismiss-button`: its earlier name, kept as an alias.
  * @csspart link - An OSC 8 hyperlink inside a message.
  * @cssprop --pi-color-error - Error text and accent.
  * @cssprop --pi-color-warning - Warning text and accent.
@@ -346,7 +349,7 @@ export class PiNotifications extends PiElement {
             @focusout=${(e: FocusEvent) => this.#hold("focus", this.renderRoot.contains(e.relatedTarget as Node | null))}
           >
             ${more > 0 ? html`<p part="more">${localizeOwn(this, "moreNotifications", { count: more })}</p>` : nothing}
-            <ol part="list">
+            <ol part="toasts list">
               ${repeat(
                 shown,
                 (entry) => entry.id,
@@ -385,7 +388,7 @@ export class PiNotifications extends PiElement {
       <p part="body">${earlier}${label}${origin}<span part="message" dir="auto">${renderAnsi(entry.message)}</span></p>
       <button
         type="button"
-        part="dismiss"
+        part="button dismiss-button dismiss"
         aria-label=${localizeOwn(this, "dismiss")}
         title=${localizeOwn(this, "dismiss")}
         @click=${() => this.#dismissFromUser(entry.id, "button", index)}

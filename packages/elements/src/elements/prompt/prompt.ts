@@ -67,7 +67,16 @@ interface PromptSlice {
  * @csspart base - The frame around the text and the buttons.
  * @csspart textarea - The text field.
  * @csspart actions - The buttons.
- * @csspart button - Every button; each also has its own part: `send`, `steer`, `follow-up`, `abort`.
+ * @csspart button - Every button; each also has its own part: `send-button`, `steer-button`, `follow-up-button`,
+ *   `abort-button`.
+ * @csspart send-button - Sends the message (idle).
+ * @csspart steer-button - Sends it as a steering message (while the agent streams).
+ * @csspart follow-up-button - Queues it as a follow-up (while the agent streams).
+ * @csspart abort-button - Stops the agent (while it streams).
+ * @csspart send - The same as `send-button`: its earlier name, kept as an alias.
+ * @csspart steer - The same as `steer-button`: its earlier name, kept as an alias.
+ * @csspart follow-up - The same as `follow-up-button`: its earlier name, kept as an alias.
+ * @csspart abort - The same as `abort-button`: its earlier name, kept as an alias.
  * @csspart status - The connection state while connecting or reconnecting, else "Running…" while a command runs
  *   (a polite live region).
  * @csspart session-ended - The alert shown once the session has ended for good (the agent is gone).
@@ -188,7 +197,7 @@ export class PiPrompt extends PiElement {
     const state = this.#store.value?.connection;
     const blocked = !this.canSend;
     const button = (part: string, key: StringKey, onClick: () => void, disabled = blocked) =>
-      html`<button type="button" part="button ${part}" ?disabled=${disabled} @click=${onClick}>${localizeOwn(this, key)}</button>`;
+      html`<button type="button" part="button ${part}-button ${part}" ?disabled=${disabled} @click=${onClick}>${localizeOwn(this, key)}</button>`;
     const matches = this.#matches;
     const open = matches.length > 0;
     const active = Math.min(this.#active, matches.length - 1);

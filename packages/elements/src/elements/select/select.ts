@@ -26,6 +26,7 @@ import { selectStyles } from "./select.styles.js";
  *
  * @event pi-submit - `{value: string}`: the chosen option.
  * @event pi-cancel - `{source: "keyboard" | "button" | "timeout" | "backdrop"}`: closed without an answer.
+ * @event pi-request-close - The user is dismissing the dialog, before it is cancelled; cancelable: `preventDefault()` keeps it open and sends nothing. `detail: { source: "keyboard" | "backdrop" | "button" }`.
  * @csspart base - The `<dialog>` box (none when shown by pi-extension-ui, which draws the frame).
  * @csspart dialog - The same as `base`: its earlier name, kept as an alias.
  * @csspart content - The heading, body and actions.
@@ -261,7 +262,7 @@ export class PiSelect extends DialogElement<SelectRequest, string> {
         : html`<p part="empty" class="empty">${this.t(this.#labels.length === 0 ? "noOptions" : "noMatches")}</p>`;
     return html`${filter}${list}
       <div part="actions" class="actions">
-        <button part="button cancel-button" @click=${() => this.cancel("button")}>${this.t("cancel")}</button>
+        <button part="button cancel-button" @click=${() => this.requestCancel("button")}>${this.t("cancel")}</button>
       </div>`;
   }
 }

@@ -138,7 +138,7 @@ export class PiStatusBar extends PiElement {
    * has focus the line is unfolded, so the tab stops are left as they are until focus leaves.
    */
   #markTruncated(): void {
-    const list = this.renderRoot.querySelector('[part~="list"]');
+    const list = this.renderRoot.querySelector('[part~="base"]');
     if (!list || list.matches(":focus-within")) return;
     const box = list.getBoundingClientRect();
     const style = getComputedStyle(list);

@@ -28,7 +28,7 @@ export const styles = [
       overflow-wrap: anywhere;
       tab-size: 4;
     }
-    [part~="toggle"] {
+    [part~="toggle-button"] {
       display: block;
       margin: 0;
       padding: 0;
@@ -41,7 +41,7 @@ export const styles = [
       /* Shapes the focus ring only: the toggle has no border or background. */
       border-radius: 2px;
     }
-    [part~="toggle"]:hover {
+    [part~="toggle-button"]:hover {
       color: var(--_text);
       text-decoration: underline;
     }
@@ -50,7 +50,7 @@ export const styles = [
         border: 1px solid CanvasText;
         border-inline-start-width: 3px;
       }
-      [part~="toggle"] {
+      [part~="toggle-button"] {
         text-decoration: underline;
       }
     }

@@ -39,7 +39,9 @@ export interface WidgetToggleDetail {
  * @csspart widget - One widget; carries `data-key`.
  * @csspart lines - The lines of one widget.
  * @csspart line - One line.
- * @csspart toggle - The "… (widget truncated)" / "Show less" button.
+ * @csspart button - Each button (the toggles).
+ * @csspart toggle-button - The "… (widget truncated)" / "Show less" button.
+ * @csspart toggle - The same as `toggle-button`: its earlier name, kept as an alias.
  * @csspart link - An OSC 8 hyperlink inside a line.
  * @cssprop --pi-color-surface - Background of a widget.
  * @cssprop --pi-color-border - Border of a widget.
@@ -151,7 +153,7 @@ export class PiWidgetSlot extends PiElement {
         truncatable
           ? html`<button
             type="button"
-            part="toggle"
+            part="button toggle-button toggle"
             aria-expanded=${expanded ? "true" : "false"}
             aria-controls=${id}
             title=${expanded ? nothing : localizeOwn(this, "showAll", { count: lines.length })}
