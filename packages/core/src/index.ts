@@ -1,4 +1,9 @@
 export * from "./codec/jsonl.js";
+export * from "./conversation/conversation-state.js";
+export * from "./conversation/messages.js";
+export type * from "./conversation/snapshot.js";
+export { parseArguments } from "./conversation/streaming.js";
+export * from "./conversation/sync.js";
 export * from "./diagnostics.js";
 export * from "./events.js";
 export * from "./protocol/bridge.js";
@@ -10,6 +15,7 @@ export * from "./session/clock.js";
 export * from "./session/dialog-order.js";
 export * from "./session/dialogs.js";
 export * from "./session/errors.js";
+export * from "./session/notifier.js";
 export * from "./session/pi-session.js";
 export type * from "./session/ui-snapshot.js";
 export * from "./session/ui-state.js";

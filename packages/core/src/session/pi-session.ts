@@ -7,6 +7,9 @@
  * `diagnostic`, and a dialog nobody can present is answered `cancelled` at once so the agent never waits on it.
  */
 import { parseRecord } from "../codec/jsonl.js";
+import { ConversationState } from "../conversation/conversation-state.js";
+import type { ConversationStore } from "../conversation/snapshot.js";
+import { ConversationSync } from "../conversation/sync.js";
 import { type Diagnostic, errorMessage, excerpt } from "../diagnostics.js";
 import { TypedEventTarget, ValueEvent } from "../events.js";
 import { BridgeMessage, isBridgeType } from "../protocol/bridge.js";
@@ -39,6 +42,7 @@ import { type DialogClosed, type DialogSession, Dialogs } from "./dialogs.js";
 export type { DialogClosed, DialogClosedReason } from "./dialogs.js";
 
 import { PiCommandError, PiSessionClosedError } from "./errors.js";
+import { frameSchedule } from "./notifier.js";
 import type { UiStore } from "./ui-snapshot.js";
 import { toNotifyType, UiState } from "./ui-state.js";
 
@@ -49,6 +53,11 @@ export interface PiSessionOptions {
   maxNotifications?: number;
   /** How store notifications are batched. Default `queueMicrotask`. */
   schedule?: (flush: () => void) => void;
+  /**
+   * How the conversation store's notifications are batched. Default: `schedule` when given, else once per animation
+   * frame where there are frames (a browser) and once per burst elsewhere.
+   */
+  conversationSchedule?: (flush: () => void) => void;
 }
 
 export interface SendOptions {
@@ -99,11 +108,17 @@ const KNOWN_AGENT_EVENTS = new Set<string>(
     summarization_retry_scheduled: true,
     summarization_retry_attempt_start: true,
     summarization_retry_finished: true,
+    thinking_level_changed: true,
+    session_info_changed: true,
   } satisfies Record<KnownAgentEventType, true>),
 );
 
 interface PendingCommand {
   type: string;
+  /** The command as sent, for the conversation store's refresh rule. */
+  command: { type: string; [key: string]: unknown };
+  /** The conversation store's `mark()` when it was sent (0 without a store). */
+  mark: number;
   report: boolean;
   resolve: (data: unknown) => void;
   reject: (error: unknown) => void;
@@ -125,6 +140,11 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
    * token that nobody hears is most of the cost of a busy stream.
    */
   readonly #listened = new Set<string>();
+  readonly #conversationSchedule: (flush: () => void) => void;
+  /** Made on the first read of `conversation`. */
+  #conversation: { state: ConversationState; sync: ConversationSync } | undefined;
+  /** Whether the transport was open before and then was not: the next open is a reconnect. */
+  #gap = false;
 
   override addEventListener: TypedEventTarget<SessionEventMap>["addEventListener"] = (type, listener, options) => {
     this.#listened.add(type);
@@ -136,6 +156,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
     this.transport = transport;
     this.#clock = options.clock ?? realClock;
     this.#state = new UiState({ ...options, connection: transport.state });
+    this.#conversationSchedule = options.conversationSchedule ?? options.schedule ?? frameSchedule;
     this.#dialogs = new Dialogs(this.#state, this.#clock, (dialog, reason, fields) => {
       if (fields) this.#sendUiResponse({ id: dialog.id, ...fields });
       this.#emit("dialog-closed", { id: dialog.id, reason });
@@ -148,6 +169,38 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
   /** The extension-UI store: `getSnapshot()` and `subscribe(listener)`, both usable unbound. */
   get ui(): UiStore {
     return this.#state;
+  }
+
+  /**
+   * The conversation store: committed messages, the message streaming, tool runs, the run's state, the queues and
+   * the session info (model, thinking level, stats). `getSnapshot()` and `subscribe(listener)`, both usable unbound.
+   *
+   * It is made on the first read, which (when the transport is open) is a connect: the store asks pi for its state
+   * and history then, and again under the refresh rule (conversation/sync.ts, and the README). Events before the
+   * first read are not kept; the history brings back what was committed.
+   */
+  get conversation(): ConversationStore {
+    if (!this.#conversation) {
+      const state = new ConversationState({
+        schedule: this.#conversationSchedule,
+        onInvalidMessage: (problem, message) =>
+          this.#diagnose({
+            code: "invalid-message",
+            message: `pi sent an ${problem}`,
+            excerpt: excerpt(safeJson(message)),
+          }),
+      });
+      const sync = new ConversationSync(state, (type) => {
+        (this.send as (type: string, params: object, options: SendOptions) => Promise<unknown>)(
+          type,
+          {},
+          { report: false },
+        ).catch(() => {});
+      });
+      this.#conversation = { state, sync };
+      if (!this.#closed && this.transport.state === "open") sync.connect(false);
+    }
+    return this.#conversation.state;
   }
 
   /** The session's time: its dialogs' deadlines (`PendingDialog.deadline`) and command timeouts are on it. */
@@ -198,6 +251,8 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
       };
       this.#commands.set(id, {
         type,
+        command,
+        mark: this.#conversation?.state.mark() ?? 0,
         report: options.report ?? true,
         resolve: (data) => settle(() => resolve(data)),
         reject: (error) => settle(() => reject(error)),
@@ -283,7 +338,12 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
   };
 
   #onState = (event: ValueEvent<TransportState>): void => {
+    const wasOpen = this.#state.getSnapshot().connection === "open";
     this.#state.setConnection(event.value);
+    if (event.value === "open" && !wasOpen) {
+      this.#conversation?.sync.connect(this.#gap);
+      this.#gap = false;
+    } else if (wasOpen && event.value !== "open") this.#gap = true;
     // "closed" is final for a transport (reconnecting is its own state): nothing in flight can be answered now.
     if (event.value === "closed") this.close();
   };
@@ -315,6 +375,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
       return;
     }
     if (response.success) {
+      this.#conversation?.sync.onResult(command.command, response.data, command.mark);
       command.resolve(response.data);
       return;
     }
@@ -396,6 +457,11 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
       }
       case "pi-elements/agent_start":
         this.#state.setAgentExit(undefined);
+        // A new pi process: a new session, whatever this page showed before.
+        if (this.#conversation) {
+          this.#conversation.state.reset();
+          this.#conversation.sync.connect(true);
+        }
         break;
       case "pi-elements/earlier_notifications":
         this.#state.addEarlier(
@@ -417,6 +483,10 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
     else if (event.type === "agent_end" && event.willRetry !== true) this.#state.setStreaming(false);
     else if (event.type === "agent_settled") this.#state.setStreaming(false);
     else if (event.type === "extension_error") this.#reportExtensionError(event);
+    if (this.#conversation) {
+      this.#conversation.state.apply(event);
+      this.#conversation.sync.onEvent(event);
+    }
     this.#emit("agent-event", event);
     if (this.#listened.has(event.type) && KNOWN_AGENT_EVENTS.has(event.type)) {
       this.dispatchEvent(new ValueEvent(event.type, event));
@@ -464,6 +534,14 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
     value: SessionEventMap[K]["value"],
   ): void {
     if (this.#listened.has(type)) this.dispatchEvent(new ValueEvent(type, value));
+  }
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
   }
 }
 
