@@ -5,6 +5,11 @@
  * a finish reason, usage, `[DONE]`). Tool calls are real: pi executes them and sends their results in its next
  * request, which the test can read from `requests`.
  *
+ * A reply can also think first (`reasoning_content` deltas, which pi's openai-completions provider reads as thinking),
+ * report its own usage in the final chunk, stream slowly (`delayMs` between chunks, so a client can steer or abort
+ * while it streams; a reply whose request pi aborts stops streaming), end with a failing finish reason (an error
+ * chunk: pi fails the turn mid-stream) or fail as a whole with an HTTP error.
+ *
  * Defined outcomes for anything off-script: a request after the script ran out gets a 500 with an OpenAI-shaped
  * error (pi reports it as a failed turn), a path other than /v1/chat/completions a 404, a body that is not JSON a 400.
  */
@@ -18,9 +23,19 @@ export interface ScriptedToolCall {
 }
 
 export interface ScriptedReply {
+  /** Reasoning, streamed before the text as `reasoning_content` deltas of a few characters. */
+  thinking?: string;
   /** Assistant text, streamed in chunks of a few characters. */
   text?: string;
   toolCalls?: readonly ScriptedToolCall[];
+  /** The final chunk's usage. Default: 10 prompt tokens, 5 completion tokens. */
+  usage?: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens?: number } };
+  /** Overrides the finish reason (default `tool_calls` when there are tool calls, else `stop`), e.g. `network_error`. */
+  finishReason?: string;
+  /** Milliseconds between two streamed chunks. Default 0: the whole reply is written at once. */
+  delayMs?: number;
+  /** Answer with this HTTP status and an OpenAI-shaped error instead of a stream. */
+  httpError?: { status: number; message: string; type?: string };
 }
 
 /** What a reply may depend on: the request pi sent (its messages carry earlier tool results). */
@@ -48,14 +63,22 @@ export const SCRIPTED_PROVIDER = "scripted";
 export const SCRIPTED_MODEL_ID = "scripted-model";
 
 /** The models.json that points pi at `model` (write it to `$PI_CODING_AGENT_DIR/models.json`). */
-export function piModelsJson(model: Pick<ScriptedModel, "baseUrl">): string {
+export function piModelsJson(model: Pick<ScriptedModel, "baseUrl">, options: { reasoning?: boolean } = {}): string {
   return JSON.stringify({
     providers: {
       [SCRIPTED_PROVIDER]: {
         baseUrl: model.baseUrl,
         api: "openai-completions",
         apiKey: "scripted-test-key",
-        models: [{ id: SCRIPTED_MODEL_ID, name: "Scripted test model", contextWindow: 128000, maxTokens: 4096 }],
+        models: [
+          {
+            id: SCRIPTED_MODEL_ID,
+            name: "Scripted test model",
+            contextWindow: 128000,
+            maxTokens: 4096,
+            ...(options.reasoning === true ? { reasoning: true } : {}),
+          },
+        ],
       },
     },
   });
@@ -68,7 +91,7 @@ export async function startScriptedModel(initial: Script = []): Promise<Scripted
 
   const server: Server = createServer((request, response) => {
     void handle(request).then(
-      ({ status, body, events }) => {
+      async ({ status, body, events, delayMs }) => {
         if (events === undefined) {
           response.writeHead(status, { "Content-Type": "application/json" });
           response.end(JSON.stringify(body));
@@ -79,7 +102,12 @@ export async function startScriptedModel(initial: Script = []): Promise<Scripted
           "Cache-Control": "no-cache",
           Connection: "keep-alive",
         });
-        for (const event of events) response.write(`data: ${event}\n\n`);
+        for (const [i, event] of events.entries()) {
+          // pi aborted the request (its connection closed): stop streaming.
+          if (response.destroyed) return;
+          if (delayMs > 0 && i > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+          response.write(`data: ${event}\n\n`);
+        }
         response.end();
       },
       () => {
@@ -88,10 +116,12 @@ export async function startScriptedModel(initial: Script = []): Promise<Scripted
     );
   });
 
-  const handle = async (request: IncomingMessage): Promise<{ status: number; body?: unknown; events?: string[] }> => {
+  const handle = async (
+    request: IncomingMessage,
+  ): Promise<{ status: number; body?: unknown; events?: string[]; delayMs: number }> => {
     const path = new URL(request.url ?? "/", "http://model.invalid").pathname;
     if (request.method !== "POST" || path !== "/v1/chat/completions") {
-      return { status: 404, body: openAiError(`No route ${request.method} ${path}`, "not_found") };
+      return { status: 404, body: openAiError(`No route ${request.method} ${path}`, "not_found"), delayMs: 0 };
     }
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -99,15 +129,19 @@ export async function startScriptedModel(initial: Script = []): Promise<Scripted
     try {
       chat = JSON.parse(Buffer.concat(chunks).toString("utf8")) as ChatRequest;
     } catch {
-      return { status: 400, body: openAiError("The body is not JSON", "invalid_request_error") };
+      return { status: 400, body: openAiError("The body is not JSON", "invalid_request_error"), delayMs: 0 };
     }
     requests.push(chat);
     const index = served++;
     const reply = typeof script === "function" ? script(chat, index) : script[index];
     if (reply === undefined) {
-      return { status: 500, body: openAiError(`The script has no reply #${index + 1}`, "server_error") };
+      return { status: 500, body: openAiError(`The script has no reply #${index + 1}`, "server_error"), delayMs: 0 };
     }
-    return { status: 200, events: streamEvents(chat.model, index, reply) };
+    if (reply.httpError !== undefined) {
+      const { status, message, type = "invalid_request_error" } = reply.httpError;
+      return { status, body: openAiError(message, type), delayMs: 0 };
+    }
+    return { status: 200, events: streamEvents(chat.model, index, reply), delayMs: reply.delayMs ?? 0 };
   };
 
   await new Promise<void>((resolve, reject) => {
@@ -143,6 +177,7 @@ function streamEvents(model: string, index: number, reply: ScriptedReply): strin
       ...extra,
     });
   const events = [chunk({ role: "assistant", content: "" })];
+  for (const piece of pieces(reply.thinking ?? "", 8)) events.push(chunk({ reasoning_content: piece }));
   for (const piece of pieces(reply.text ?? "", 8)) events.push(chunk({ content: piece }));
   for (const [i, call] of (reply.toolCalls ?? []).entries()) {
     const args = JSON.stringify(call.arguments);
@@ -153,7 +188,7 @@ function streamEvents(model: string, index: number, reply: ScriptedReply): strin
     for (const piece of pieces(args, 16))
       events.push(chunk({ tool_calls: [{ index: i, function: { arguments: piece } }] }));
   }
-  const finish = (reply.toolCalls?.length ?? 0) > 0 ? "tool_calls" : "stop";
+  const finish = reply.finishReason ?? ((reply.toolCalls?.length ?? 0) > 0 ? "tool_calls" : "stop");
   events.push(chunk({}, finish));
   events.push(
     JSON.stringify({
@@ -162,7 +197,10 @@ function streamEvents(model: string, index: number, reply: ScriptedReply): strin
       created: 1_700_000_000 + index,
       model,
       choices: [],
-      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+      usage: {
+        total_tokens: (reply.usage?.prompt_tokens ?? 10) + (reply.usage?.completion_tokens ?? 5),
+        ...(reply.usage ?? { prompt_tokens: 10, completion_tokens: 5 }),
+      },
     }),
   );
   events.push("[DONE]");
