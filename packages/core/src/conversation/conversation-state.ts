@@ -431,6 +431,7 @@ export class ConversationState implements ConversationStore {
   }
 
   #onRetryStart(event: AgentEventBase): void {
+    this.#dropFailedAnswer();
     const attempt = typeof event.attempt === "number" ? event.attempt : 1;
     const maxAttempts = num(event.maxAttempts);
     const delayMs = num(event.delayMs);
@@ -452,6 +453,24 @@ export class ConversationState implements ConversationStore {
     if (index === undefined) this.#addNotice(notice);
     else this.#replaceNotice(index, notice);
     this.#runChanged();
+  }
+
+  /**
+   * pi takes the failed answer out of its messages before it retries (it is in no later `get_messages`), so it
+   * leaves here too; the retry notice says what failed.
+   */
+  #dropFailedAnswer(): void {
+    for (let i = this.#items.length - 1; i >= 0; i--) {
+      const item = this.#items[i]!;
+      if (!("message" in item)) continue;
+      const message = item.message as { role?: unknown; stopReason?: unknown };
+      if (message.role === "assistant" && message.stopReason === "error") {
+        this.#items.splice(i, 1);
+        this.#runStart = Math.min(this.#runStart, this.#items.length);
+        this.#entriesView = undefined;
+      }
+      return;
+    }
   }
 
   #onRetryEnd(event: AgentEventBase): void {

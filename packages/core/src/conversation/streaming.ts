@@ -3,8 +3,11 @@
  * - pi 1.6.0 sends deltas (`text_delta`, `thinking_delta`, `toolcall_delta` with `contentIndex`; `toolcall_start`
  *   with `id` and `toolName`) and the cumulative `usage`;
  * - pi 0.73.1 sends the same deltas plus the whole partial message (twice). Only the one block the delta names is
- *   read from the partial (`partial.content[contentIndex]`, for a tool call's id, name and pi's own parse of its
- *   arguments), and its `usage` by reference: the partial is never walked.
+ *   read from the partial (`partial.content[contentIndex]`, for a tool call's id and name), and its `usage` by
+ *   reference: the partial is never walked. Its tool arguments are not taken from it: 0.73.1 serializes a partial
+ *   that pi-ai has already moved on (the arguments run a delta or two ahead of the delta sent with them), so both
+ *   versions parse the deltas alike and pass through the same states. Only a block adopted from a partial (this
+ *   client joined mid-message, and has no raw text before that) keeps taking pi's arguments by reference.
  * So one update costs the same however long the message already is: a string append and a few field writes. The
  * immutable view a snapshot shows is made when the snapshot is read (once per batch): only the blocks that changed
  * get a new object, and a 1.6 tool call's raw argument text is parsed (partially) there, not per token.
@@ -20,8 +23,10 @@ interface WorkBlock {
   text: string;
   id: string;
   name: string;
-  /** A tool call's arguments when pi gave them parsed (0.73.1's partial, `toolcall_end`); else parsed from `text`. */
+  /** A tool call's arguments when pi gave them whole (`toolcall_end`, an adopted block); else parsed from `text`. */
   args: Record<string, unknown> | undefined;
+  /** Adopted from a 0.73.1 partial when joining mid-message: its raw argument text before the join is unknown. */
+  adopted: boolean;
   complete: boolean;
   view: StreamingBlock | undefined;
 }
@@ -85,21 +90,15 @@ export class StreamingAssistant {
         const given = isObject(fromPartial) ? fromPartial : {};
         block.id = str(event.id) ?? str(given.id) ?? "";
         block.name = str(event.toolName) ?? str(given.name) ?? "";
-        block.args = isObject(given.arguments) ? given.arguments : undefined;
         return true;
       }
       case "toolcall_delta": {
         if (typeof event.delta !== "string") return false;
         const block = this.#block(index, "toolCall");
         block.text += event.delta;
-        if (isObject(fromPartial)) {
-          // 0.73.1: pi parsed the arguments already; take them by reference.
-          block.id ||= str(fromPartial.id) ?? "";
-          block.name ||= str(fromPartial.name) ?? "";
-          block.args = isObject(fromPartial.arguments) ? fromPartial.arguments : block.args;
-        } else {
-          block.args = undefined;
-        }
+        if (block.adopted) {
+          if (isObject(fromPartial) && isObject(fromPartial.arguments)) block.args = fromPartial.arguments;
+        } else block.args = undefined;
         block.view = undefined;
         return true;
       }
@@ -146,12 +145,22 @@ export class StreamingAssistant {
       work.id = str(block.id) ?? "";
       work.name = str(block.name) ?? "";
       work.args = isObject(block.arguments) ? block.arguments : undefined;
+      work.adopted = true;
     }
   }
 
   /** A fresh block at `index` (a `*_start`). */
   #set(index: number, type: WorkBlock["type"]): WorkBlock {
-    const block: WorkBlock = { type, text: "", id: "", name: "", args: undefined, complete: false, view: undefined };
+    const block: WorkBlock = {
+      type,
+      text: "",
+      id: "",
+      name: "",
+      args: undefined,
+      adopted: false,
+      complete: false,
+      view: undefined,
+    };
     this.#blocks[index] = block;
     return block;
   }
