@@ -49,10 +49,8 @@ describe("both wire forms reduce to the same state", () => {
         ["thinking", "text", "toolCall"],
         version,
       );
-      assert.equal(
-        streaming?.blocks[1]?.type === "text" && streaming.blocks[1].text,
-        longAnswer.content[1]!.type === "text" && longAnswer.content[1].text,
-      );
+      const text = streaming?.blocks[1];
+      assert.equal(text?.type === "text" && text.text, "Let me look at the files.\n\n```sh\nls -la\n```");
       assert.deepEqual(streaming?.blocks[2], {
         type: "toolCall",
         id: "call_1",
@@ -72,6 +70,7 @@ describe("cost that does not grow with the message", () => {
     const events = streamAssistant("0.73.1", longAnswer, 4);
     feed(state, events.slice(0, 1));
     for (const event of events.slice(1, -1) as {
+      type: string;
       message: { content: unknown[] };
       assistantMessageEvent: Record<string, unknown>;
     }[]) {
