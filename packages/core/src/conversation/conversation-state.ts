@@ -8,8 +8,8 @@
  * subscribers hear of a batch once, through `schedule`.
  *
  * The merge rule for a history (`get_messages`), written once here and in the README:
- * 1. The committed messages become the history's, in its order. A message equal to one held already (same role,
- *    timestamp and JSON) keeps its entry object, so an unchanged message keeps its identity.
+ * 1. The committed messages become the history's, in its order. A message equal to one held already (the same
+ *    JSON) keeps its entry object, so an unchanged message keeps its identity.
  * 2. A message committed here (`message_end`) after the `get_messages` was sent that the history lacks (pi answered
  *    from a state before it) is kept, after the history's messages: nothing is lost, nothing doubled.
  * 3. The streaming message is not part of any history (pi's `get_messages` never holds it): it stays as it is, after
@@ -599,7 +599,7 @@ export class ConversationState implements ConversationStore {
   }
 }
 
-/** What makes two final messages the same one: role, timestamp and content, as JSON. */
+/** What makes two final messages the same one: the same JSON (pi serializes one message the same way each time). */
 function signature_(message: unknown): string {
   try {
     return JSON.stringify(message) ?? "";

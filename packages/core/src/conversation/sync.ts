@@ -5,7 +5,7 @@
  *
  * | occasion | sent |
  * |---|---|
- * | connect: the store is first read while open, the transport opens (again), the bridge's hello, a new pi process | `get_state`, `get_messages`, `get_available_models`, `get_available_thinking_levels`, `get_session_stats` |
+ * | connect: the store is first read while open, the transport opens (again), a new pi process behind the bridge (`pi-elements/agent_start`, which also resets the conversation) | `get_state`, `get_messages`, `get_available_models`, `get_available_thinking_levels`, `get_session_stats` |
  * | `set_model` answered (the model is taken from the answer) | `get_state`, `get_available_thinking_levels` |
  * | `cycle_model` answered (model and level from the answer) | `get_state`, `get_available_thinking_levels` |
  * | `set_thinking_level` answered (the level asked for, until `get_state` says what pi chose) | `get_state` |
