@@ -294,6 +294,25 @@ describe("session.conversation", () => {
       assert.deepEqual(after.run, { status: "idle" }, "get_state says pi is idle");
     });
 
+    test("read while connecting: nothing is sent until the transport opens, then the connect", () => {
+      const { session, sent, transport } = setup();
+      transport.setState("connecting");
+      void session.conversation;
+      assert.deepEqual(sent(), []);
+      transport.setState("open");
+      assert.deepEqual(sent(), CONNECT);
+    });
+
+    test("a new pi process behind the bridge resets the conversation and asks everything again", () => {
+      const { session, sent, connect, transport } = setup();
+      void session.conversation;
+      connect();
+      sent();
+      transport.receive({ type: "pi-elements/agent_start" });
+      assert.deepEqual(session.conversation.getSnapshot().entries, []);
+      assert.deepEqual(sent(), CONNECT);
+    });
+
     test("compaction_end with a result asks for the compacted history and stats", () => {
       const { session, sent, connect, transport } = setup();
       void session.conversation;
