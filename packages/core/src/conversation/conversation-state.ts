@@ -340,13 +340,15 @@ export class ConversationState implements ConversationStore {
 
   #onAgentEnd(event: AgentEventBase): void {
     // A message of the run this client has not committed (it joined mid-run) is taken from agent_end.
+    // Matched by role and timestamp, not JSON: agent_end repeats every message of the run, and comparing them whole
+    // would cost as much again as parsing them.
     if (Array.isArray(event.messages)) {
       const seen = new Set<string>();
       for (let i = this.#runStart; i < this.#items.length; i++) {
         const item = this.#items[i]!;
-        if ("message" in item) seen.add(signatureOf(item));
+        if ("message" in item) seen.add(identityOf(item.message));
       }
-      for (const message of event.messages) if (!seen.has(signature_(message))) this.#commit(message);
+      for (const message of event.messages) if (!seen.has(identityOf(message))) this.#commit(message);
     }
     this.#streaming = undefined;
     if (event.willRetry !== true) {
@@ -606,6 +608,14 @@ function signature_(message: unknown): string {
   } catch {
     return "";
   }
+}
+
+/** A cheap identity for a message of one run: role, timestamp (pi stamps every message) and tool call, else its JSON. */
+function identityOf(message: unknown): string {
+  if (isObject(message) && typeof message.timestamp === "number") {
+    return `${String(message.role)}\u0000${message.timestamp}\u0000${String(message.toolCallId ?? "")}`;
+  }
+  return signature_(message);
 }
 
 function signatureOf(item: Extract<Item, { message: object }>): string {
