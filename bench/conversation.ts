@@ -222,7 +222,7 @@ function history() {
     .map((line) => JSON.parse(line) as { data: { messages: Record<string, unknown>[] } })
     .at(-1)!.data.messages;
   const messages: unknown[] = [];
-  for (let i = 0; messages.length < 2000; i++) {
+  while (messages.length < 2000) {
     for (const message of tools) {
       if (messages.length < 2000)
         messages.push({ ...structuredClone(message), timestamp: 1_700_000_000_000 + messages.length });
