@@ -1,10 +1,10 @@
 /**
  * Hand-made event streams in both of pi's wire forms, after the examples in pi's docs/rpc.md (0.73.1) and
  * docs/json.md (1.6.0): one final assistant message becomes message_start, its content-block updates and
- * message_end. 0.73.1 puts the whole partial message (with pi-ai's parse of the tool arguments so far) on every
+ * message_end. 0.73.1 puts the whole partial message (with a parse of the tool arguments so far) on every
  * update, twice; 1.6.0 sends only the delta, `toolcall_start` with `id` and `toolName`, and the cumulative usage.
  */
-import { parse as parsePartialJson } from "partial-json";
+import { parseArguments } from "../src/conversation/streaming.js";
 
 export type WireVersion = "0.73.1" | "1.6.0";
 export const VERSIONS: readonly WireVersion[] = ["0.73.1", "1.6.0"];
@@ -101,7 +101,7 @@ export function streamAssistant(version: WireVersion, final: FinalAssistant, siz
       let json = "";
       for (const delta of chunks(JSON.stringify(block.arguments), size)) {
         json += delta;
-        current.arguments = parsePartialJson(json) ?? {};
+        current.arguments = parseArguments(json);
         update({ type: "toolcall_delta", contentIndex, delta });
       }
       current.arguments = block.arguments;
