@@ -12,7 +12,7 @@
  * immutable view a snapshot shows is made when the snapshot is read (once per batch): only the blocks that changed
  * get a new object, and a 1.6 tool call's raw argument text is parsed (partially) there, not per token.
  */
-import { JSONParser } from "@streamparser/json";
+import { jsonrepair } from "jsonrepair";
 import type { AssistantMessageEvent } from "../protocol/events.js";
 import type { Usage } from "./messages.js";
 import type { StreamingBlock, StreamingMessage } from "./snapshot.js";
@@ -191,36 +191,18 @@ function blockView(block: WorkBlock): StreamingBlock {
 }
 
 /**
- * A tool call's arguments from their JSON text so far, as far as it parses (`{}` before anything does), with
- * `@streamparser/json` emitting partial values: the value being parsed when the text ends (a string half written,
- * as a `write`'s content while it streams) is put at its place in the object built so far.
+ * A tool call's arguments from their JSON text so far, as far as it parses (`{}` before anything does): `jsonrepair`
+ * closes what the text leaves open (a string half written, as a `write`'s content while it streams, an object, an
+ * array), then `JSON.parse`.
  */
 export function parseArguments(text: string): Readonly<Record<string, unknown>> {
   if (text.trim() === "") return EMPTY_ARGS;
-  const parser = new JSONParser({ emitPartialTokens: true, emitPartialValues: true });
-  let last:
-    | { value?: unknown; key?: string | number; parent?: unknown; stack: readonly { value?: unknown }[] }
-    | undefined;
-  let whole: unknown;
-  parser.onValue = (info) => {
-    if (info.stack.length === 0) whole = info.value;
-    else last = info;
-  };
-  parser.onError = () => {};
   try {
-    parser.write(text);
+    const value: unknown = JSON.parse(jsonrepair(text));
+    return isObject(value) ? value : EMPTY_ARGS;
   } catch {
-    // Malformed past some point: what parsed before it stands.
+    return EMPTY_ARGS;
   }
-  if (whole !== undefined) return isObject(whole) ? whole : EMPTY_ARGS;
-  if (!last) return EMPTY_ARGS;
-  // The parser's objects are this call's own, built for this text only: the partial leaf can go into them.
-  const { key, parent, value } = last;
-  if (key !== undefined && typeof parent === "object" && parent !== null && value !== undefined) {
-    (parent as Record<string | number, unknown>)[key] = value;
-  }
-  const root = last.stack.length > 1 ? last.stack[1]!.value : parent;
-  return isObject(root) ? root : EMPTY_ARGS;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
