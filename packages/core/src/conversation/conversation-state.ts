@@ -21,7 +21,7 @@
  * 5. A tool run that the history answers (a `toolResult` message) is done (or error) with that result; a running
  *    one without it keeps running.
  */
-import type { ModelInfo, SessionState, ThinkingLevel } from "../protocol/commands.js";
+import type { ModelInfo, SessionState, SessionStats, ThinkingLevel } from "../protocol/commands.js";
 import type { AgentEventBase, AssistantMessageEvent } from "../protocol/events.js";
 import { BatchedNotifier, microtaskSchedule } from "../session/notifier.js";
 import { checkMessage, isShown, type KnownMessage, type UnknownMessage } from "./messages.js";
@@ -38,7 +38,6 @@ import type {
   RetryNotice,
   RunState,
   SessionInfo,
-  SessionStats,
   ToolExecution,
 } from "./snapshot.js";
 import { StreamingAssistant } from "./streaming.js";

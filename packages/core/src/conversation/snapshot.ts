@@ -4,7 +4,7 @@
  * reference: a committed message keeps its entry object for as long as it is unchanged, and while a message streams
  * only `streaming` (and within it only the block that grew) is new.
  */
-import type { ModelInfo, ThinkingLevel } from "../protocol/commands.js";
+import type { ModelInfo, SessionStats, ThinkingLevel } from "../protocol/commands.js";
 import type { KnownMessage, UnknownMessage, Usage } from "./messages.js";
 
 /** A committed message pi sent (`message_end`, `get_messages`), checked against its role's schema. */
@@ -138,31 +138,6 @@ export interface Queues {
   /** Steering messages waiting (text only, as pi's `queue_update` gives them). */
   readonly steering: readonly string[];
   readonly followUp: readonly string[];
-}
-
-/** `get_session_stats`, typed. */
-export interface SessionStats {
-  readonly sessionId?: string;
-  readonly sessionFile?: string;
-  readonly userMessages?: number;
-  readonly assistantMessages?: number;
-  readonly toolCalls?: number;
-  readonly toolResults?: number;
-  readonly totalMessages?: number;
-  readonly tokens: {
-    readonly input: number;
-    readonly output: number;
-    readonly cacheRead: number;
-    readonly cacheWrite: number;
-    readonly total: number;
-  };
-  readonly cost: number;
-  /** Absent without a model; `tokens` and `percent` are null right after a compaction. */
-  readonly contextUsage?: {
-    readonly tokens: number | null;
-    readonly contextWindow: number;
-    readonly percent: number | null;
-  };
 }
 
 /** What pi says about the session (see `PiSession.conversation` for when each part is refreshed). */
