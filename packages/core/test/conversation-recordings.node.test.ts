@@ -30,6 +30,8 @@ const scenarios = (version: string) =>
     .sort();
 
 interface Replay {
+  /** A snapshot after each record, for what a scenario must have shown on the way. */
+  seen: ConversationSnapshot[];
   state: ConversationState;
   problems: string[];
   /** The messages of the last get_messages answer in the recording. */
@@ -49,7 +51,9 @@ function replay(records: Record_[]): Replay {
   let finalHistory: unknown[] = [];
   let asked: number | undefined;
   const streamed: string[][] = [];
+  const seen: ConversationSnapshot[] = [];
   for (const record of records) {
+    if (seen.length > 0 || record.type !== "response") seen.push(state.getSnapshot());
     if (record.type === "response") {
       const data = record.data as { messages?: unknown[] } | undefined;
       if (record.command === "get_messages" && Array.isArray(data?.messages)) {
@@ -69,7 +73,7 @@ function replay(records: Record_[]): Replay {
       streamed.push(blocks.map(blockText));
     }
   }
-  return { state, problems, finalHistory, streamed };
+  return { seen, state, problems, finalHistory, streamed };
 }
 
 function blockText(block: StreamingBlock): string {
@@ -153,5 +157,133 @@ describe("both versions' recordings of a scenario reduce to the same conversatio
         r.streamed.map((blocks) => blocks.join("|")).filter((s, i, all) => s !== all[i - 1]);
       assert.deepEqual(distinct(current!), distinct(old!), "the streaming message passes through the same states");
     });
+  }
+});
+
+const assistants = (snapshot: ConversationSnapshot) =>
+  snapshot.entries.flatMap((entry) =>
+    entry.kind === "message" && entry.message.role === "assistant" ? [entry.message] : [],
+  );
+const notices = (snapshot: ConversationSnapshot) =>
+  snapshot.entries.flatMap((entry) => (entry.kind === "notice" ? [entry.notice] : []));
+
+/** What each recorded scenario must show, on either version. */
+const EXPECTATIONS: Record<string, (r: Replay, version: string) => void> = {
+  abort({ state }) {
+    const snapshot = state.getSnapshot();
+    assert.equal(snapshot.run.status, "aborted");
+    assert.equal(assistants(snapshot).at(-1)?.stopReason, "aborted");
+  },
+  compaction({ state, seen }) {
+    const snapshot = state.getSnapshot();
+    assert.ok(
+      seen.some((s) => s.run.status === "compacting"),
+      "compacting while it ran",
+    );
+    assert.deepEqual(
+      notices(snapshot).map((n) => n.type === "compaction" && n.status),
+      ["done"],
+    );
+    assert.equal(snapshot.entries[0]?.kind === "message" && snapshot.entries[0].message.role, "compactionSummary");
+  },
+  custom({ state }) {
+    const customs = state
+      .getSnapshot()
+      .entries.flatMap((entry) => (entry.kind === "message" && entry.message.role === "custom" ? [entry.message] : []));
+    assert.ok(customs.length > 0, "the displayed custom message is shown");
+    assert.ok(
+      customs.every((message) => message.display === true),
+      "a custom message without display is hidden",
+    );
+  },
+  error({ state }) {
+    const last = assistants(state.getSnapshot()).at(-1);
+    assert.equal(last?.stopReason, "error");
+    assert.ok(last?.errorMessage, "the error is said");
+  },
+  retry({ state, seen }) {
+    const snapshot = state.getSnapshot();
+    assert.ok(
+      seen.some((s) => s.run.status === "retrying" && s.run.retry?.attempt === 1),
+      "retrying, attempt 1",
+    );
+    const retry = notices(snapshot).find((n) => n.type === "retry");
+    assert.equal(retry?.type === "retry" && retry.status, "succeeded");
+    assert.ok(
+      assistants(snapshot).every((message) => message.stopReason !== "error"),
+      "the failed answer is gone",
+    );
+  },
+  steer({ state, seen }) {
+    const queues = seen.map((s) => s.queue).filter((q, i, all) => q !== all[i - 1]);
+    assert.deepEqual(
+      queues.map((q) => [q.steering.length, q.followUp.length]),
+      [
+        [0, 0],
+        [1, 0],
+        [1, 1],
+        [0, 1],
+        [0, 0],
+      ],
+    );
+    assert.equal(
+      assistants(state.getSnapshot()).length,
+      3,
+      "one answer, then one for the steer and the follow-up each",
+    );
+  },
+  thinking({ streamed, state }) {
+    assert.ok(
+      streamed.some((blocks) => blocks.some((b) => b.startsWith("thinking:") && b.length > 9)),
+      "thinking streamed",
+    );
+    const last = assistants(state.getSnapshot()).at(-1);
+    assert.ok(Array.isArray(last?.content) && last.content.some((block) => block.type === "thinking"));
+  },
+  tools({ state, seen, streamed }, version) {
+    const { tools } = state.getSnapshot();
+    const calls = assistants(state.getSnapshot()).flatMap((message) =>
+      message.content.flatMap((block) => (block.type === "toolCall" ? [block] : [])),
+    );
+    assert.ok(calls.length >= 5);
+    for (const call of calls) assert.ok(tools.get(call.id), `the tool call ${call.name} has its run`);
+    assert.ok(
+      [...tools.values()].some((run) => run.status === "error"),
+      "the failing read is an error",
+    );
+    const outputs = seen
+      .map((s) => s.tools.get("call_1_1")?.partialResult as { content?: { text?: string }[] } | undefined)
+      .map((result) => result?.content?.[0]?.text)
+      .filter((text, i, all): text is string => text !== undefined && text !== all[i - 1]);
+    assert.deepEqual(outputs, ["line 1\n", "line 1\nline 2\n", "line 1\nline 2\nline 3\n"], "bash's output replaced");
+    if (version === "1.6.0") {
+      assert.ok(
+        [...tools.values()].every((run) => typeof run.durationMs === "number"),
+        "1.6 times every run",
+      );
+    }
+    assert.ok(
+      streamed.some((blocks) => blocks.some((b) => b.includes(':write:{"path":"out/todo.md","content":"# Todo'))),
+      "a write's content shows while its arguments stream",
+    );
+  },
+  text({ state }) {
+    assert.equal(assistants(state.getSnapshot()).length, 1);
+  },
+  markdown({ state }) {
+    const last = assistants(state.getSnapshot()).at(-1);
+    assert.ok(Array.isArray(last?.content) && last.content.some((b) => b.type === "text" && b.text.includes("```")));
+  },
+};
+
+describe("what each recorded scenario shows on the way", () => {
+  for (const version of VERSIONS) {
+    for (const scenario of scenarios(version)) {
+      test(`${version} ${scenario}`, () => {
+        const expectation = EXPECTATIONS[scenario];
+        assert.ok(expectation, `an expectation for ${scenario}`);
+        expectation(replay(load(version, scenario)), version);
+      });
+    }
   }
 });

@@ -594,7 +594,8 @@ export class ConversationState implements ConversationStore {
 
   #run(): RunState {
     if (this.#compacting) return { status: "compacting" };
-    if (this.#retrying && !this.#running) return { status: "retrying", retry: this.#retrying };
+    // Until the retry starts (agent_start): 1.6 keeps the run going across the wait (agent_end with willRetry).
+    if (this.#retrying) return { status: "retrying", retry: this.#retrying };
     if (this.#running) return { status: "streaming" };
     return { status: this.#aborted ? "aborted" : "idle" };
   }
