@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import { ConversationState } from "../src/conversation/conversation-state.js";
-import { isShown } from "../src/conversation/messages.js";
+import { type AssistantMessage, isShown } from "../src/conversation/messages.js";
 import type { ConversationSnapshot, StreamingBlock } from "../src/conversation/snapshot.js";
 import type { AgentEventBase } from "../src/protocol/events.js";
 
@@ -160,10 +160,12 @@ describe("both versions' recordings of a scenario reduce to the same conversatio
   }
 });
 
-const assistants = (snapshot: ConversationSnapshot) =>
-  snapshot.entries.flatMap((entry) =>
-    entry.kind === "message" && entry.message.role === "assistant" ? [entry.message] : [],
-  );
+const assistants = (snapshot: ConversationSnapshot): AssistantMessage[] =>
+  snapshot.entries.flatMap((entry) => {
+    if (entry.kind !== "message") return [];
+    const { message } = entry;
+    return message.role === "assistant" ? [message] : [];
+  });
 const notices = (snapshot: ConversationSnapshot) =>
   snapshot.entries.flatMap((entry) => (entry.kind === "notice" ? [entry.notice] : []));
 

@@ -2,7 +2,9 @@
  * pi's messages (`AgentMessage` of pi 0.73.1 and 1.6.0: `docs/message-types.md`, pi-ai's `types.d.ts`) as zod/mini
  * schemas. They check a message where it is final (`message_end`, `get_messages`, `agent_end`), never per token.
  * Every object is loose: a field a newer pi adds goes through untouched. A content block of a type this client does
- * not know is kept as an `UnknownBlock`, so a newer block type does not make the whole message invalid.
+ * not know passes too (`UnknownBlock`), so a newer block type does not make the whole message invalid; the message
+ * types name only the known blocks, so that `block.type === "toolCall"` narrows, and a renderer's `default` case
+ * is where a newer block lands.
  */
 import * as z from "zod/mini";
 
@@ -33,7 +35,15 @@ export type UnknownBlock = z.infer<typeof UnknownBlock>;
 
 const UserBlock = z.union([TextContent, ImageContent, UnknownBlock]);
 const AssistantBlock = z.union([TextContent, ThinkingContent, ToolCallContent, UnknownBlock]);
-export type AssistantBlock = z.infer<typeof AssistantBlock>;
+/** The blocks an assistant message's type names (an unknown one passes at run time: see the top of this file). */
+export type AssistantBlock = TextContent | ThinkingContent | ToolCallContent;
+/** The blocks a user, tool-result, custom or system message's type names. */
+export type UserBlock = TextContent | ImageContent;
+
+/** Fields a newer pi adds are kept, untyped. */
+interface Loose {
+  readonly [key: string]: unknown;
+}
 
 const num = z.number();
 export const Usage = z.looseObject({
@@ -53,7 +63,11 @@ export const UserMessage = z.looseObject({
   content: z.union([z.string(), z.array(UserBlock)]),
   timestamp,
 });
-export type UserMessage = z.infer<typeof UserMessage>;
+export interface UserMessage extends Loose {
+  role: "user";
+  content: string | UserBlock[];
+  timestamp?: number;
+}
 
 export const AssistantMessage = z.looseObject({
   role: z.literal("assistant"),
@@ -66,7 +80,16 @@ export const AssistantMessage = z.looseObject({
   errorMessage: z.optional(z.string()),
   timestamp,
 });
-export type AssistantMessage = z.infer<typeof AssistantMessage>;
+export interface AssistantMessage extends Loose {
+  role: "assistant";
+  content: AssistantBlock[];
+  provider?: string;
+  model?: string;
+  usage?: Usage;
+  stopReason?: string;
+  errorMessage?: string;
+  timestamp?: number;
+}
 
 export const ToolResultMessage = z.looseObject({
   role: z.literal("toolResult"),
@@ -77,7 +100,15 @@ export const ToolResultMessage = z.looseObject({
   isError: z.boolean(),
   timestamp,
 });
-export type ToolResultMessage = z.infer<typeof ToolResultMessage>;
+export interface ToolResultMessage extends Loose {
+  role: "toolResult";
+  toolCallId: string;
+  toolName: string;
+  content: UserBlock[];
+  details?: unknown;
+  isError: boolean;
+  timestamp?: number;
+}
 
 export const BashExecutionMessage = z.looseObject({
   role: z.literal("bashExecution"),
@@ -100,7 +131,14 @@ export const CustomMessage = z.looseObject({
   details: z.optional(z.unknown()),
   timestamp,
 });
-export type CustomMessage = z.infer<typeof CustomMessage>;
+export interface CustomMessage extends Loose {
+  role: "custom";
+  customType: string;
+  content: string | UserBlock[];
+  display: boolean;
+  details?: unknown;
+  timestamp?: number;
+}
 
 export const CompactionSummaryMessage = z.looseObject({
   role: z.literal("compactionSummary"),
@@ -124,7 +162,11 @@ export const SystemMessage = z.looseObject({
   content: z.union([z.string(), z.array(UserBlock)]),
   timestamp,
 });
-export type SystemMessage = z.infer<typeof SystemMessage>;
+export interface SystemMessage extends Loose {
+  role: "system";
+  content: string | UserBlock[];
+  timestamp?: number;
+}
 
 /** The roles this client knows, each with its schema. */
 export const MESSAGE_SCHEMAS = {
@@ -139,7 +181,15 @@ export const MESSAGE_SCHEMAS = {
 } as const;
 
 export type KnownRole = keyof typeof MESSAGE_SCHEMAS;
-export type KnownMessage = { [R in KnownRole]: z.infer<(typeof MESSAGE_SCHEMAS)[R]> }[KnownRole];
+export type KnownMessage =
+  | UserMessage
+  | AssistantMessage
+  | ToolResultMessage
+  | BashExecutionMessage
+  | CustomMessage
+  | CompactionSummaryMessage
+  | BranchSummaryMessage
+  | SystemMessage;
 
 /** A message of a role this client does not know (a newer pi's, an extension's), kept as it came. */
 export interface UnknownMessage {
