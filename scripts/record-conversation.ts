@@ -243,6 +243,18 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    name: "bash",
+    about:
+      "the user's own shell command (the `bash` command, no model): its output streams (1.6.0: bash_execution_update), get_messages holds a bashExecution message, then a turn that sees it",
+    replies: [{ text: "The shell printed two lines." }],
+    run: async (r) => {
+      const from = r.records.length;
+      const id = r.send({ type: "bash", command: "echo first; sleep 0.2; echo second" });
+      await r.waitFor("the bash response", isResponse(id), from);
+      await promptTurn(r, "What did the shell print?", "two lines.");
+    },
+  },
+  {
     name: "custom",
     about:
       "an extension command (`/note`, test/fixtures/pi/extensions/custom-message.ts) that sends a hidden custom message and a shown one (display true, details) that triggers a turn",
@@ -269,9 +281,13 @@ function nthTextDelta(n: number): (m: Message) => boolean {
 async function record(version: PiVersion, scenario: Scenario): Promise<{ records: number; bytes: number }> {
   const script = piScript(version);
   const replies = [...scenario.replies];
+  let offScript = 0;
   const model = await startScriptedModel((request: ChatRequest) => {
     if ((request.tools?.length ?? 0) === 0 && scenario.summary !== undefined) return scenario.summary;
-    return replies.shift();
+    const reply = replies.shift();
+    // Answered with a 500 by the scripted model; the recording is refused below.
+    if (reply === undefined) offScript++;
+    return reply;
   });
   const home = mkdtempSync(join(tmpdir(), "pi-conversation-"));
   const agentDir = join(home, "agent");
@@ -394,6 +410,7 @@ async function record(version: PiVersion, scenario: Scenario): Promise<{ records
     const from = records.length;
     const ids = ["get_messages", "get_state", "get_session_stats"].map((type) => recorder.send({ type }));
     for (const id of ids) await recorder.waitFor(`the response to ${id}`, isResponse(id), from);
+    if (offScript > 0) throw new Error(`pi made ${offScript} model requests the scenario has no reply for`);
     const unanswered = replies.length;
     if (unanswered > 0) throw new Error(`${unanswered} scripted replies were never requested`);
     child.stdin?.end();

@@ -103,9 +103,9 @@ export async function startScriptedModel(initial: Script = []): Promise<Scripted
           Connection: "keep-alive",
         });
         for (const [i, event] of events.entries()) {
+          if (delayMs > 0 && i > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
           // pi aborted the request (its connection closed): stop streaming.
           if (response.destroyed) return;
-          if (delayMs > 0 && i > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
           response.write(`data: ${event}\n\n`);
         }
         response.end();
