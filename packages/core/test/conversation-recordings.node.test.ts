@@ -42,8 +42,8 @@ interface Replay {
 
 /**
  * Feeds a recording's events to a store. A `get_messages` answer is given to the store only where the store's
- * refresh rule would have asked for one (after a `compaction_end` with a result): otherwise the store must reach
- * pi's history from the events alone.
+ * refresh rule would have asked for one (after a `compaction_end` with a result, after a `bash` answer, whose
+ * message has no event): otherwise the store must reach pi's history from the events alone.
  */
 function replay(records: Record_[]): Replay {
   const problems: string[] = [];
@@ -56,6 +56,7 @@ function replay(records: Record_[]): Replay {
     if (seen.length > 0 || record.type !== "response") seen.push(state.getSnapshot());
     if (record.type === "response") {
       const data = record.data as { messages?: unknown[] } | undefined;
+      if (record.command === "bash" && record.success === true) asked ??= state.mark();
       if (record.command === "get_messages" && Array.isArray(data?.messages)) {
         finalHistory = data.messages;
         if (asked !== undefined) state.setHistory(data.messages, asked);
@@ -268,6 +269,15 @@ const EXPECTATIONS: Record<string, (r: Replay, version: string) => void> = {
       streamed.some((blocks) => blocks.some((b) => b.includes(':write:{"path":"out/todo.md","content":"# Todo'))),
       "a write's content shows while its arguments stream",
     );
+  },
+  bash({ state }) {
+    const first = state.getSnapshot().entries[0];
+    assert.equal(
+      first?.kind === "message" && first.message.role,
+      "bashExecution",
+      "the shell command, before the prompt",
+    );
+    assert.equal(assistants(state.getSnapshot()).length, 1);
   },
   text({ state }) {
     assert.equal(assistants(state.getSnapshot()).length, 1);
