@@ -1,5 +1,5 @@
 /**
- * The conversation store (`session.conversation`), in Node, on both pi versions' stream shapes (the recordings in
+ * The conversation store (`conversationOf(session)`), in Node, on both pi versions' stream shapes (the recordings in
  * test/fixtures/conversation/<version>/):
  * - `throughputRatio`: the recorded events of every scenario, repeated to some 4 MB and cut into 64 KiB chunks,
  *   through JsonlDecoder + PiSession with the conversation store read by a subscriber after every chunk, against
@@ -21,6 +21,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { JsonlDecoder } from "../packages/core/src/codec/jsonl.js";
+import { conversationOf } from "../packages/core/src/conversation/conversation-of.js";
 import { ConversationState } from "../packages/core/src/conversation/conversation-state.js";
 import type { AgentEventBase } from "../packages/core/src/protocol/events.js";
 import { PiSession } from "../packages/core/src/session/pi-session.js";
@@ -104,7 +105,7 @@ function sessionConsumer(withStore: boolean) {
   const session = new PiSession(transport);
   let diagnostics = 0;
   session.addEventListener("diagnostic", () => diagnostics++);
-  const store = withStore ? session.conversation : session.ui;
+  const store = withStore ? conversationOf(session) : session.ui;
   let reads = 0;
   store.subscribe(() => {
     if (store.getSnapshot()) reads++;
@@ -112,7 +113,7 @@ function sessionConsumer(withStore: boolean) {
   return {
     consumer: { push: (chunk: Uint8Array) => transport.push(chunk), ms: 0 } as Consumer,
     check(version: string) {
-      const entries = withStore ? session.conversation.getSnapshot().entries.length : 1;
+      const entries = withStore ? conversationOf(session).getSnapshot().entries.length : 1;
       if (diagnostics > 0 || entries === 0 || reads === 0) {
         throw new Error(
           `${version}: the session did not reduce the stream (${diagnostics} diagnostics, ${entries} entries)`,

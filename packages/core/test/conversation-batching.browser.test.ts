@@ -1,4 +1,5 @@
 import { expect } from "@open-wc/testing";
+import { conversationOf } from "../src/conversation/conversation-of.js";
 import { PiSession } from "../src/session/pi-session.js";
 import { assistant, streamAssistant } from "./conversation-wire.js";
 import { FakeTransport } from "./session-fakes.js";
@@ -9,7 +10,7 @@ describe("conversation store batching in a browser", () => {
   it("tokens arriving in separate tasks give at most one subscriber call per animation frame", async () => {
     const transport = new FakeTransport();
     const session = new PiSession(transport);
-    const store = session.conversation;
+    const store = conversationOf(session);
     let calls = 0;
     store.subscribe(() => calls++);
     const text = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen";
@@ -42,7 +43,7 @@ describe("conversation store batching in a browser", () => {
   it("the UI store keeps its one call per burst (microtask), not per frame", async () => {
     const transport = new FakeTransport();
     const session = new PiSession(transport);
-    void session.conversation;
+    void conversationOf(session);
     let calls = 0;
     session.ui.subscribe(() => calls++);
     transport.receive({ type: "agent_start" });

@@ -1,9 +1,10 @@
 /**
- * `session.conversation` inside a PiSession: made on first read, fed from the event path, and refreshed under the
+ * `conversationOf(session)` on a PiSession: made on the first call, fed from the event path, and refreshed under the
  * refresh rule (conversation/sync.ts): what the session sends to pi, and what the store shows from the answers.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { conversationOf } from "../src/conversation/conversation-of.js";
 import { PiSession } from "../src/session/pi-session.js";
 import { assistant, streamAssistant, user, userTurn } from "./conversation-wire.js";
 import { FakeTransport, ManualSchedule } from "./session-fakes.js";
@@ -49,10 +50,15 @@ const state = (fields: Record<string, unknown> = {}) => ({
   ...fields,
 });
 
+/** Each setup's manual schedule, which its session's conversation store is made with. */
+const schedules = new WeakMap<PiSession, ManualSchedule>();
+const conversation = (session: PiSession) => conversationOf(session, { schedule: schedules.get(session)?.schedule });
+
 function setup() {
   const transport = new FakeTransport();
   const schedule = new ManualSchedule();
   const session = new PiSession(transport, { schedule: schedule.schedule });
+  schedules.set(session, schedule);
   /** The commands sent since the last call, as [type, id]. */
   let seen = 0;
   const sent = () => {
@@ -85,18 +91,18 @@ function setup() {
   return { transport, session, schedule, sent, answer, connect };
 }
 
-describe("session.conversation", () => {
-  test("a session that never reads it sends nothing and keeps no conversation", () => {
+describe("conversationOf(session)", () => {
+  test("a session whose conversation nobody asks for sends nothing and keeps no conversation", () => {
     const { transport, session } = setup();
     transport.receive({ type: "agent_start" }, ...userTurn("hi"));
     assert.deepEqual(transport.sent, []);
     assert.equal(session.ui.getSnapshot().streaming, true);
   });
 
-  test("the first read while open is a connect: state, history, models, levels and stats fill the info", () => {
+  test("the first call while open is a connect: state, history, models, levels and stats fill the info", () => {
     const { session, sent, connect } = setup();
-    const store = session.conversation;
-    assert.equal(session.conversation, store, "one store per session");
+    const store = conversation(session);
+    assert.equal(conversation(session), store, "one store per session");
     assert.deepEqual(sent(), CONNECT);
     connect();
     const { info, entries, historyLoaded } = store.getSnapshot();
@@ -118,16 +124,16 @@ describe("session.conversation", () => {
 
   test("pi 0.73.1 lacks get_available_thinking_levels: its failure is not shown to the user", () => {
     const { session, answer, transport } = setup();
-    void session.conversation;
+    void conversation(session);
     answer("get_available_thinking_levels", undefined, false);
     assert.deepEqual(session.ui.getSnapshot().notifications, []);
-    assert.equal(session.conversation.getSnapshot().info.availableThinkingLevels, undefined);
+    assert.equal(conversation(session).getSnapshot().info.availableThinkingLevels, undefined);
     assert.ok(transport.sent.length >= 5);
   });
 
   test("events stream into it with no per-token event dispatched", () => {
     const { transport, session, schedule, connect } = setup();
-    const store = session.conversation;
+    const store = conversation(session);
     connect();
     let heard = 0;
     store.subscribe(() => {
@@ -157,52 +163,52 @@ describe("session.conversation", () => {
   describe("the refresh rule", () => {
     test("set_model: the model from the answer, then get_state and the levels", async () => {
       const { session, sent, connect, answer } = setup();
-      void session.conversation;
+      void conversation(session);
       connect();
       sent();
       const done = session.send("set_model", { provider: "scripted", modelId: "b" });
       answer("set_model", model("b"));
       await done;
-      assert.deepEqual(session.conversation.getSnapshot().info.model, model("b"));
+      assert.deepEqual(conversation(session).getSnapshot().info.model, model("b"));
       assert.deepEqual(sent(), ["set_model", "get_state", "get_available_thinking_levels"]);
     });
 
     test("cycle_model: model and level from the answer, then get_state and the levels", async () => {
       const { session, sent, connect, answer } = setup();
-      void session.conversation;
+      void conversation(session);
       connect();
       sent();
       const done = session.send("cycle_model", {});
       answer("cycle_model", { model: model("b"), thinkingLevel: "high", isScoped: false });
       await done;
-      const { info } = session.conversation.getSnapshot();
+      const { info } = conversation(session).getSnapshot();
       assert.deepEqual([info.model?.id, info.thinkingLevel], ["b", "high"]);
       assert.deepEqual(sent(), ["cycle_model", "get_state", "get_available_thinking_levels"]);
     });
 
     test("set_thinking_level: the level asked for, then get_state says what pi chose", async () => {
       const { session, sent, connect, answer } = setup();
-      void session.conversation;
+      void conversation(session);
       connect();
       sent();
       const done = session.send("set_thinking_level", { level: "xhigh" });
       answer("set_thinking_level");
       await done;
-      assert.equal(session.conversation.getSnapshot().info.thinkingLevel, "xhigh");
+      assert.equal(conversation(session).getSnapshot().info.thinkingLevel, "xhigh");
       assert.deepEqual(sent(), ["set_thinking_level", "get_state"]);
       answer("get_state", state({ thinkingLevel: "high" }));
-      assert.equal(session.conversation.getSnapshot().info.thinkingLevel, "high");
+      assert.equal(conversation(session).getSnapshot().info.thinkingLevel, "high");
     });
 
     test("cycle_thinking_level: the level from the answer", async () => {
       const { session, sent, connect, answer } = setup();
-      void session.conversation;
+      void conversation(session);
       connect();
       sent();
       const done = session.send("cycle_thinking_level", {});
       answer("cycle_thinking_level", { level: "low" });
       await done;
-      assert.equal(session.conversation.getSnapshot().info.thinkingLevel, "low");
+      assert.equal(conversation(session).getSnapshot().info.thinkingLevel, "low");
       assert.deepEqual(sent(), ["cycle_thinking_level"]);
     });
 
@@ -213,24 +219,26 @@ describe("session.conversation", () => {
     ] as const) {
       test(`${type} answered: the conversation resets and everything is asked again; cancelled: nothing`, async () => {
         const { session, sent, connect, answer } = setup();
-        void session.conversation;
+        void conversation(session);
         connect();
         sent();
         const cancelled = session.send(type, params as never);
         answer(type, { ...data, cancelled: true });
         await cancelled;
-        assert.equal(session.conversation.getSnapshot().entries.length, 2, "cancelled: the conversation stays");
+        assert.equal(conversation(session).getSnapshot().entries.length, 2, "cancelled: the conversation stays");
         assert.deepEqual(sent(), [type]);
         const done = session.send(type, params as never);
         answer(type, data);
         await done;
-        const snapshot = session.conversation.getSnapshot();
+        const snapshot = conversation(session).getSnapshot();
         assert.deepEqual(snapshot.entries, []);
         assert.equal(snapshot.historyLoaded, false);
         assert.deepEqual(sent(), [type, ...CONNECT]);
         answer("get_messages", { messages: [user("forked", 9)] });
         assert.deepEqual(
-          session.conversation.getSnapshot().entries.map((entry) => entry.kind !== "notice" && entry.message),
+          conversation(session)
+            .getSnapshot()
+            .entries.map((entry) => entry.kind !== "notice" && entry.message),
           [user("forked", 9)],
         );
       });
@@ -238,24 +246,24 @@ describe("session.conversation", () => {
 
     test("thinking_level_changed and session_info_changed update the info with nothing sent", () => {
       const { session, sent, connect, transport } = setup();
-      void session.conversation;
+      void conversation(session);
       connect();
       sent();
       transport.receive(
         { type: "thinking_level_changed", level: "off" },
         { type: "session_info_changed", name: "renamed" },
       );
-      let { info } = session.conversation.getSnapshot();
+      let { info } = conversation(session).getSnapshot();
       assert.deepEqual([info.thinkingLevel, info.sessionName], ["off", "renamed"]);
       transport.receive({ type: "session_info_changed" });
-      ({ info } = session.conversation.getSnapshot());
+      ({ info } = conversation(session).getSnapshot());
       assert.equal(info.sessionName, undefined, "no name: cleared");
       assert.deepEqual(sent(), []);
     });
 
     test("stats after each agent_end", () => {
       const { session, sent, connect, transport, answer } = setup();
-      void session.conversation;
+      void conversation(session);
       connect();
       sent();
       for (const total of [30, 45]) {
@@ -265,13 +273,13 @@ describe("session.conversation", () => {
         });
         assert.deepEqual(sent(), ["get_session_stats"]);
         answer("get_session_stats", stats(total));
-        assert.equal(session.conversation.getSnapshot().info.stats?.tokens.total, total);
+        assert.equal(conversation(session).getSnapshot().info.stats?.tokens.total, total);
       }
     });
 
     test("a reconnect asks everything again, drops the stream of the gap and merges the history", () => {
       const { session, sent, connect, transport, answer } = setup();
-      const store = session.conversation;
+      const store = conversation(session);
       connect();
       const before = store.getSnapshot().entries;
       const answerText = assistant([{ type: "text", text: "streamed across a gap" }], { timestamp: 3 });
@@ -294,10 +302,10 @@ describe("session.conversation", () => {
       assert.deepEqual(after.run, { status: "idle" }, "get_state says pi is idle");
     });
 
-    test("read while connecting: nothing is sent until the transport opens, then the connect", () => {
+    test("first called while connecting: nothing is sent until the transport opens, then the connect", () => {
       const { session, sent, transport } = setup();
       transport.setState("connecting");
-      void session.conversation;
+      void conversation(session);
       assert.deepEqual(sent(), []);
       transport.setState("open");
       assert.deepEqual(sent(), CONNECT);
@@ -305,17 +313,17 @@ describe("session.conversation", () => {
 
     test("a new pi process behind the bridge resets the conversation and asks everything again", () => {
       const { session, sent, connect, transport } = setup();
-      void session.conversation;
+      void conversation(session);
       connect();
       sent();
       transport.receive({ type: "pi-elements/agent_start" });
-      assert.deepEqual(session.conversation.getSnapshot().entries, []);
+      assert.deepEqual(conversation(session).getSnapshot().entries, []);
       assert.deepEqual(sent(), CONNECT);
     });
 
     test("compaction_end with a result asks for the compacted history and stats", () => {
       const { session, sent, connect, transport } = setup();
-      void session.conversation;
+      void conversation(session);
       connect();
       sent();
       transport.receive(
@@ -332,7 +340,7 @@ describe("session.conversation", () => {
 
     test("a bash command's message arrives with the history asked after its answer", async () => {
       const { session, sent, connect, answer } = setup();
-      void session.conversation;
+      void conversation(session);
       connect();
       sent();
       const done = session.send("bash", { command: "ls" });
@@ -345,10 +353,10 @@ describe("session.conversation", () => {
       const { session, connect, transport } = setup();
       const diagnostics: string[] = [];
       session.addEventListener("diagnostic", (event) => diagnostics.push(event.value.message));
-      void session.conversation;
+      void conversation(session);
       connect();
       transport.receive({ type: "message_end", message: { role: "assistant", content: "not blocks" } });
-      assert.equal(session.conversation.getSnapshot().entries.at(-1)?.kind, "other");
+      assert.equal(conversation(session).getSnapshot().entries.at(-1)?.kind, "other");
       assert.match(diagnostics[0] ?? "", /invalid assistant message/);
     });
   });

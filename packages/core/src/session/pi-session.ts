@@ -7,9 +7,6 @@
  * `diagnostic`, and a dialog nobody can present is answered `cancelled` at once so the agent never waits on it.
  */
 import { parseRecord } from "../codec/jsonl.js";
-import { ConversationState } from "../conversation/conversation-state.js";
-import type { ConversationStore } from "../conversation/snapshot.js";
-import { ConversationSync } from "../conversation/sync.js";
 import { type Diagnostic, errorMessage, excerpt } from "../diagnostics.js";
 import { TypedEventTarget, ValueEvent } from "../events.js";
 import { BridgeMessage, isBridgeType } from "../protocol/bridge.js";
@@ -42,7 +39,6 @@ import { type DialogClosed, type DialogSession, Dialogs } from "./dialogs.js";
 export type { DialogClosed, DialogClosedReason } from "./dialogs.js";
 
 import { PiCommandError, PiSessionClosedError } from "./errors.js";
-import { frameSchedule } from "./notifier.js";
 import type { UiStore } from "./ui-snapshot.js";
 import { toNotifyType, UiState } from "./ui-state.js";
 
@@ -53,11 +49,35 @@ export interface PiSessionOptions {
   maxNotifications?: number;
   /** How store notifications are batched. Default `queueMicrotask`. */
   schedule?: (flush: () => void) => void;
-  /**
-   * How the conversation store's notifications are batched. Default: `schedule` when given, else once per animation
-   * frame where there are frames (a browser) and once per burst elsewhere.
-   */
-  conversationSchedule?: (flush: () => void) => void;
+}
+
+/** A command as sent: its type, its id and its params. */
+export type SentCommand = { readonly type: string; readonly id: string; readonly [key: string]: unknown };
+
+/**
+ * What a store attached to a session (`PiSession.attach`) is told, by plain calls on the session's own path: no
+ * Event objects, nothing done per record when nothing is attached. Each call comes after the session's own state
+ * (the UI store) took the record and before the session's events and the command's promise. Every member is optional.
+ */
+export interface SessionObserver {
+  /** Every agent event, known or not (only its envelope is checked): a `message_update` per token. */
+  agentEvent?(event: AgentEventBase): void;
+  /** Every valid bridge message (`pi-elements/…`). */
+  bridgeMessage?(message: BridgeMessage): void;
+  /** A valid command is about to be written to the transport; the same object comes back in `commandResult`. */
+  commandSent?(command: SentCommand): void;
+  /** pi answered `success: true` to `command` with `data`. Failures, timeouts and aborts are not told. */
+  commandResult?(command: SentCommand, data: unknown): void;
+  /** The transport's state changed (the UI store's `connection` already says it). */
+  connection?(state: TransportState): void;
+}
+
+/** What `attach` gives back to the observer. */
+export interface SessionAttachment {
+  /** Reports a problem on the session's `diagnostic` event, as the session reports its own. */
+  diagnose(diagnostic: Diagnostic): void;
+  /** Stops the calls. Idempotent. */
+  detach(): void;
 }
 
 export interface SendOptions {
@@ -115,10 +135,8 @@ const KNOWN_AGENT_EVENTS = new Set<string>(
 
 interface PendingCommand {
   type: string;
-  /** The command as sent, for the conversation store's refresh rule. */
-  command: { type: string; [key: string]: unknown };
-  /** The conversation store's `mark()` when it was sent (0 without a store). */
-  mark: number;
+  /** The command as sent, for the observers' `commandResult`. */
+  command: SentCommand;
   report: boolean;
   resolve: (data: unknown) => void;
   reject: (error: unknown) => void;
@@ -140,11 +158,8 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
    * token that nobody hears is most of the cost of a busy stream.
    */
   readonly #listened = new Set<string>();
-  readonly #conversationSchedule: (flush: () => void) => void;
-  /** Made on the first read of `conversation`. */
-  #conversation: { state: ConversationState; sync: ConversationSync } | undefined;
-  /** Whether the transport was open before and then was not: the next open is a reconnect. */
-  #gap = false;
+  /** What `attach` added, in order. A new array on every change, so a call that attaches or detaches is safe. */
+  #observers: readonly SessionObserver[] = [];
 
   override addEventListener: TypedEventTarget<SessionEventMap>["addEventListener"] = (type, listener, options) => {
     this.#listened.add(type);
@@ -156,7 +171,6 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
     this.transport = transport;
     this.#clock = options.clock ?? realClock;
     this.#state = new UiState({ ...options, connection: transport.state });
-    this.#conversationSchedule = options.conversationSchedule ?? options.schedule ?? frameSchedule;
     this.#dialogs = new Dialogs(this.#state, this.#clock, (dialog, reason, fields) => {
       if (fields) this.#sendUiResponse({ id: dialog.id, ...fields });
       this.#emit("dialog-closed", { id: dialog.id, reason });
@@ -172,35 +186,18 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
   }
 
   /**
-   * The conversation store: committed messages, the message streaming, tool runs, the run's state, the queues and
-   * the session info (model, thinking level, stats). `getSnapshot()` and `subscribe(listener)`, both usable unbound.
-   *
-   * It is made on the first read, which (when the transport is open) is a connect: the store asks pi for its state
-   * and history then, and again under the refresh rule (conversation/sync.ts, and the README). Events before the
-   * first read are not kept; the history brings back what was committed.
+   * Attaches a store to the session's path (`@pi-elements/core/conversation` attaches the conversation store so): the
+   * observer hears every agent event, bridge message, command sent and successful answer, and transport state from
+   * now on, by plain calls (see `SessionObserver`). Nothing that came before is replayed.
    */
-  get conversation(): ConversationStore {
-    if (!this.#conversation) {
-      const state = new ConversationState({
-        schedule: this.#conversationSchedule,
-        onInvalidMessage: (problem, message) =>
-          this.#diagnose({
-            code: "invalid-message",
-            message: `pi sent an ${problem}`,
-            excerpt: excerpt(safeJson(message)),
-          }),
-      });
-      const sync = new ConversationSync(state, (type) => {
-        (this.send as (type: string, params: object, options: SendOptions) => Promise<unknown>)(
-          type,
-          {},
-          { report: false },
-        ).catch(() => {});
-      });
-      this.#conversation = { state, sync };
-      if (!this.#closed && this.transport.state === "open") sync.connect(false);
-    }
-    return this.#conversation.state;
+  attach(observer: SessionObserver): SessionAttachment {
+    this.#observers = [...this.#observers, observer];
+    return {
+      diagnose: (diagnostic) => this.#diagnose(diagnostic),
+      detach: () => {
+        this.#observers = this.#observers.filter((attached) => attached !== observer);
+      },
+    };
   }
 
   /** The session's time: its dialogs' deadlines (`PendingDialog.deadline`) and command timeouts are on it. */
@@ -252,13 +249,13 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
       this.#commands.set(id, {
         type,
         command,
-        mark: this.#conversation?.state.mark() ?? 0,
         report: options.report ?? true,
         resolve: (data) => settle(() => resolve(data)),
         reject: (error) => settle(() => reject(error)),
       });
       signal?.addEventListener("abort", onAbort, { once: true });
       if (timeout !== undefined) timer.set(this.#clock.now() + timeout);
+      for (const observer of this.#observers) observer.commandSent?.(command);
       try {
         this.transport.send(line);
       } catch (error) {
@@ -338,12 +335,8 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
   };
 
   #onState = (event: ValueEvent<TransportState>): void => {
-    const wasOpen = this.#state.getSnapshot().connection === "open";
     this.#state.setConnection(event.value);
-    if (event.value === "open" && !wasOpen) {
-      this.#conversation?.sync.connect(this.#gap);
-      this.#gap = false;
-    } else if (wasOpen && event.value !== "open") this.#gap = true;
+    for (const observer of this.#observers) observer.connection?.(event.value);
     // "closed" is final for a transport (reconnecting is its own state): nothing in flight can be answered now.
     if (event.value === "closed") this.close();
   };
@@ -375,7 +368,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
       return;
     }
     if (response.success) {
-      this.#conversation?.sync.onResult(command.command, response.data, command.mark);
+      for (const observer of this.#observers) observer.commandResult?.(command.command, response.data);
       command.resolve(response.data);
       return;
     }
@@ -457,11 +450,6 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
       }
       case "pi-elements/agent_start":
         this.#state.setAgentExit(undefined);
-        // A new pi process: a new session, whatever this page showed before.
-        if (this.#conversation) {
-          this.#conversation.state.reset();
-          this.#conversation.sync.connect(true);
-        }
         break;
       case "pi-elements/earlier_notifications":
         this.#state.addEarlier(
@@ -475,6 +463,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
         );
         break;
     }
+    for (const observer of this.#observers) observer.bridgeMessage?.(bridge);
   }
 
   #onAgentEvent(event: AgentEventBase): void {
@@ -483,10 +472,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
     else if (event.type === "agent_end" && event.willRetry !== true) this.#state.setStreaming(false);
     else if (event.type === "agent_settled") this.#state.setStreaming(false);
     else if (event.type === "extension_error") this.#reportExtensionError(event);
-    if (this.#conversation) {
-      this.#conversation.state.apply(event);
-      this.#conversation.sync.onEvent(event);
-    }
+    for (const observer of this.#observers) observer.agentEvent?.(event);
     this.#emit("agent-event", event);
     if (this.#listened.has(event.type) && KNOWN_AGENT_EVENTS.has(event.type)) {
       this.dispatchEvent(new ValueEvent(event.type, event));
@@ -534,14 +520,6 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
     value: SessionEventMap[K]["value"],
   ): void {
     if (this.#listened.has(type)) this.dispatchEvent(new ValueEvent(type, value));
-  }
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
   }
 }
 
