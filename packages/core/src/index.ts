@@ -1,9 +1,5 @@
 export * from "./codec/jsonl.js";
-export * from "./conversation/conversation-state.js";
-export * from "./conversation/messages.js";
-export type * from "./conversation/snapshot.js";
-export { parseArguments } from "./conversation/streaming.js";
-export * from "./conversation/sync.js";
+export * from "./conversation/index.js";
 export * from "./diagnostics.js";
 export * from "./events.js";
 export * from "./protocol/bridge.js";
