@@ -1,6 +1,6 @@
 /**
  * The conversation with pi's semantics, free of any transport: it reduces agent events (already envelope-checked)
- * and command results into an immutable snapshot for renderers. `PiSession` owns one (`session.conversation`) and
+ * and command results into an immutable snapshot for renderers. `conversationOf(session)` makes one per session and
  * feeds it from its event path directly: no Event object is made per token.
  *
  * Cost: per `message_update` only the streaming message's working state changes (see streaming.ts); the committed

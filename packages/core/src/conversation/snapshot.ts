@@ -1,5 +1,5 @@
 /**
- * The conversation a session keeps, as an immutable snapshot (`session.conversation.getSnapshot()`). Each change
+ * The conversation a session keeps, as an immutable snapshot (`conversationOf(session).getSnapshot()`). Each change
  * makes a new snapshot object; every part that did not change keeps its identity, so a renderer compares by
  * reference: a committed message keeps its entry object for as long as it is unchanged, and while a message streams
  * only `streaming` (and within it only the block that grew) is new.
