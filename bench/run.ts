@@ -15,6 +15,7 @@ const benchmarks = [
   { name: "elements", module: "./elements.ts" },
   { name: "size", module: "./size.ts" },
   { name: "bridge", module: "./bridge.ts" },
+  { name: "conversation", module: "./conversation.ts" },
 ];
 
 export type Goals = Record<string, { min?: number; max?: number }>;

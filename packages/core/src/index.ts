@@ -1,4 +1,5 @@
 export * from "./codec/jsonl.js";
+export * from "./conversation/index.js";
 export * from "./diagnostics.js";
 export * from "./events.js";
 export * from "./protocol/bridge.js";
@@ -10,6 +11,7 @@ export * from "./session/clock.js";
 export * from "./session/dialog-order.js";
 export * from "./session/dialogs.js";
 export * from "./session/errors.js";
+export * from "./session/notifier.js";
 export * from "./session/pi-session.js";
 export type * from "./session/ui-snapshot.js";
 export * from "./session/ui-state.js";

@@ -13,7 +13,7 @@ export const MARGIN = 1024;
 /** Ceilings are multiples of this. */
 export const STEP = 256;
 /** What CI enforces: the rule applied to the bundle as last measured. */
-export const CEILING = 44_032;
+export const CEILING = 46_336;
 
 /** The ceiling the rule gives for a bundle of `bytes`. */
 export const ceilingFor = (bytes) => Math.ceil((bytes + MARGIN) / STEP) * STEP;

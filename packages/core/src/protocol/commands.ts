@@ -95,6 +95,31 @@ export interface SessionState {
   messageCount: number;
   pendingMessageCount: number;
 }
+/** `get_session_stats`, typed. */
+export interface SessionStats {
+  readonly sessionId?: string;
+  readonly sessionFile?: string;
+  readonly userMessages?: number;
+  readonly assistantMessages?: number;
+  readonly toolCalls?: number;
+  readonly toolResults?: number;
+  readonly totalMessages?: number;
+  readonly tokens: {
+    readonly input: number;
+    readonly output: number;
+    readonly cacheRead: number;
+    readonly cacheWrite: number;
+    readonly total: number;
+  };
+  readonly cost: number;
+  /** Absent without a model; `tokens` and `percent` are null right after a compaction. */
+  readonly contextUsage?: {
+    readonly tokens: number | null;
+    readonly contextWindow: number;
+    readonly percent: number | null;
+  };
+}
+
 export interface SlashCommand {
   name: string;
   description?: string;
@@ -129,7 +154,7 @@ export interface CommandResults {
   abort_retry: undefined;
   bash: { output: string; exitCode?: number; cancelled?: boolean; truncated?: boolean; [key: string]: unknown };
   abort_bash: undefined;
-  get_session_stats: Record<string, unknown>;
+  get_session_stats: SessionStats;
   export_html: { path: string };
   switch_session: { cancelled: boolean };
   fork: { text: string; cancelled: boolean };

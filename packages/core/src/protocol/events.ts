@@ -99,6 +99,10 @@ export interface KnownAgentEvents {
     reason?: string;
   };
   summarization_retry_finished: AgentEventBase & { type: "summarization_retry_finished" };
+  /** The active thinking level changed. */
+  thinking_level_changed: AgentEventBase & { type: "thinking_level_changed"; level?: string };
+  /** The session's display name changed; no `name` means it was cleared. */
+  session_info_changed: AgentEventBase & { type: "session_info_changed"; name?: string };
 }
 
 export type KnownAgentEventType = keyof KnownAgentEvents;

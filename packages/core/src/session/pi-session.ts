@@ -51,6 +51,35 @@ export interface PiSessionOptions {
   schedule?: (flush: () => void) => void;
 }
 
+/** A command as sent: its type, its id and its params. */
+export type SentCommand = { readonly type: string; readonly id: string; readonly [key: string]: unknown };
+
+/**
+ * What a store attached to a session (`PiSession.attach`) is told, by plain calls on the session's own path: no
+ * Event objects, nothing done per record when nothing is attached. Each call comes after the session's own state
+ * (the UI store) took the record and before the session's events and the command's promise. Every member is optional.
+ */
+export interface SessionObserver {
+  /** Every agent event, known or not (only its envelope is checked): a `message_update` per token. */
+  agentEvent?(event: AgentEventBase): void;
+  /** Every valid bridge message (`pi-elements/…`). */
+  bridgeMessage?(message: BridgeMessage): void;
+  /** A valid command is about to be written to the transport; the same object comes back in `commandResult`. */
+  commandSent?(command: SentCommand): void;
+  /** pi answered `success: true` to `command` with `data`. Failures, timeouts and aborts are not told. */
+  commandResult?(command: SentCommand, data: unknown): void;
+  /** The transport's state changed (the UI store's `connection` already says it). */
+  connection?(state: TransportState): void;
+}
+
+/** What `attach` gives back to the observer. */
+export interface SessionAttachment {
+  /** Reports a problem on the session's `diagnostic` event, as the session reports its own. */
+  diagnose(diagnostic: Diagnostic): void;
+  /** Stops the calls. Idempotent. */
+  detach(): void;
+}
+
 export interface SendOptions {
   /** Milliseconds (on the session's clock) before the promise rejects with a `TimeoutError` DOMException. */
   timeout?: number;
@@ -99,11 +128,15 @@ const KNOWN_AGENT_EVENTS = new Set<string>(
     summarization_retry_scheduled: true,
     summarization_retry_attempt_start: true,
     summarization_retry_finished: true,
+    thinking_level_changed: true,
+    session_info_changed: true,
   } satisfies Record<KnownAgentEventType, true>),
 );
 
 interface PendingCommand {
   type: string;
+  /** The command as sent, for the observers' `commandResult`. */
+  command: SentCommand;
   report: boolean;
   resolve: (data: unknown) => void;
   reject: (error: unknown) => void;
@@ -125,6 +158,8 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
    * token that nobody hears is most of the cost of a busy stream.
    */
   readonly #listened = new Set<string>();
+  /** What `attach` added, in order. A new array on every change, so a call that attaches or detaches is safe. */
+  #observers: readonly SessionObserver[] = [];
 
   override addEventListener: TypedEventTarget<SessionEventMap>["addEventListener"] = (type, listener, options) => {
     this.#listened.add(type);
@@ -148,6 +183,21 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
   /** The extension-UI store: `getSnapshot()` and `subscribe(listener)`, both usable unbound. */
   get ui(): UiStore {
     return this.#state;
+  }
+
+  /**
+   * Attaches a store to the session's path (`@pi-elements/core/conversation` attaches the conversation store so): the
+   * observer hears every agent event, bridge message, command sent and successful answer, and transport state from
+   * now on, by plain calls (see `SessionObserver`). Nothing that came before is replayed.
+   */
+  attach(observer: SessionObserver): SessionAttachment {
+    this.#observers = [...this.#observers, observer];
+    return {
+      diagnose: (diagnostic) => this.#diagnose(diagnostic),
+      detach: () => {
+        this.#observers = this.#observers.filter((attached) => attached !== observer);
+      },
+    };
   }
 
   /** The session's time: its dialogs' deadlines (`PendingDialog.deadline`) and command timeouts are on it. */
@@ -198,12 +248,14 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
       };
       this.#commands.set(id, {
         type,
+        command,
         report: options.report ?? true,
         resolve: (data) => settle(() => resolve(data)),
         reject: (error) => settle(() => reject(error)),
       });
       signal?.addEventListener("abort", onAbort, { once: true });
       if (timeout !== undefined) timer.set(this.#clock.now() + timeout);
+      for (const observer of this.#observers) observer.commandSent?.(command);
       try {
         this.transport.send(line);
       } catch (error) {
@@ -284,6 +336,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
 
   #onState = (event: ValueEvent<TransportState>): void => {
     this.#state.setConnection(event.value);
+    for (const observer of this.#observers) observer.connection?.(event.value);
     // "closed" is final for a transport (reconnecting is its own state): nothing in flight can be answered now.
     if (event.value === "closed") this.close();
   };
@@ -315,6 +368,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
       return;
     }
     if (response.success) {
+      for (const observer of this.#observers) observer.commandResult?.(command.command, response.data);
       command.resolve(response.data);
       return;
     }
@@ -409,6 +463,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
         );
         break;
     }
+    for (const observer of this.#observers) observer.bridgeMessage?.(bridge);
   }
 
   #onAgentEvent(event: AgentEventBase): void {
@@ -417,6 +472,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
     else if (event.type === "agent_end" && event.willRetry !== true) this.#state.setStreaming(false);
     else if (event.type === "agent_settled") this.#state.setStreaming(false);
     else if (event.type === "extension_error") this.#reportExtensionError(event);
+    for (const observer of this.#observers) observer.agentEvent?.(event);
     this.#emit("agent-event", event);
     if (this.#listened.has(event.type) && KNOWN_AGENT_EVENTS.has(event.type)) {
       this.dispatchEvent(new ValueEvent(event.type, event));

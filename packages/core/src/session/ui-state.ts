@@ -11,6 +11,7 @@ import type { DialogRequest, ExtensionUiRequest, WidgetPlacement } from "../prot
 import { NOTIFY_TYPES as NOTIFY_TYPE_LIST } from "../protocol/notify-types.js";
 import type { TransportState } from "../transports/transport.js";
 import { nextDialog } from "./dialog-order.js";
+import { BatchedNotifier, microtaskSchedule } from "./notifier.js";
 import type {
   AgentExit,
   EditorText,
@@ -49,9 +50,7 @@ const EMPTY: readonly never[] = Object.freeze([]);
 
 export class UiState implements UiStore {
   readonly #maxNotifications: number;
-  readonly #schedule: (flush: () => void) => void;
-  readonly #listeners = new Set<() => void>();
-  #flushScheduled = false;
+  readonly #notifier: BatchedNotifier;
 
   // Working state, mutated in place; the snapshot copies it when it is read.
   /** Pending dialogs by id; insertion order is queue order. */
@@ -85,8 +84,7 @@ export class UiState implements UiStore {
     const max = options.maxNotifications ?? DEFAULT_MAX_NOTIFICATIONS;
     // NaN or a negative size would make the buffer unbounded or nonsensical; fall back to the default.
     this.#maxNotifications = max >= 0 ? Math.floor(max) : DEFAULT_MAX_NOTIFICATIONS;
-    // Wrapped: a browser's queueMicrotask throws "Illegal invocation" when called as a method of another object.
-    this.#schedule = options.schedule ?? ((flush) => queueMicrotask(flush));
+    this.#notifier = new BatchedNotifier(options.schedule ?? microtaskSchedule);
     this.#connection = options.connection ?? "open";
   }
 
@@ -97,12 +95,7 @@ export class UiState implements UiStore {
   };
 
   /** `listener` runs once per batch of changes. Returns the unsubscribe function. */
-  subscribe = (listener: () => void): (() => void) => {
-    this.#listeners.add(listener);
-    return () => {
-      this.#listeners.delete(listener);
-    };
-  };
+  subscribe = (listener: () => void): (() => void) => this.#notifier.subscribe(listener);
 
   /**
    * Applies one validated request received at clock time `now`. Returns false only when a dialog with the same id
@@ -343,24 +336,8 @@ export class UiState implements UiStore {
 
   #changed(): void {
     this.#snapshot = undefined;
-    if (this.#flushScheduled || this.#listeners.size === 0) return;
-    this.#flushScheduled = true;
-    this.#schedule(this.#flush);
+    this.#notifier.changed();
   }
-
-  #flush = (): void => {
-    this.#flushScheduled = false;
-    for (const listener of [...this.#listeners]) {
-      try {
-        listener();
-      } catch (error) {
-        // One failing subscriber must not starve the others; the error still surfaces as an uncaught one.
-        queueMicrotask(() => {
-          throw error;
-        });
-      }
-    }
-  };
 
   #buildSnapshot(): UiSnapshot {
     const previous = this.#lastSnapshot;

@@ -1,0 +1,640 @@
+/**
+ * The conversation with pi's semantics, free of any transport: it reduces agent events (already envelope-checked)
+ * and command results into an immutable snapshot for renderers. `conversationOf(session)` makes one per session and
+ * feeds it from its event path directly: no Event object is made per token.
+ *
+ * Cost: per `message_update` only the streaming message's working state changes (see streaming.ts); the committed
+ * entries, tools and info keep their snapshot objects. A snapshot is built when read, at most once per batch, and
+ * subscribers hear of a batch once, through `schedule`.
+ *
+ * The merge rule for a history (`get_messages`), written once here and in the README:
+ * 1. The committed messages become the history's, in its order. A message equal to one held already (the same
+ *    JSON) keeps its entry object, so an unchanged message keeps its identity.
+ * 2. A message committed here (`message_end`) after the `get_messages` was sent that the history lacks (pi answered
+ *    from a state before it) is kept, after the history's messages: nothing is lost, nothing doubled.
+ * 3. The streaming message is not part of any history (pi's `get_messages` never holds it): it stays as it is, after
+ *    the committed ones. Across a gap in the connection it is dropped instead (`dropStreaming`): deltas missed in the
+ *    gap cannot be made up (0.73.1's next update carries the whole partial again and brings it back; on 1.6.0 it
+ *    reappears with `message_end`).
+ * 4. A notice (compaction, retry, extension error) stays after the message it followed; if that message is gone
+ *    (a compaction dropped it), after the nearest earlier one that is still there.
+ * 5. A tool run that the history answers (a `toolResult` message) is done (or error) with that result; a running
+ *    one without it keeps running.
+ */
+import type { ModelInfo, SessionState, SessionStats, ThinkingLevel } from "../protocol/commands.js";
+import type { AgentEventBase, AssistantMessageEvent } from "../protocol/events.js";
+import { BatchedNotifier, microtaskSchedule } from "../session/notifier.js";
+import { checkMessage, isShown, type KnownMessage, type UnknownMessage } from "./messages.js";
+import type {
+  CompactionNotice,
+  ConversationEntry,
+  ConversationSnapshot,
+  ConversationStore,
+  MessageEntry,
+  Notice,
+  NoticeEntry,
+  OtherEntry,
+  Queues,
+  RetryNotice,
+  RunState,
+  SessionInfo,
+  ToolExecution,
+} from "./snapshot.js";
+import { StreamingAssistant } from "./streaming.js";
+
+export interface ConversationStateOptions {
+  /** How subscriber notifications are batched. Default `queueMicrotask`: one call per synchronous burst. */
+  schedule?: (flush: () => void) => void;
+  /** Told of a final message that failed its schema (it is kept as an `OtherEntry`). */
+  onInvalidMessage?: (problem: string, message: unknown) => void;
+}
+
+/** One committed message (shown or hidden) or one notice, in conversation order. */
+type Item =
+  | {
+      readonly message: object;
+      /** Undefined for a hidden message. */
+      readonly entry: MessageEntry | OtherEntry | undefined;
+      /** The local sequence number when it was committed here (0: from a history). */
+      readonly seq: number;
+      signature?: string;
+    }
+  | { readonly notice: NoticeEntry };
+
+const EMPTY: readonly never[] = Object.freeze([]);
+const NO_QUEUES: Queues = Object.freeze({ steering: EMPTY, followUp: EMPTY });
+const EMPTY_INFO: SessionInfo = Object.freeze({
+  model: undefined,
+  availableModels: undefined,
+  thinkingLevel: undefined,
+  availableThinkingLevels: undefined,
+  sessionId: undefined,
+  sessionName: undefined,
+  sessionFile: undefined,
+  isStreaming: false,
+  isCompacting: false,
+  stats: undefined,
+});
+
+export class ConversationState implements ConversationStore {
+  readonly #notifier: BatchedNotifier;
+  readonly #onInvalid: ((problem: string, message: unknown) => void) | undefined;
+  #nextKey = 0;
+  /** Increases with every message committed here; `mark()` reads it. */
+  #seq = 0;
+
+  #items: Item[] = [];
+  #entriesView: readonly ConversationEntry[] | undefined = EMPTY;
+  #streaming: StreamingAssistant | undefined;
+  readonly #tools = new Map<string, ToolExecution>();
+  #toolsView: ReadonlyMap<string, ToolExecution> | undefined;
+  #queue: Queues = NO_QUEUES;
+  #info: SessionInfo = EMPTY_INFO;
+  #historyLoaded = false;
+
+  // Run state.
+  #running = false;
+  #compacting = false;
+  #retrying: { attempt: number; maxAttempts?: number; delayMs?: number } | undefined;
+  #aborted = false;
+  #runView: RunState | undefined;
+  /** Index in #items where the current run began (agent_start), to match `agent_end.messages`. */
+  #runStart = 0;
+
+  #snapshot: ConversationSnapshot | undefined;
+
+  constructor(options: ConversationStateOptions = {}) {
+    this.#notifier = new BatchedNotifier(options.schedule ?? microtaskSchedule);
+    this.#onInvalid = options.onInvalidMessage;
+  }
+
+  /** The current snapshot: the same object until something changes (what `useSyncExternalStore` needs). */
+  getSnapshot = (): ConversationSnapshot => {
+    this.#snapshot ??= this.#build();
+    return this.#snapshot;
+  };
+
+  subscribe = (listener: () => void): (() => void) => this.#notifier.subscribe(listener);
+
+  /** The local sequence number now: pass it to `setHistory` for a `get_messages` sent at this point. */
+  mark(): number {
+    return this.#seq;
+  }
+
+  /** Applies one agent event (envelope-checked: an object with a string `type`). Unknown types are ignored. */
+  apply(event: AgentEventBase): void {
+    switch (event.type) {
+      case "message_update":
+        this.#onUpdate(event);
+        return;
+      case "message_start":
+        this.#onMessageStart(event.message);
+        return;
+      case "message_end":
+        this.#onMessageEnd(event.message);
+        return;
+      case "agent_start":
+        this.#running = true;
+        this.#aborted = false;
+        this.#retrying = undefined;
+        this.#runStart = this.#items.length;
+        this.#runChanged();
+        return;
+      case "agent_end":
+        this.#onAgentEnd(event);
+        return;
+      case "agent_settled":
+        this.#running = false;
+        if (event.aborted === true) this.#aborted = true;
+        this.#runChanged();
+        return;
+      case "tool_execution_start":
+      case "tool_execution_update":
+      case "tool_execution_end":
+        this.#onTool(event);
+        return;
+      case "queue_update":
+        this.#queue = {
+          steering: strings(event.steering) ?? this.#queue.steering,
+          followUp: strings(event.followUp) ?? this.#queue.followUp,
+        };
+        this.#changed();
+        return;
+      case "compaction_start":
+        this.#compacting = true;
+        this.#addNotice({ type: "compaction", reason: str(event.reason), status: "running" });
+        this.#runChanged();
+        return;
+      case "compaction_end":
+        this.#onCompactionEnd(event);
+        return;
+      case "auto_retry_start":
+        this.#onRetryStart(event);
+        return;
+      case "auto_retry_end":
+        this.#onRetryEnd(event);
+        return;
+      case "extension_error":
+        this.#addNotice({
+          type: "extension_error",
+          extensionPath: str(event.extensionPath),
+          event: str(event.event),
+          error: str(event.error) ?? "An extension failed.",
+        });
+        return;
+      case "thinking_level_changed":
+        if (typeof event.level === "string") this.setInfo({ thinkingLevel: event.level as ThinkingLevel });
+        return;
+      case "session_info_changed":
+        this.setInfo({ sessionName: str(event.name) });
+        return;
+    }
+  }
+
+  /**
+   * Takes a history (`get_messages`' `messages`) under the merge rule above. `since` is `mark()` when the
+   * `get_messages` was sent.
+   */
+  setHistory(messages: readonly unknown[], since: number): void {
+    const old = this.#items;
+    const bySignature = new Map<string, Item[]>();
+    for (const item of old) {
+      if (!("message" in item)) continue;
+      const list = bySignature.get(signatureOf(item));
+      if (list) list.push(item);
+      else bySignature.set(signatureOf(item), [item]);
+    }
+    const next: Item[] = [];
+    const reused = new Set<Item>();
+    for (const message of messages) {
+      const signature = signature_(message);
+      const match = bySignature.get(signature)?.find((item) => !reused.has(item));
+      if (match) {
+        reused.add(match);
+        next.push(match);
+      } else {
+        const item = this.#itemFor(message, 0);
+        if (item) {
+          item.signature = signature;
+          next.push(item);
+        }
+      }
+      this.#toolFromHistory(message);
+    }
+    // Rule 2: committed here after the request, unknown to the history.
+    for (const item of old) {
+      if ("message" in item && item.seq > since && !reused.has(item)) {
+        reused.add(item);
+        next.push(item);
+      }
+    }
+    // Rule 4: notices after the message they followed, or the nearest earlier one that is still there.
+    let anchor: Item | undefined;
+    const after = new Map<Item | undefined, NoticeEntry[]>();
+    for (const item of old) {
+      if ("notice" in item) {
+        const list = after.get(anchor);
+        if (list) list.push(item.notice);
+        else after.set(anchor, [item.notice]);
+      } else if (reused.has(item)) anchor = item;
+    }
+    const merged: Item[] = [];
+    for (const notice of after.get(undefined) ?? []) merged.push({ notice });
+    for (const item of next) {
+      merged.push(item);
+      for (const notice of after.get(item) ?? []) merged.push({ notice });
+    }
+    this.#items = merged;
+    this.#runStart = Math.min(this.#runStart, merged.length);
+    this.#historyLoaded = true;
+    this.#entriesView = undefined;
+    this.#changed();
+  }
+
+  /** Forgets the conversation (a new, switched or forked session): messages, notices, stream, tools and queues. */
+  reset(): void {
+    this.#items = [];
+    this.#runStart = 0;
+    this.#entriesView = undefined;
+    this.#streaming = undefined;
+    this.#tools.clear();
+    this.#toolsView = undefined;
+    this.#queue = NO_QUEUES;
+    this.#historyLoaded = false;
+    this.#aborted = false;
+    this.#retrying = undefined;
+    this.#info = { ...this.#info, stats: undefined };
+    this.#runChanged();
+  }
+
+  /** Drops the message being streamed (a gap in the connection: see rule 3). */
+  dropStreaming(): void {
+    if (!this.#streaming) return;
+    this.#streaming = undefined;
+    this.#changed();
+  }
+
+  /** Changes parts of the session info; unchanged values keep the info object. */
+  setInfo(patch: Partial<SessionInfo>): void {
+    let changed = false;
+    for (const [key, value] of Object.entries(patch) as [keyof SessionInfo, unknown][]) {
+      if (this.#info[key] !== value) changed = true;
+    }
+    if (!changed) return;
+    this.#info = { ...this.#info, ...patch };
+    this.#changed();
+  }
+
+  /** Takes `get_state`: session, model, thinking level, and whether pi is streaming or compacting. */
+  setState(state: Partial<SessionState>): void {
+    this.setInfo({
+      model: isObject(state.model) ? (state.model as ModelInfo) : undefined,
+      thinkingLevel: state.thinkingLevel,
+      sessionId: state.sessionId,
+      sessionName: state.sessionName,
+      sessionFile: state.sessionFile,
+    });
+    if (typeof state.isStreaming === "boolean" && state.isStreaming !== this.#running) {
+      this.#running = state.isStreaming;
+      if (!this.#running) this.#streaming = undefined;
+      this.#runChanged();
+    }
+    if (typeof state.isCompacting === "boolean" && state.isCompacting !== this.#compacting) {
+      this.#compacting = state.isCompacting;
+      this.#runChanged();
+    }
+  }
+
+  /** Takes `get_session_stats`; an answer without `tokens` and `cost` is ignored. */
+  setStats(stats: unknown): void {
+    if (!isObject(stats) || !isObject(stats.tokens) || typeof stats.cost !== "number") return;
+    this.setInfo({ stats: stats as unknown as SessionStats });
+  }
+
+  #onUpdate(event: AgentEventBase): void {
+    const update = event.assistantMessageEvent;
+    if (!isObject(update) || typeof update.type !== "string") return;
+    const partial = update.partial ?? event.message;
+    if (!this.#streaming) {
+      // Joined mid-message. 0.73.1's partial is the whole message so far; 1.6.0's deltas alone would show a
+      // message without its start, so it waits for message_end.
+      if (!isObject(partial)) return;
+      this.#streaming = new StreamingAssistant(this.#key(), partial);
+      this.#changed();
+      return;
+    }
+    if (this.#streaming.update(update as AssistantMessageEvent, partial, event.usage)) this.#changed();
+  }
+
+  #onMessageStart(message: unknown): void {
+    if (!isObject(message) || message.role !== "assistant") return;
+    this.#streaming = new StreamingAssistant(this.#key(), message);
+    this.#changed();
+  }
+
+  #onMessageEnd(message: unknown): void {
+    if (isObject(message) && message.role === "assistant") this.#streaming = undefined;
+    this.#commit(message);
+  }
+
+  #onAgentEnd(event: AgentEventBase): void {
+    // A message of the run this client has not committed (it joined mid-run) is taken from agent_end.
+    // Matched by role and timestamp, not JSON: agent_end repeats every message of the run, and comparing them whole
+    // would cost as much again as parsing them.
+    if (Array.isArray(event.messages)) {
+      const seen = new Set<string>();
+      for (let i = this.#runStart; i < this.#items.length; i++) {
+        const item = this.#items[i]!;
+        if ("message" in item) seen.add(identityOf(item.message));
+      }
+      for (const message of event.messages) if (!seen.has(identityOf(message))) this.#commit(message);
+    }
+    this.#streaming = undefined;
+    if (event.willRetry !== true) {
+      this.#running = false;
+      const last = Array.isArray(event.messages) ? event.messages.at(-1) : undefined;
+      if (isObject(last) && last.role === "assistant" && last.stopReason === "aborted") this.#aborted = true;
+    }
+    this.#runChanged();
+  }
+
+  #onTool(event: AgentEventBase): void {
+    const id = str(event.toolCallId);
+    if (id === undefined) return;
+    const old = this.#tools.get(id);
+    const toolName = str(event.toolName) ?? old?.toolName ?? "";
+    let next: ToolExecution;
+    if (event.type === "tool_execution_start" || !old) {
+      next = {
+        toolCallId: id,
+        toolName,
+        args: event.args ?? old?.args,
+        status: "running",
+        partialResult: undefined,
+        result: undefined,
+        isError: false,
+        durationMs: undefined,
+        parentToolCallId: str(event.parentToolCallId) ?? old?.parentToolCallId,
+      };
+    } else next = old;
+    if (event.type === "tool_execution_update") next = { ...next, partialResult: event.partialResult };
+    else if (event.type === "tool_execution_end") {
+      const isError = event.isError === true;
+      next = {
+        ...next,
+        status: isError ? "error" : "done",
+        result: event.result,
+        isError,
+        durationMs: typeof event.durationMs === "number" ? event.durationMs : undefined,
+      };
+    }
+    this.#tools.set(id, next);
+    this.#toolsView = undefined;
+    this.#changed();
+  }
+
+  /** Rule 5: a `toolResult` in a history finishes (or adds) its tool run. */
+  #toolFromHistory(message: unknown): void {
+    if (!isObject(message) || message.role !== "toolResult" || typeof message.toolCallId !== "string") return;
+    const old = this.#tools.get(message.toolCallId);
+    if (old && old.status !== "running") return;
+    const isError = message.isError === true;
+    this.#tools.set(message.toolCallId, {
+      toolCallId: message.toolCallId,
+      toolName: str(message.toolName) ?? old?.toolName ?? "",
+      args: old?.args,
+      status: isError ? "error" : "done",
+      partialResult: old?.partialResult,
+      result: { content: message.content, details: message.details },
+      isError,
+      durationMs: old?.durationMs,
+      parentToolCallId: old?.parentToolCallId,
+    });
+    this.#toolsView = undefined;
+  }
+
+  #onCompactionEnd(event: AgentEventBase): void {
+    this.#compacting = false;
+    const index = this.#lastNotice("compaction", (notice) => notice.status === "running");
+    const status: CompactionNotice["status"] =
+      event.aborted === true ? "aborted" : isObject(event.result) ? "done" : "failed";
+    const notice: CompactionNotice = {
+      type: "compaction",
+      reason: str(event.reason),
+      status,
+      ...(isObject(event.result) ? { result: event.result } : {}),
+      ...(typeof event.errorMessage === "string" ? { errorMessage: event.errorMessage } : {}),
+      ...(typeof event.willRetry === "boolean" ? { willRetry: event.willRetry } : {}),
+    };
+    if (index === undefined) this.#addNotice(notice);
+    else this.#replaceNotice(index, notice);
+    this.#runChanged();
+  }
+
+  #onRetryStart(event: AgentEventBase): void {
+    this.#dropFailedAnswer();
+    const attempt = typeof event.attempt === "number" ? event.attempt : 1;
+    const maxAttempts = num(event.maxAttempts);
+    const delayMs = num(event.delayMs);
+    this.#retrying = {
+      attempt,
+      ...(maxAttempts === undefined ? {} : { maxAttempts }),
+      ...(delayMs === undefined ? {} : { delayMs }),
+    };
+    const notice: RetryNotice = {
+      type: "retry",
+      attempt,
+      maxAttempts,
+      delayMs,
+      errorMessage: str(event.errorMessage),
+      status: "waiting",
+    };
+    // One notice per series of attempts: the next attempt takes the place of the one waiting.
+    const index = this.#lastNotice("retry", (item) => item.status === "waiting");
+    if (index === undefined) this.#addNotice(notice);
+    else this.#replaceNotice(index, notice);
+    this.#runChanged();
+  }
+
+  /**
+   * pi takes the failed answer out of its messages before it retries (it is in no later `get_messages`), so it
+   * leaves here too; the retry notice says what failed.
+   */
+  #dropFailedAnswer(): void {
+    for (let i = this.#items.length - 1; i >= 0; i--) {
+      const item = this.#items[i]!;
+      if (!("message" in item)) continue;
+      const message = item.message as { role?: unknown; stopReason?: unknown };
+      if (message.role === "assistant" && message.stopReason === "error") {
+        this.#items.splice(i, 1);
+        this.#runStart = Math.min(this.#runStart, this.#items.length);
+        this.#entriesView = undefined;
+      }
+      return;
+    }
+  }
+
+  #onRetryEnd(event: AgentEventBase): void {
+    this.#retrying = undefined;
+    const index = this.#lastNotice("retry", (item) => item.status === "waiting");
+    if (index !== undefined) {
+      const old = (this.#items[index] as { notice: NoticeEntry }).notice.notice as RetryNotice;
+      const finalError = str(event.finalError);
+      this.#replaceNotice(index, {
+        ...old,
+        attempt: typeof event.attempt === "number" ? event.attempt : old.attempt,
+        status: event.success === true ? "succeeded" : "failed",
+        ...(finalError === undefined ? {} : { finalError }),
+      });
+    }
+    this.#runChanged();
+  }
+
+  #lastNotice<T extends Notice["type"]>(
+    type: T,
+    test: (notice: Extract<Notice, { type: T }>) => boolean,
+  ): number | undefined {
+    for (let i = this.#items.length - 1; i >= 0; i--) {
+      const item = this.#items[i]!;
+      if ("notice" in item && item.notice.notice.type === type) {
+        return test(item.notice.notice as Extract<Notice, { type: T }>) ? i : undefined;
+      }
+    }
+    return undefined;
+  }
+
+  #addNotice(notice: Notice): void {
+    this.#items.push({ notice: { kind: "notice", key: this.#key(), notice } });
+    this.#entriesView = undefined;
+    this.#changed();
+  }
+
+  #replaceNotice(index: number, notice: Notice): void {
+    const old = this.#items[index] as { notice: NoticeEntry };
+    this.#items[index] = { notice: { kind: "notice", key: old.notice.key, notice } };
+    this.#entriesView = undefined;
+    this.#changed();
+  }
+
+  #commit(message: unknown): void {
+    this.#seq += 1;
+    const item = this.#itemFor(message, this.#seq);
+    if (!item) return;
+    this.#items.push(item);
+    if (item.entry) {
+      this.#entriesView = undefined;
+      this.#changed();
+    }
+  }
+
+  /** An item for a final message: checked once here; undefined for something that is not a message at all. */
+  #itemFor(message: unknown, seq: number): Extract<Item, { message: object }> | undefined {
+    const checked = checkMessage(message);
+    if (!checked.ok) {
+      this.#onInvalid?.(checked.problem, message);
+      if (!isObject(message)) return undefined;
+      const entry: OtherEntry = {
+        kind: "other",
+        key: this.#key(),
+        message: { role: str(message.role) ?? "", ...message } as UnknownMessage,
+        problem: checked.problem,
+      };
+      return { message, entry, seq };
+    }
+    if (!isShown(checked.message as { role: string; display?: unknown })) {
+      return { message: checked.message, entry: undefined, seq };
+    }
+    const entry: MessageEntry | OtherEntry = checked.known
+      ? { kind: "message", key: this.#key(), message: checked.message as KnownMessage }
+      : { kind: "other", key: this.#key(), message: checked.message };
+    return { message: checked.message, entry, seq };
+  }
+
+  #key(): string {
+    this.#nextKey += 1;
+    return `c${this.#nextKey}`;
+  }
+
+  #runChanged(): void {
+    this.#runView = undefined;
+    const isStreaming = this.#running;
+    const isCompacting = this.#compacting;
+    if (this.#info.isStreaming !== isStreaming || this.#info.isCompacting !== isCompacting) {
+      this.#info = { ...this.#info, isStreaming, isCompacting };
+    }
+    this.#changed();
+  }
+
+  #changed(): void {
+    this.#snapshot = undefined;
+    this.#notifier.changed();
+  }
+
+  #build(): ConversationSnapshot {
+    if (this.#entriesView === undefined) {
+      const entries: ConversationEntry[] = [];
+      for (const item of this.#items) {
+        if ("notice" in item) entries.push(item.notice);
+        else if (item.entry) entries.push(item.entry);
+      }
+      this.#entriesView = entries.length === 0 ? EMPTY : entries;
+    }
+    this.#toolsView ??= new Map(this.#tools);
+    this.#runView ??= this.#run();
+    return {
+      entries: this.#entriesView,
+      streaming: this.#streaming?.view(),
+      tools: this.#toolsView,
+      run: this.#runView,
+      queue: this.#queue,
+      info: this.#info,
+      historyLoaded: this.#historyLoaded,
+    };
+  }
+
+  #run(): RunState {
+    if (this.#compacting) return { status: "compacting" };
+    // Until the retry starts (agent_start): 1.6 keeps the run going across the wait (agent_end with willRetry).
+    if (this.#retrying) return { status: "retrying", retry: this.#retrying };
+    if (this.#running) return { status: "streaming" };
+    return { status: this.#aborted ? "aborted" : "idle" };
+  }
+}
+
+/** What makes two final messages the same one: the same JSON (pi serializes one message the same way each time). */
+function signature_(message: unknown): string {
+  try {
+    return JSON.stringify(message) ?? "";
+  } catch {
+    return "";
+  }
+}
+
+/** A cheap identity for a message of one run: role, timestamp (pi stamps every message) and tool call, else its JSON. */
+function identityOf(message: unknown): string {
+  if (isObject(message) && typeof message.timestamp === "number") {
+    return `${String(message.role)}\u0000${message.timestamp}\u0000${String(message.toolCallId ?? "")}`;
+  }
+  return signature_(message);
+}
+
+function signatureOf(item: Extract<Item, { message: object }>): string {
+  item.signature ??= signature_(item.message);
+  return item.signature;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+function num(value: unknown): number | undefined {
+  return typeof value === "number" ? value : undefined;
+}
+
+function strings(value: unknown): readonly string[] | undefined {
+  return Array.isArray(value) && value.every((item) => typeof item === "string") ? value : undefined;
+}

@@ -1,0 +1,11 @@
+/**
+ * `@pi-elements/core/conversation`: the conversation store (`conversationOf(session)`), its reducer, message types
+ * and schemas, and the refresh rule. Its own entry, so that a page that shows only the extension UI pays nothing for
+ * it (the reducer, its zod/mini schemas and jsonrepair).
+ */
+export * from "./conversation-of.js";
+export * from "./conversation-state.js";
+export * from "./messages.js";
+export type * from "./snapshot.js";
+export { parseArguments } from "./streaming.js";
+export * from "./sync.js";

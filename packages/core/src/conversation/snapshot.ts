@@ -1,0 +1,178 @@
+/**
+ * The conversation a session keeps, as an immutable snapshot (`conversationOf(session).getSnapshot()`). Each change
+ * makes a new snapshot object; every part that did not change keeps its identity, so a renderer compares by
+ * reference: a committed message keeps its entry object for as long as it is unchanged, and while a message streams
+ * only `streaming` (and within it only the block that grew) is new.
+ */
+import type { ModelInfo, SessionStats, ThinkingLevel } from "../protocol/commands.js";
+import type { KnownMessage, UnknownMessage, Usage } from "./messages.js";
+
+/** A committed message pi sent (`message_end`, `get_messages`), checked against its role's schema. */
+export interface MessageEntry {
+  readonly kind: "message";
+  /** Stable for the life of the entry: use it as the key of a rendered list. */
+  readonly key: string;
+  readonly message: KnownMessage;
+}
+
+/**
+ * A message of a role this client does not know, or one that failed its schema (`problem` says why): kept as it
+ * came so nothing pi said is lost.
+ */
+export interface OtherEntry {
+  readonly kind: "other";
+  readonly key: string;
+  readonly message: UnknownMessage;
+  readonly problem?: string;
+}
+
+/** A compaction, from `compaction_start` to `compaction_end`. */
+export interface CompactionNotice {
+  readonly type: "compaction";
+  /** "manual", "threshold" or "overflow". */
+  readonly reason: string | undefined;
+  readonly status: "running" | "done" | "aborted" | "failed";
+  /** The summary pi made (`compaction_end.result`), when it succeeded. */
+  readonly result?: { readonly summary?: string; readonly tokensBefore?: number; readonly [key: string]: unknown };
+  readonly errorMessage?: string;
+  /** pi retries the prompt on its own after an overflow compaction. */
+  readonly willRetry?: boolean;
+}
+
+/** An automatic retry after a transient error, from `auto_retry_start` to `auto_retry_end`. */
+export interface RetryNotice {
+  readonly type: "retry";
+  readonly attempt: number;
+  readonly maxAttempts: number | undefined;
+  readonly delayMs: number | undefined;
+  readonly errorMessage: string | undefined;
+  readonly status: "waiting" | "succeeded" | "failed";
+  readonly finalError?: string;
+}
+
+/** An extension threw (`extension_error`). */
+export interface ExtensionErrorNotice {
+  readonly type: "extension_error";
+  readonly extensionPath: string | undefined;
+  readonly event: string | undefined;
+  readonly error: string;
+}
+
+export type Notice = CompactionNotice | RetryNotice | ExtensionErrorNotice;
+
+/** Something that happened between messages, at its place in the conversation. */
+export interface NoticeEntry {
+  readonly kind: "notice";
+  readonly key: string;
+  readonly notice: Notice;
+}
+
+export type ConversationEntry = MessageEntry | OtherEntry | NoticeEntry;
+
+export interface StreamingText {
+  readonly type: "text";
+  readonly text: string;
+}
+export interface StreamingThinking {
+  readonly type: "thinking";
+  readonly thinking: string;
+}
+export interface StreamingToolCall {
+  readonly type: "toolCall";
+  /** The tool call's id: `ConversationSnapshot.tools.get(id)` is its execution once it runs. */
+  readonly id: string;
+  readonly name: string;
+  /**
+   * The arguments so far: pi 0.73.1's own parse of them, or (1.6.0, which sends raw JSON text) this client's
+   * partial-JSON parse, done when the snapshot is read, not per token. `{}` until anything parses.
+   */
+  readonly arguments: Readonly<Record<string, unknown>>;
+  /** True once `toolcall_end` gave the complete call. */
+  readonly complete: boolean;
+}
+export type StreamingBlock = StreamingText | StreamingThinking | StreamingToolCall;
+
+/** The assistant message being streamed: its blocks by `contentIndex`, each growing in place. */
+export interface StreamingMessage {
+  readonly key: string;
+  readonly role: "assistant";
+  /** Sparse only if pi skipped an index; normally dense. */
+  readonly blocks: readonly StreamingBlock[];
+  /** The latest cumulative usage (1.6.0 sends it with every update; 0.73.1 in its partial). */
+  readonly usage: Usage | undefined;
+  readonly provider: string | undefined;
+  readonly model: string | undefined;
+}
+
+export type ToolStatus = "running" | "done" | "error";
+
+/** One tool run, keyed by `toolCallId` (the id of the assistant's toolCall block that asked for it). */
+export interface ToolExecution {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly args: unknown;
+  readonly status: ToolStatus;
+  /** The latest `tool_execution_update.partialResult`: it replaces the one before (bash sends the output so far). */
+  readonly partialResult: unknown;
+  /** `tool_execution_end.result`, or built from the `toolResult` message (`{content, details}`) after a reload. */
+  readonly result: unknown;
+  readonly isError: boolean;
+  /** pi 1.6: how long the tool ran. */
+  readonly durationMs: number | undefined;
+  /** pi 1.6: the call this one is nested in. */
+  readonly parentToolCallId: string | undefined;
+}
+
+/**
+ * What the agent is doing. "aborted" is idle after a run the user aborted (until the next run starts); "retrying"
+ * waits for an automatic retry (`retry` says which attempt and how long).
+ */
+export type RunStatus = "idle" | "streaming" | "compacting" | "retrying" | "aborted";
+
+export interface RunState {
+  readonly status: RunStatus;
+  readonly retry?: { readonly attempt: number; readonly maxAttempts?: number; readonly delayMs?: number };
+}
+
+export interface Queues {
+  /** Steering messages waiting (text only, as pi's `queue_update` gives them). */
+  readonly steering: readonly string[];
+  readonly followUp: readonly string[];
+}
+
+/** What pi says about the session (see `PiSession.conversation` for when each part is refreshed). */
+export interface SessionInfo {
+  readonly model: ModelInfo | undefined;
+  /** `get_available_models`; undefined until answered. */
+  readonly availableModels: readonly ModelInfo[] | undefined;
+  readonly thinkingLevel: ThinkingLevel | undefined;
+  /** `get_available_thinking_levels` (pi 1.6); undefined on 0.73.1, which lacks the command. */
+  readonly availableThinkingLevels: readonly ThinkingLevel[] | undefined;
+  readonly sessionId: string | undefined;
+  readonly sessionName: string | undefined;
+  readonly sessionFile: string | undefined;
+  readonly isStreaming: boolean;
+  readonly isCompacting: boolean;
+  readonly stats: SessionStats | undefined;
+}
+
+export interface ConversationSnapshot {
+  /** Committed messages and notices, in order. Hidden messages (1.6 `system`, `custom` without `display`) are left out. */
+  readonly entries: readonly ConversationEntry[];
+  /** The assistant message being streamed, shown after `entries`; undefined between messages. */
+  readonly streaming: StreamingMessage | undefined;
+  /** Tool runs by `toolCallId`. */
+  readonly tools: ReadonlyMap<string, ToolExecution>;
+  readonly run: RunState;
+  readonly queue: Queues;
+  readonly info: SessionInfo;
+  /** True once `get_messages` has answered since the last connect or session change. */
+  readonly historyLoaded: boolean;
+}
+
+/** The store API, shaped for React's `useSyncExternalStore(store.subscribe, store.getSnapshot)`. */
+export interface ConversationStore {
+  getSnapshot(): ConversationSnapshot;
+  /** `listener` runs once per batch of changes (per animation frame in a browser by default). Returns the unsubscribe. */
+  subscribe(listener: () => void): () => void;
+}

@@ -1,0 +1,120 @@
+/**
+ * When the conversation store asks pi again. pi announces no model change and no new session, so the store learns
+ * from the answers to commands (anyone's: an element's `set_model` counts as much as the store's own `get_state`)
+ * and refreshes on these occasions, the refresh rule:
+ *
+ * | occasion | sent |
+ * |---|---|
+ * | connect: the store is first read while open, the transport opens (again), a new pi process behind the bridge (`pi-elements/agent_start`, which also resets the conversation) | `get_state`, `get_messages`, `get_available_models`, `get_available_thinking_levels`, `get_session_stats` |
+ * | `set_model` answered (the model is taken from the answer) | `get_state`, `get_available_thinking_levels` |
+ * | `cycle_model` answered (model and level from the answer) | `get_state`, `get_available_thinking_levels` |
+ * | `set_thinking_level` answered (the level asked for, until `get_state` says what pi chose) | `get_state` |
+ * | `cycle_thinking_level` answered (the level from the answer) | nothing |
+ * | `new_session`, `switch_session`, `fork`, `clone` answered and not cancelled: the conversation is reset | as on connect |
+ * | `set_session_name` answered (the name asked for) | nothing |
+ * | `bash` answered (its `bashExecution` message has no event) | `get_messages` |
+ * | `agent_end` | `get_session_stats` |
+ * | `compaction_end` with a result (the history is now the compacted one) | `get_messages`, `get_session_stats` |
+ * | `thinking_level_changed`, `session_info_changed` | nothing: the event says it |
+ *
+ * A refresh that fails (pi 0.73.1 has no `get_available_thinking_levels`) is not reported to the user.
+ */
+import type { ModelInfo, SessionState, ThinkingLevel } from "../protocol/commands.js";
+import type { AgentEventBase } from "../protocol/events.js";
+import type { ConversationState } from "./conversation-state.js";
+
+/** How the sync sends: a command whose failure is not shown to the user. */
+export type SyncSend = (type: string) => void;
+
+const CONNECT_COMMANDS = [
+  "get_state",
+  "get_messages",
+  "get_available_models",
+  "get_available_thinking_levels",
+  "get_session_stats",
+] as const;
+
+const SESSION_CHANGES = new Set(["new_session", "switch_session", "fork", "clone"]);
+
+export class ConversationSync {
+  readonly #state: ConversationState;
+  readonly #send: SyncSend;
+
+  constructor(state: ConversationState, send: SyncSend) {
+    this.#state = state;
+    this.#send = send;
+  }
+
+  /** A connect. `gap`: the connection was lost since the last one, so the streaming message is dropped. */
+  connect(gap: boolean): void {
+    if (gap) this.#state.dropStreaming();
+    for (const type of CONNECT_COMMANDS) this.#send(type);
+  }
+
+  /** An agent event, after the store applied it. */
+  onEvent(event: AgentEventBase): void {
+    if (event.type === "agent_end") this.#send("get_session_stats");
+    else if (event.type === "compaction_end" && typeof event.result === "object" && event.result !== null) {
+      this.#send("get_messages");
+      this.#send("get_session_stats");
+    }
+  }
+
+  /**
+   * A successful answer to `command` (the object sent) with its `data`; `mark` is the store's `mark()` when the
+   * command was sent.
+   */
+  onResult(command: { type: string; [key: string]: unknown }, data: unknown, mark: number): void {
+    const state = this.#state;
+    const value = (typeof data === "object" && data !== null ? data : {}) as Record<string, unknown>;
+    switch (command.type) {
+      case "get_state":
+        state.setState(value as Partial<SessionState>);
+        return;
+      case "get_messages":
+        if (Array.isArray(value.messages)) state.setHistory(value.messages, mark);
+        return;
+      case "get_available_models":
+        if (Array.isArray(value.models)) state.setInfo({ availableModels: value.models as ModelInfo[] });
+        return;
+      case "get_available_thinking_levels":
+        if (Array.isArray(value.levels)) state.setInfo({ availableThinkingLevels: value.levels as ThinkingLevel[] });
+        return;
+      case "get_session_stats":
+        state.setStats(value);
+        return;
+      case "set_model":
+        if (typeof value.id === "string") state.setInfo({ model: value as ModelInfo });
+        this.#send("get_state");
+        this.#send("get_available_thinking_levels");
+        return;
+      case "cycle_model":
+        if (typeof value.model === "object" && value.model !== null) {
+          state.setInfo({
+            model: value.model as ModelInfo,
+            ...(typeof value.thinkingLevel === "string" ? { thinkingLevel: value.thinkingLevel as ThinkingLevel } : {}),
+          });
+        }
+        this.#send("get_state");
+        this.#send("get_available_thinking_levels");
+        return;
+      case "set_thinking_level":
+        if (typeof command.level === "string") state.setInfo({ thinkingLevel: command.level as ThinkingLevel });
+        this.#send("get_state");
+        return;
+      case "cycle_thinking_level":
+        if (typeof value.level === "string") state.setInfo({ thinkingLevel: value.level as ThinkingLevel });
+        return;
+      case "set_session_name":
+        if (typeof command.name === "string") state.setInfo({ sessionName: command.name || undefined });
+        return;
+      case "bash":
+        this.#send("get_messages");
+        return;
+    }
+    if (SESSION_CHANGES.has(command.type) && value.cancelled !== true) {
+      state.reset();
+      this.connect(false);
+    }
+  }
+}
