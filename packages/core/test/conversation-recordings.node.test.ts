@@ -4,30 +4,26 @@
  * conversation pi's own `get_messages` gives at the end, and both versions of a scenario reduce to the same one.
  */
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import { ConversationState } from "../src/conversation/conversation-state.js";
 import { type AssistantMessage, isShown } from "../src/conversation/messages.js";
 import type { ConversationSnapshot, StreamingBlock } from "../src/conversation/snapshot.js";
 import type { AgentEventBase } from "../src/protocol/events.js";
-
-const root = new URL("../../../test/fixtures/conversation/", import.meta.url);
-const VERSIONS = ["0.73.1", "1.6.0"] as const;
+import {
+  CONVERSATION_SCENARIOS,
+  CONVERSATION_VERSIONS,
+  type ConversationScenario,
+  type ConversationVersion,
+  loadConversation,
+} from "./conversation-fixtures.js";
 
 type Record_ = { type: string; [key: string]: unknown };
 
-function load(version: string, scenario: string): Record_[] {
-  return readFileSync(new URL(`${version}/${scenario}.jsonl`, root), "utf8")
-    .split("\n")
-    .filter((line) => line !== "")
-    .map((line) => JSON.parse(line) as Record_);
-}
-
-const scenarios = (version: string) =>
-  readdirSync(new URL(`${version}/`, root))
-    .filter((name) => name.endsWith(".jsonl"))
-    .map((name) => name.slice(0, -".jsonl".length))
-    .sort();
+// The recordings, through the fixtures' own loader (conversation-fixtures.node.test.ts checks that the folders hold
+// exactly these scenarios, for both versions).
+const VERSIONS = CONVERSATION_VERSIONS;
+const load = (version: ConversationVersion, scenario: ConversationScenario) =>
+  loadConversation(version, scenario).records as Record_[];
 
 interface Replay {
   /** A snapshot after each record, for what a scenario must have shown on the way. */
@@ -105,7 +101,7 @@ function sight(message: Record<string, unknown>): unknown {
 
 for (const version of VERSIONS) {
   describe(`pi ${version} recordings`, () => {
-    for (const scenario of scenarios(version)) {
+    for (const scenario of CONVERSATION_SCENARIOS) {
       test(`${scenario}: the events reduce to get_messages' conversation, nothing streaming, every tool run done`, () => {
         const { state, problems, finalHistory } = replay(load(version, scenario));
         const snapshot = state.getSnapshot();
@@ -140,7 +136,7 @@ for (const version of VERSIONS) {
 }
 
 describe("both versions' recordings of a scenario reduce to the same conversation", () => {
-  const common = scenarios("0.73.1").filter((scenario) => scenarios("1.6.0").includes(scenario));
+  const common = [...CONVERSATION_SCENARIOS];
   test("there are scenarios recorded on both versions", () => assert.ok(common.length >= 5, common.join()));
   for (const scenario of common) {
     test(`${scenario}: the same messages, notices and streamed text`, () => {
@@ -290,7 +286,7 @@ const EXPECTATIONS: Record<string, (r: Replay, version: string) => void> = {
 
 describe("what each recorded scenario shows on the way", () => {
   for (const version of VERSIONS) {
-    for (const scenario of scenarios(version)) {
+    for (const scenario of CONVERSATION_SCENARIOS) {
       test(`${version} ${scenario}`, () => {
         const expectation = EXPECTATIONS[scenario];
         assert.ok(expectation, `an expectation for ${scenario}`);
