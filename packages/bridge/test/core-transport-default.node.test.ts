@@ -29,7 +29,9 @@ describe("the core's WebSocketTransport by default, through the bridge", () => {
       const emitted = [1, 2, 3].map((n) => ({ type: "framing_probe", n }));
       // The fake agent writes the three lines in one write; the bridge relays them as one frame.
       transport.send(JSON.stringify({ type: "prompt", message: `!emit ${JSON.stringify(emitted)}` }));
-      const probes = () => records.filter((record) => record.includes('"framing_probe"'));
+      // Only the probes themselves: the fake agent's "received" echo of the command quotes them too, and may share a frame.
+      const isProbe = (line: string) => line.startsWith('{"type":"framing_probe"');
+      const probes = () => records.filter(isProbe);
       await waitFor(() => records.some((record) => record.includes('"n":3')) || diagnostics.length > 0, {
         message: "the last probe record",
         detail: () => JSON.stringify({ records, diagnostics }),
@@ -38,7 +40,7 @@ describe("the core's WebSocketTransport by default, through the bridge", () => {
       const frame = await waitFor(() => watcher.frames.find((text) => text.includes('"n":3')), {
         message: "the watcher's frame with the probes",
       });
-      assert.equal(frame.split("\n").filter((line) => line.includes("framing_probe")).length, 3, frame);
+      assert.equal(frame.split("\n").filter(isProbe).length, 3, frame);
       assert.deepEqual(
         probes().map((record) => JSON.parse(record)),
         emitted,
