@@ -24,6 +24,6 @@ export * from "./elements/select/select.js";
 export * from "./elements/session/session.js";
 export * from "./elements/status-bar/status-bar.js";
 export * from "./elements/widget-slot/widget-slot.js";
-export { isRtl, localize, nearestLang, setStrings } from "./i18n/localize.js";
+export { isRtl, localize, localizeIn, nearestLang, type StringSet, setStrings } from "./i18n/localize.js";
 export type { StringKey, StringTable } from "./i18n/strings.js";
 export { tokens } from "./theme/tokens.js";

@@ -5,12 +5,28 @@
  */
 import { en, ja, type StringKey, type StringTable, zhHans } from "./strings.js";
 
-/** Built-in tables by primary language subtag; `zh` is Simplified Chinese (zh-CN, zh-SG, zh-Hans). */
-const builtIn: Record<string, StringTable> = { en, ja, zh: zhHans };
-const globalOverrides: Record<string, StringTable> = {};
+/** One language's strings of some set: a key missing falls back to the set's English. */
+type AnyTable = { readonly [key: string]: string | undefined };
 
-/** Overrides strings for every element on the page, for one language (`"*"` for all languages). */
-export function setStrings(lang: string, table: StringTable): void {
+/**
+ * A set of built-in tables by primary language subtag; `zh` is Simplified Chinese (zh-CN, zh-SG, zh-Hans). The
+ * extension UI's set is `en`/`ja`/`zhHans` of strings.ts; an optional part (the transcript) brings its own set in its
+ * own module, so a page that does not load the part does not carry its strings.
+ */
+export interface StringSet<K extends string> {
+  readonly en: { readonly [key in K]: string };
+  readonly ja: { readonly [key in K]?: string };
+  readonly zh: { readonly [key in K]?: string };
+}
+
+const builtIn: StringSet<StringKey> = { en, ja, zh: zhHans };
+const globalOverrides: Record<string, AnyTable> = {};
+
+/**
+ * Overrides strings for every element on the page, for one language (`"*"` for all languages). The keys of every
+ * part's set may be given (the extension UI's are typed here; an optional part exports its own table type).
+ */
+export function setStrings(lang: string, table: StringTable | AnyTable): void {
   const key = lang.toLowerCase();
   globalOverrides[key] = { ...globalOverrides[key], ...table };
 }
@@ -27,11 +43,16 @@ export function nearestLang(element: Element): string {
 }
 
 /** The tables `key` is looked up in, first match wins: page-wide overrides (tag, primary language, "*"), built-in. */
-function tablesFor(lang: string): (StringTable | undefined)[] {
+function tablesFor(lang: string, set: StringSet<string>): (AnyTable | undefined)[] {
   const tag = lang.toLowerCase();
   const base = tag.split("-")[0] ?? tag;
   // Traditional Chinese has no built-in table: it falls back to English rather than to Simplified.
-  const table = base === "zh" && /-(tw|hk|mo|hant)\b/.test(tag) ? undefined : builtIn[base];
+  const table =
+    base === "zh" && /-(tw|hk|mo|hant)\b/.test(tag)
+      ? undefined
+      : Object.hasOwn(set, base)
+        ? (set as unknown as Record<string, AnyTable>)[base]
+        : undefined;
   return [globalOverrides[tag], globalOverrides[base], globalOverrides["*"], table];
 }
 
@@ -42,12 +63,26 @@ export function localize(
   values?: Record<string, string | number>,
   override?: StringTable,
 ): string {
+  return localizeIn(builtIn, element, key, values, override);
+}
+
+/**
+ * `localize` over another set of built-in tables (an optional part's): the same order of lookup, the same page-wide
+ * overrides, the set's English last.
+ */
+export function localizeIn<K extends string>(
+  set: StringSet<K>,
+  element: Element,
+  key: K,
+  values?: Record<string, string | number>,
+  override?: { readonly [key in K]?: string },
+): string {
   const result =
     override?.[key] ??
-    tablesFor(nearestLang(element))
+    tablesFor(nearestLang(element), set)
       .map((table) => table?.[key])
       .find((text) => text !== undefined) ??
-    en[key];
+    set.en[key];
   if (!values) return result;
   return result.replace(/\{(\w+)\}/g, (match, name: string) => String(values[name] ?? match));
 }
