@@ -134,10 +134,12 @@ export class ConversationState implements ConversationStore {
         this.#onMessageEnd(event.message);
         return;
       case "agent_start":
+        // A run already under way keeps where it began: the bridge replays `agent_start` to a client that
+        // reconnects mid-run, and 1.6 starts a retry with another one; agent_end then still matches the whole run.
+        if (!this.#running) this.#runStart = this.#items.length;
         this.#running = true;
         this.#aborted = false;
         this.#retrying = undefined;
-        this.#runStart = this.#items.length;
         this.#runChanged();
         return;
       case "agent_end":
@@ -319,7 +321,7 @@ export class ConversationState implements ConversationStore {
       // Joined mid-message. 0.73.1's partial is the whole message so far; 1.6.0's deltas alone would show a
       // message without its start, so it waits for message_end.
       if (!isObject(partial)) return;
-      this.#streaming = new StreamingAssistant(this.#key(), partial);
+      this.#streaming = new StreamingAssistant(this.#key(), partial, true);
       this.#changed();
       return;
     }
@@ -341,13 +343,27 @@ export class ConversationState implements ConversationStore {
     // A message of the run this client has not committed (it joined mid-run) is taken from agent_end.
     // Matched by role and timestamp, not JSON: agent_end repeats every message of the run, and comparing them whole
     // would cost as much again as parsing them.
+    // Each goes where the run has it: before the first message of the run that follows it here.
     if (Array.isArray(event.messages)) {
-      const seen = new Set<string>();
+      const seen = new Map<string, Item>();
       for (let i = this.#runStart; i < this.#items.length; i++) {
         const item = this.#items[i]!;
-        if ("message" in item) seen.add(identityOf(item.message));
+        if ("message" in item) seen.set(identityOf(item.message), item);
       }
-      for (const message of event.messages) if (!seen.has(identityOf(message))) this.#commit(message);
+      let at = this.#runStart;
+      for (const message of event.messages) {
+        const known = seen.get(identityOf(message));
+        if (known) {
+          at = Math.max(at, this.#items.indexOf(known, at) + 1);
+          continue;
+        }
+        this.#seq += 1;
+        const item = this.#itemFor(message, this.#seq);
+        if (!item) continue;
+        this.#items.splice(at, 0, item);
+        at += 1;
+        if (item.entry) this.#entriesView = undefined;
+      }
     }
     this.#streaming = undefined;
     if (event.willRetry !== true) {

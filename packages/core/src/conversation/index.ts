@@ -7,5 +7,5 @@ export * from "./conversation-of.js";
 export * from "./conversation-state.js";
 export * from "./messages.js";
 export type * from "./snapshot.js";
-export { parseArguments } from "./streaming.js";
+export { parseArguments, StreamingAssistant } from "./streaming.js";
 export * from "./sync.js";

@@ -11,6 +11,13 @@
  * So one update costs the same however long the message already is: a string append and a few field writes. The
  * immutable view a snapshot shows is made when the snapshot is read (once per batch): only the blocks that changed
  * get a new object, and a 1.6 tool call's raw argument text is parsed (partially) there, not per token.
+ *
+ * Two ways to begin mid-message:
+ * - from a `message_start` whose message already has content (the bridge's replay to a client that connects while a
+ *   message streams, `toMessage()` below): that content is what the deltas so far add up to, so the next deltas
+ *   append to it; an unfinished tool call carries its raw argument text as `partialArgs` (pi-ai's own name for it);
+ * - from a 0.73.1 partial (`joined`: a client that connected mid-message with no replay): the partial runs a delta or
+ *   two ahead of the deltas sent with it, so the blocks it had keep following the partials instead of appending.
  */
 import { jsonrepair } from "jsonrepair";
 import type { AssistantMessageEvent } from "../protocol/events.js";
@@ -25,7 +32,10 @@ interface WorkBlock {
   name: string;
   /** A tool call's arguments when pi gave them whole (`toolcall_end`, an adopted block); else parsed from `text`. */
   args: Record<string, unknown> | undefined;
-  /** Adopted from a 0.73.1 partial when joining mid-message: its raw argument text before the join is unknown. */
+  /**
+   * Adopted from a 0.73.1 partial when joining mid-message: it follows the partials (its text before the join is
+   * pi's, ahead of the deltas), and its raw argument text is unknown.
+   */
   adopted: boolean;
   complete: boolean;
   view: StreamingBlock | undefined;
@@ -41,16 +51,19 @@ export class StreamingAssistant {
   #model: string | undefined;
   #view: StreamingMessage | undefined;
 
-  /** `start` is the message of `message_start` (or 0.73.1's partial when this client joined mid-message). */
-  constructor(key: string, start: unknown) {
+  /**
+   * `start` is the message of `message_start`, or 0.73.1's partial when this client `joined` mid-message (see the
+   * module's comment).
+   */
+  constructor(key: string, start: unknown, joined = false) {
     this.key = key;
     if (isObject(start)) {
       this.#provider = typeof start.provider === "string" ? start.provider : undefined;
       this.#model = typeof start.model === "string" ? start.model : undefined;
       this.#usage = isObject(start.usage) ? (start.usage as Usage) : undefined;
-      // Only when joining mid-message (or a provider that starts with content): a walk once, not per token.
+      // Only when beginning mid-message (or a provider that starts with content): a walk once, not per token.
       if (Array.isArray(start.content)) {
-        for (const [index, block] of start.content.entries()) this.#adopt(index, block);
+        for (const [index, block] of start.content.entries()) this.#adopt(index, block, joined);
       }
     }
   }
@@ -74,7 +87,9 @@ export class StreamingAssistant {
       case "thinking_delta": {
         if (typeof event.delta !== "string") return false;
         const block = this.#block(index, event.type === "text_delta" ? "text" : "thinking");
-        block.text += event.delta;
+        const followed = block.adopted && isObject(fromPartial) ? fromPartial[block.type] : undefined;
+        if (typeof followed === "string") block.text = followed;
+        else block.text += event.delta;
         block.view = undefined;
         return true;
       }
@@ -135,18 +150,51 @@ export class StreamingAssistant {
     return this.#view;
   }
 
-  #adopt(index: number, block: unknown): void {
+  /**
+   * The message so far as pi writes an assistant message, for a `message_start` that begins a client mid-message
+   * (the bridge's replay): the fields of `base` (the message of the real `message_start`) with the content so far and
+   * the latest usage; an unfinished tool call has its raw argument text as `partialArgs`.
+   */
+  toMessage(base: Record<string, unknown>): Record<string, unknown> {
+    const content: Record<string, unknown>[] = [];
+    for (const block of this.#blocks) {
+      if (!block) continue;
+      if (block.type === "text") content.push({ type: "text", text: block.text });
+      else if (block.type === "thinking") content.push({ type: "thinking", thinking: block.text });
+      else {
+        content.push({
+          type: "toolCall",
+          id: block.id,
+          name: block.name,
+          arguments: block.args ?? parseArguments(block.text),
+          ...(block.complete || block.adopted ? {} : { partialArgs: block.text }),
+        });
+      }
+    }
+    return { ...base, content, ...(this.#usage === undefined ? {} : { usage: this.#usage }) };
+  }
+
+  #adopt(index: number, block: unknown, joined: boolean): void {
     if (!isObject(block)) return;
-    if (block.type === "text" && typeof block.text === "string") this.#set(index, "text").text = block.text;
-    else if (block.type === "thinking" && typeof block.thinking === "string") {
-      this.#set(index, "thinking").text = block.thinking;
+    let work: WorkBlock | undefined;
+    if (block.type === "text" && typeof block.text === "string") {
+      work = this.#set(index, "text");
+      work.text = block.text;
+    } else if (block.type === "thinking" && typeof block.thinking === "string") {
+      work = this.#set(index, "thinking");
+      work.text = block.thinking;
     } else if (block.type === "toolCall") {
-      const work = this.#set(index, "toolCall");
+      work = this.#set(index, "toolCall");
       work.id = str(block.id) ?? "";
       work.name = str(block.name) ?? "";
-      work.args = isObject(block.arguments) ? block.arguments : undefined;
-      work.adopted = true;
+      if (!joined && typeof block.partialArgs === "string") work.text = block.partialArgs;
+      else {
+        work.args = isObject(block.arguments) ? block.arguments : undefined;
+        // Whole arguments without raw text: finished (pi-ai drops `partialArgs` at toolcall_end).
+        work.complete = !joined;
+      }
     }
+    if (work && joined) work.adopted = true;
   }
 
   /** A fresh block at `index` (a `*_start`). */
