@@ -103,6 +103,11 @@ export interface BridgeOptions {
   maxJsonDepth?: number;
   /** Limits of the UI state the bridge keeps for the replay (see `MirrorLimits`). */
   mirror?: MirrorLimits;
+  /**
+   * Characters of the turn in progress kept for a client that connects mid-turn: the streaming message's text,
+   * thinking and argument text and the running tools' latest records (see `TurnKeeper`). Default 2 Mi (2,097,152).
+   */
+  maxTurnChars?: number;
   /** Output waiting for one slow client beyond which it is disconnected with 1013. Default 64 MiB. */
   maxClientBacklog?: number;
   /** Milliseconds between SIGTERM and SIGKILL when stopping the agent. Default 3000. */
@@ -203,6 +208,7 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
   const relay: Relay = new Relay({
     clock,
     ...(options.mirror === undefined ? {} : { mirror: options.mirror }),
+    ...(options.maxTurnChars === undefined ? {} : { maxTurnChars: options.maxTurnChars }),
     maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
     broadcast: (message, except) => hub.broadcast(message, except),
     send: (client, message) => hub.send(client, message),

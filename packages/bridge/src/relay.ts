@@ -20,6 +20,7 @@ import {
 import { type ClientMessage, CloseCode, parseClientFrame } from "./client-frames.js";
 import type { Guard } from "./guard.js";
 import { sortAgentFrame } from "./jsonl-frames.js";
+import { TurnKeeper } from "./turn-keeper.js";
 import { type MirrorLimits, UiMirror } from "./ui-mirror.js";
 
 /** What the relay needs of a client: ws's WebSocket fits. Messages go to it through `RelayOptions.send`. */
@@ -33,6 +34,8 @@ export type RelayAgent = Pick<AgentProcess, "running" | "write">;
 export interface RelayOptions {
   clock: Clock;
   mirror?: MirrorLimits;
+  /** The cap of the turn kept for the replay (see `TurnKeeper`). */
+  maxTurnChars?: number;
   maxJsonDepth: number;
   /** Sends one text message (a string, or whole records as parts) to every open client but `except`. */
   broadcast: (message: string | readonly Buffer[], except?: RelayClient) => void;
@@ -52,6 +55,7 @@ const CONSUMES_EDITOR_TEXT = new Set(["prompt", "steer", "follow_up"]);
 export class Relay {
   readonly #options: RelayOptions;
   readonly #mirror: UiMirror;
+  readonly #turn: TurnKeeper;
   /** The ids of the last requests the bridge cancelled itself, whose cancel by a client is expected. */
   readonly #cancelledByBridge = new RecentIds(1000);
 
@@ -64,16 +68,22 @@ export class Relay {
       ...(options.mirror === undefined ? {} : { limits: options.mirror }),
       onLimit: (message) => log(`[pi-bridge] ${message}`),
     });
+    this.#turn = new TurnKeeper({
+      ...(options.maxTurnChars === undefined ? {} : { maxChars: options.maxTurnChars }),
+      onLimit: (message) => log(`[pi-bridge] turn replay: ${message}`),
+    });
   }
 
   /** A new agent: its predecessor's state is gone; clients are told once it has a pid. */
   agentStarted(pid: number | undefined): void {
     this.#mirror.clear();
+    this.#turn.clear();
     if (pid !== undefined) this.#options.broadcast(agentStartFrame(pid));
   }
 
   /** The agent is gone: its dialogs close, then clients get the exit report. */
   agentExited(info: AgentExitInfo): void {
+    this.#turn.clear();
     const closed = this.#mirror.closeAll();
     // Two messages: however large the exit report, the dialogs' closing is never refused along with it.
     if (closed.length > 0) this.#options.broadcast(closedFrame(closed, "agent_exit"));
@@ -86,6 +96,7 @@ export class Relay {
     const { parts, dropped, uiRequests } = sortAgentFrame(frame);
     if (dropped > 0) log(`[pi-bridge] dropped ${dropped} agent record(s) in the bridge's own pi-elements/ namespace`);
     const unanswerable = this.#mirror.observe(uiRequests);
+    this.#turn.observe(parts);
     broadcast(parts);
     if (unanswerable.length === 0) return;
     // Requests that block the agent but that no client could ever answer (see UiMirror.observe): answered here,
@@ -103,9 +114,12 @@ export class Relay {
     log(`[pi-bridge] answered ${unanswerable.length} UI request(s) no client can present: cancelled`);
   }
 
-  /** The frames a new client gets: hello, the current UI state, and the last exit report if no agent runs. */
+  /**
+   * The frames a new client gets: hello, the current UI state, the turn in progress (see `TurnKeeper`), and the last
+   * exit report if no agent runs.
+   */
   replay(lastExit: AgentExitInfo | undefined): string[] {
-    const records = [HELLO, ...this.#mirror.replay()];
+    const records = [HELLO, ...this.#mirror.replay(), ...this.#turn.replay()];
     if (lastExit !== undefined) records.push(exitRecord(lastExit));
     return framesOf(records);
   }

@@ -1,0 +1,250 @@
+/**
+ * The turn in progress, kept by the bridge so that a client that connects mid-turn sees what a client connected all
+ * along sees. pi cannot tell it: `get_messages` never holds the message still streaming, and pi 1.x sends only deltas,
+ * so without this a page opened during a long answer would show nothing of it until `message_end`.
+ *
+ * What is kept, from the agent's own records, and replayed after the UI state (`Relay.replay`):
+ * - the run's `agent_start` while the run lasts (until an `agent_end` pi does not retry, or `agent_settled`), so the
+ *   client knows pi is working;
+ * - the last `queue_update` while something is queued (the steering and follow-up texts, which nothing else gives);
+ * - the assistant message being streamed, as one `message_start` whose message holds the content the deltas so far
+ *   add up to (the core's `StreamingAssistant` reduces both versions' wire forms; `toMessage` writes it, an
+ *   unfinished tool call with its raw argument text as `partialArgs`), so the next delta continues it;
+ * - each tool run still going: its `tool_execution_start` and latest `tool_execution_update` (pi's update carries the
+ *   output so far: the latest replaces the one before).
+ * Compaction and retry notices, and the turn's finished messages, are not kept: `get_state` says whether pi compacts,
+ * and `get_messages` has every finished message.
+ *
+ * The cap: `maxChars` (default 2 Mi, 2,097,152) characters for the streaming message's text, thinking and argument
+ * text together plus the kept tool records. A message that grows past it is dropped from the replay (a client that
+ * connects later gets it whole at `message_end`, as without a bridge); a tool record that does not fit is not kept.
+ *
+ * Records are recognised by their start, `{"type":"<type>"`, as pi writes every record (JSON.stringify of an object
+ * whose first key is `type`), then parsed and judged by the parsed type; other records cost a look at their first
+ * bytes. What the keeper does not recognise is relayed all the same, only not replayed.
+ */
+import { StreamingAssistant } from "@pi-elements/core/conversation";
+
+export interface TurnKeeperOptions {
+  /** See the module's comment. Default `DEFAULT_TURN_CHARS`. */
+  maxChars?: number;
+  /** Told once per message or tool run that went past `maxChars`. */
+  onLimit?: (message: string) => void;
+}
+
+export const DEFAULT_TURN_CHARS = 2 * 1024 * 1024;
+
+const LF = 0x0a;
+const PREFIX = '{"type":"';
+/** The longest type this keeper reads, plus the prefix and the closing quote. */
+const HEAD_BYTES = PREFIX.length + "tool_execution_update".length + 1;
+const TYPES = new Set([
+  "agent_start",
+  "agent_end",
+  "agent_settled",
+  "message_start",
+  "message_update",
+  "message_end",
+  "tool_execution_start",
+  "tool_execution_update",
+  "tool_execution_end",
+  "queue_update",
+]);
+
+interface KeptMessage {
+  readonly base: Record<string, unknown>;
+  readonly stream: StreamingAssistant;
+  chars: number;
+}
+
+interface KeptTool {
+  readonly start: string;
+  update: string | undefined;
+  /** An update did not fit (told once per run). */
+  overflowed: boolean;
+}
+
+export class TurnKeeper {
+  readonly #maxChars: number;
+  readonly #onLimit: (message: string) => void;
+  #agentStart: string | undefined;
+  #queue: string | undefined;
+  #message: KeptMessage | undefined;
+  readonly #tools = new Map<string, KeptTool>();
+  #toolChars = 0;
+
+  constructor(options: TurnKeeperOptions = {}) {
+    this.#maxChars = options.maxChars ?? DEFAULT_TURN_CHARS;
+    this.#onLimit = options.onLimit ?? (() => {});
+  }
+
+  /** Reads one frame of agent output (whole LF-terminated records, in parts), as relayed to the clients. */
+  observe(parts: readonly Buffer[]): void {
+    let carry: Buffer[] = [];
+    for (const part of parts) {
+      let start = 0;
+      for (;;) {
+        const end = part.indexOf(LF, start);
+        if (end === -1) break;
+        if (carry.length > 0) {
+          carry.push(part.subarray(start, end));
+          this.#line(Buffer.concat(carry), 0, undefined);
+          carry = [];
+        } else this.#line(part, start, end);
+        start = end + 1;
+      }
+      if (start < part.length) carry.push(part.subarray(start));
+    }
+    if (carry.length > 0) this.#line(Buffer.concat(carry), 0, undefined);
+  }
+
+  /** The records a client that connects now gets after the UI state (see the module's comment), in order. */
+  replay(): string[] {
+    const records: string[] = [];
+    if (this.#agentStart !== undefined) records.push(this.#agentStart);
+    if (this.#queue !== undefined) records.push(this.#queue);
+    if (this.#message !== undefined) {
+      const { base, stream } = this.#message;
+      records.push(JSON.stringify({ type: "message_start", message: stream.toMessage(base) }));
+    }
+    for (const tool of this.#tools.values()) {
+      records.push(tool.start);
+      if (tool.update !== undefined) records.push(tool.update);
+    }
+    return records;
+  }
+
+  /** Forgets everything: a new agent process, or the agent is gone. */
+  clear(): void {
+    this.#agentStart = undefined;
+    this.#queue = undefined;
+    this.#message = undefined;
+    this.#tools.clear();
+    this.#toolChars = 0;
+  }
+
+  /** One record: `buffer[start, end)` (end undefined: to the buffer's end), a trailing CR allowed. */
+  #line(buffer: Buffer, start: number, end: number | undefined): void {
+    const stop = end ?? buffer.length;
+    const head = buffer.toString("latin1", start, Math.min(stop, start + HEAD_BYTES));
+    if (!head.startsWith(PREFIX)) return;
+    const quote = head.indexOf('"', PREFIX.length);
+    if (quote === -1 || !TYPES.has(head.slice(PREFIX.length, quote))) return;
+    const text = buffer.toString("utf8", start, stop).replace(/\r$/, "");
+    let record: Record<string, unknown>;
+    try {
+      const value: unknown = JSON.parse(text);
+      if (!isObject(value)) return;
+      record = value;
+    } catch {
+      return;
+    }
+    this.#record(record, text);
+  }
+
+  #record(record: Record<string, unknown>, text: string): void {
+    switch (record.type) {
+      case "agent_start":
+        this.#agentStart = text;
+        return;
+      case "agent_end":
+        this.#message = undefined;
+        this.#forgetTools();
+        if (record.willRetry !== true) this.#agentStart = undefined;
+        return;
+      case "agent_settled":
+        this.#agentStart = undefined;
+        return;
+      case "message_start": {
+        const message = record.message;
+        this.#message =
+          isObject(message) && message.role === "assistant"
+            ? { base: message, stream: new StreamingAssistant("replay", message), chars: 0 }
+            : undefined;
+        return;
+      }
+      case "message_update":
+        this.#update(record);
+        return;
+      case "message_end":
+        this.#message = undefined;
+        return;
+      case "queue_update":
+        this.#queue = hasItems(record.steering) || hasItems(record.followUp) ? text : undefined;
+        return;
+      case "tool_execution_start":
+      case "tool_execution_update":
+      case "tool_execution_end":
+        this.#tool(record, text);
+        return;
+    }
+  }
+
+  #update(record: Record<string, unknown>): void {
+    const kept = this.#message;
+    const event = record.assistantMessageEvent;
+    if (kept === undefined || !isObject(event) || typeof event.type !== "string") return;
+    const partial = event.partial ?? record.message;
+    kept.stream.update(event as Parameters<StreamingAssistant["update"]>[0], partial, record.usage);
+    if (typeof event.delta === "string") kept.chars += event.delta.length;
+    if (kept.chars > this.#maxChars) {
+      this.#message = undefined;
+      this.#onLimit(
+        `the message being streamed passed ${this.#maxChars} characters: a client that connects now gets it at its end`,
+      );
+    }
+  }
+
+  #tool(record: Record<string, unknown>, text: string): void {
+    const id = record.toolCallId;
+    if (typeof id !== "string") return;
+    const kept = this.#tools.get(id);
+    if (record.type === "tool_execution_end") {
+      if (kept) this.#dropTool(id, kept);
+      return;
+    }
+    if (record.type === "tool_execution_start") {
+      if (kept) this.#dropTool(id, kept);
+      if (this.#fits(text.length, `the start of tool run ${id}`)) {
+        this.#tools.set(id, { start: text, update: undefined, overflowed: false });
+        this.#toolChars += text.length;
+      }
+      return;
+    }
+    if (!kept) return;
+    const old = kept.update?.length ?? 0;
+    this.#toolChars -= old;
+    kept.update = undefined;
+    if (this.#fits(text.length, kept.overflowed ? undefined : `an update of tool run ${id}`)) {
+      kept.update = text;
+      this.#toolChars += text.length;
+    } else kept.overflowed = true;
+  }
+
+  /** Whether `chars` more fit under the cap; if not, `what` (when given) is told. */
+  #fits(chars: number, what: string | undefined): boolean {
+    if (this.#toolChars + chars + (this.#message?.chars ?? 0) <= this.#maxChars) return true;
+    if (what !== undefined) {
+      this.#onLimit(`${what} does not fit in ${this.#maxChars} characters: it is relayed but not replayed`);
+    }
+    return false;
+  }
+
+  #dropTool(id: string, kept: KeptTool): void {
+    this.#toolChars -= kept.start.length + (kept.update?.length ?? 0);
+    this.#tools.delete(id);
+  }
+
+  #forgetTools(): void {
+    this.#tools.clear();
+    this.#toolChars = 0;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function hasItems(value: unknown): boolean {
+  return Array.isArray(value) && value.length > 0;
+}
