@@ -14,8 +14,9 @@
  *    from a state before it) is kept, after the history's messages: nothing is lost, nothing doubled.
  * 3. The streaming message is not part of any history (pi's `get_messages` never holds it): it stays as it is, after
  *    the committed ones. Across a gap in the connection it is dropped instead (`dropStreaming`): deltas missed in the
- *    gap cannot be made up (0.73.1's next update carries the whole partial again and brings it back; on 1.6.0 it
- *    reappears with `message_end`).
+ *    gap cannot be made up here. The pi-elements bridge replays it on connect (a `message_start` holding the message
+ *    so far); without one, 0.73.1's next update carries the whole partial and brings it back, and on 1.6.0 it
+ *    reappears with `message_end`.
  * 4. A notice (compaction, retry, extension error) stays after the message it followed; if that message is gone
  *    (a compaction dropped it), after the nearest earlier one that is still there.
  * 5. A tool run that the history answers (a `toolResult` message) is done (or error) with that result; a running
