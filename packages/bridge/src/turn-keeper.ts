@@ -7,21 +7,27 @@
  * - the run's `agent_start` while the run lasts (until an `agent_end` pi does not retry, or `agent_settled`), so the
  *   client knows pi is working;
  * - the last `queue_update` while something is queued (the steering and follow-up texts, which nothing else gives);
- * - the assistant message being streamed, as one `message_start` whose message holds the content the deltas so far
- *   add up to (the core's `StreamingAssistant` reduces both versions' wire forms; `toMessage` writes it, an
- *   unfinished tool call with its raw argument text as `partialArgs`), so the next delta continues it;
+ * - the assistant message being streamed. pi 1.x sends deltas: they are reduced by the core's `StreamingAssistant`
+ *   and replayed as one `message_start` whose message holds the content they add up to (`toMessage`; an unfinished
+ *   tool call with its raw argument text as `partialArgs`), so the next delta continues it. pi 0.73.1 sends the whole
+ *   message so far in every update: its latest `message_update` is kept as it came, never parsed (parsing every one
+ *   would cost the bridge as much as the clients' own parsing: the message twice per token), and replayed as it is;
+ *   a client starts from its partial (the core follows 0.73.1's partials when it joins on one). Which of the two a
+ *   message is, its first update says (parsed);
  * - each tool run still going: its `tool_execution_start` and latest `tool_execution_update` (pi's update carries the
  *   output so far: the latest replaces the one before).
  * Compaction and retry notices, and the turn's finished messages, are not kept: `get_state` says whether pi compacts,
  * and `get_messages` has every finished message.
  *
  * The cap: `maxChars` (default 2 Mi, 2,097,152) characters for the streaming message's text, thinking and argument
- * text together plus the kept tool records. A message that grows past it is dropped from the replay (a client that
+ * text together (on 0.73.1 the kept update's length) plus the kept tool records. A message that grows past it is dropped from the replay (a client that
  * connects later gets it whole at `message_end`, as without a bridge); a tool record that does not fit is not kept.
  *
  * Records are recognised by their start, `{"type":"<type>"`, as pi writes every record (JSON.stringify of an object
- * whose first key is `type`), then parsed and judged by the parsed type; other records cost a look at their first
- * bytes. What the keeper does not recognise is relayed all the same, only not replayed.
+ * whose first key is `type`), then parsed and judged by the parsed type, except the two kinds that repeat a whole
+ * message, which are taken by their first bytes alone: `message_end` (it ends the kept message) and 0.73.1's
+ * updates after a message's first. Other records cost a look at their first bytes. What the keeper does not
+ * recognise is relayed all the same, only not replayed.
  */
 import { StreamingAssistant } from "@pi-elements/core/conversation";
 
@@ -36,8 +42,10 @@ export const DEFAULT_TURN_CHARS = 2 * 1024 * 1024;
 
 const LF = 0x0a;
 const PREFIX = '{"type":"';
-/** The longest type this keeper reads, plus the prefix and the closing quote. */
-const HEAD_BYTES = PREFIX.length + "tool_execution_update".length + 1;
+/** Enough for the prefix, the longest type this keeper reads, and a message_start's role. */
+const HEAD_BYTES = 64;
+/** How pi begins a message_start: the role follows. */
+const MESSAGE_START = '{"type":"message_start","message":{"role":"';
 const TYPES = new Set([
   "agent_start",
   "agent_end",
@@ -52,8 +60,14 @@ const TYPES = new Set([
 ]);
 
 interface KeptMessage {
+  /** The message of the real `message_start`. */
   readonly base: Record<string, unknown>;
+  /** How its updates come: not known before the first. */
+  form: "deltas" | "partials" | undefined;
+  /** 1.x: the deltas so far, reduced. */
   readonly stream: StreamingAssistant;
+  /** 0.73.1: the latest update, as it came (its bytes: decoded only for a replay). */
+  latest: Buffer | string | undefined;
   chars: number;
 }
 
@@ -103,9 +117,10 @@ export class TurnKeeper {
     const records: string[] = [];
     if (this.#agentStart !== undefined) records.push(this.#agentStart);
     if (this.#queue !== undefined) records.push(this.#queue);
-    if (this.#message !== undefined) {
-      const { base, stream } = this.#message;
-      records.push(JSON.stringify({ type: "message_start", message: stream.toMessage(base) }));
+    const message = this.#message;
+    if (message?.latest !== undefined) records.push(message.latest.toString());
+    else if (message !== undefined) {
+      records.push(JSON.stringify({ type: "message_start", message: message.stream.toMessage(message.base) }));
     }
     for (const tool of this.#tools.values()) {
       records.push(tool.start);
@@ -129,7 +144,21 @@ export class TurnKeeper {
     const head = buffer.toString("latin1", start, Math.min(stop, start + HEAD_BYTES));
     if (!head.startsWith(PREFIX)) return;
     const quote = head.indexOf('"', PREFIX.length);
-    if (quote === -1 || !TYPES.has(head.slice(PREFIX.length, quote))) return;
+    const type = quote === -1 ? undefined : head.slice(PREFIX.length, quote);
+    if (type === undefined || !TYPES.has(type)) return;
+    // Taken by their first bytes: records that repeat a whole message the keeper does not need.
+    if (
+      type === "message_end" ||
+      (type === "message_start" && !head.startsWith(`${MESSAGE_START}assistant"`) && head.startsWith(MESSAGE_START))
+    ) {
+      this.#message = undefined;
+      return;
+    }
+    if (type === "message_update" && this.#message?.form === "partials") {
+      const cr = stop > start && buffer[stop - 1] === 0x0d ? 1 : 0;
+      this.#keepLatest(this.#message, buffer.subarray(start, stop - cr));
+      return;
+    }
     const text = buffer.toString("utf8", start, stop).replace(/\r$/, "");
     let record: Record<string, unknown>;
     try {
@@ -159,12 +188,18 @@ export class TurnKeeper {
         const message = record.message;
         this.#message =
           isObject(message) && message.role === "assistant"
-            ? { base: message, stream: new StreamingAssistant("replay", message), chars: 0 }
+            ? {
+                base: message,
+                form: undefined,
+                stream: new StreamingAssistant("replay", message),
+                latest: undefined,
+                chars: 0,
+              }
             : undefined;
         return;
       }
       case "message_update":
-        this.#update(record);
+        this.#update(record, text);
         return;
       case "message_end":
         this.#message = undefined;
@@ -180,19 +215,34 @@ export class TurnKeeper {
     }
   }
 
-  #update(record: Record<string, unknown>): void {
+  /** An update of 1.x's form (or the first of a message, which tells the form). */
+  #update(record: Record<string, unknown>, text: string): void {
     const kept = this.#message;
     const event = record.assistantMessageEvent;
     if (kept === undefined || !isObject(event) || typeof event.type !== "string") return;
-    const partial = event.partial ?? record.message;
-    kept.stream.update(event as Parameters<StreamingAssistant["update"]>[0], partial, record.usage);
-    if (typeof event.delta === "string") kept.chars += event.delta.length;
-    if (kept.chars > this.#maxChars) {
-      this.#message = undefined;
-      this.#onLimit(
-        `the message being streamed passed ${this.#maxChars} characters: a client that connects now gets it at its end`,
-      );
+    if (kept.form === undefined) kept.form = isObject(event.partial) ? "partials" : "deltas";
+    if (kept.form === "partials") {
+      this.#keepLatest(kept, text);
+      return;
     }
+    kept.stream.update(event as Parameters<StreamingAssistant["update"]>[0], event.partial, record.usage);
+    if (typeof event.delta === "string") kept.chars += event.delta.length;
+    this.#checkCap(kept);
+  }
+
+  /** 0.73.1: the latest update replaces the one before, unparsed. */
+  #keepLatest(kept: KeptMessage, text: Buffer | string): void {
+    kept.latest = text;
+    kept.chars = text.length;
+    this.#checkCap(kept);
+  }
+
+  #checkCap(kept: KeptMessage): void {
+    if (kept.chars <= this.#maxChars) return;
+    this.#message = undefined;
+    this.#onLimit(
+      `the message being streamed passed ${this.#maxChars} characters: a client that connects now gets it at its end`,
+    );
   }
 
   #tool(record: Record<string, unknown>, text: string): void {

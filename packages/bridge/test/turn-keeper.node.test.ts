@@ -99,6 +99,25 @@ test("the last queue_update is replayed while something is queued", () => {
   assert.deepEqual(replayed(keeper), []);
 });
 
+test("pi 0.73.1's updates, which carry the whole message so far, are replayed as the latest one came", () => {
+  const keeper = new TurnKeeper();
+  const update = (text: string) => ({
+    type: "message_update",
+    assistantMessageEvent: {
+      type: "text_delta",
+      contentIndex: 0,
+      delta: "x",
+      partial: { role: "assistant", content: [{ type: "text", text }] },
+    },
+    message: { role: "assistant", content: [{ type: "text", text }] },
+  });
+  keeper.observe(frame(start, update("a"), update("ab")));
+  keeper.observe(frame(update("abc")));
+  assert.deepEqual(keeper.replay(), [JSON.stringify(update("abc"))]);
+  keeper.observe(frame({ type: "message_end", message: {} }));
+  assert.deepEqual(keeper.replay(), []);
+});
+
 test("a run pi retries (1.6's agent_end with willRetry) stays under way until agent_settled", () => {
   const keeper = new TurnKeeper();
   keeper.observe(frame({ type: "agent_start" }, { type: "agent_end", messages: [], willRetry: true }));

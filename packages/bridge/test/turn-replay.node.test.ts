@@ -132,8 +132,10 @@ function lateClient(
   for (const record of replayAt(recording, k, cuts)) late.state.apply(record as AgentEventBase);
   const atJoin = late.snapshot;
   const seen = full[k] as ConversationSnapshot;
-  // The text so far, continued: what the client connected all along shows of the streaming message.
-  assert.deepEqual(atJoin.streaming?.blocks, seen.streaming?.blocks, `the streaming message at ${k}`);
+  // The text so far: what the client connected all along shows of the streaming message. On 1.x the same blocks
+  // (the bridge reduced the same deltas); on 0.73.1 pi's latest partial, which runs a delta or two ahead of them.
+  if (recording.version === "0.73.1") assertAhead(atJoin, seen, recording.records.slice(k), k);
+  else assert.deepEqual(atJoin.streaming?.blocks, seen.streaming?.blocks, `the streaming message at ${k}`);
   assert.equal(atJoin.run.status === "streaming", seen.info.isStreaming, `pi is working at ${k}`);
   assert.deepEqual(atJoin.queue, seen.queue, `the queues at ${k}`);
   for (const [id, tool] of seen.tools) {
@@ -149,6 +151,29 @@ function lateClient(
   });
   if (j === recording.records.length) late.state.setHistory(history[j] as unknown[], mark);
   return late;
+}
+
+/** Each text or thinking block shown is the connected client's or longer, and a beginning of the final one. */
+function assertAhead(
+  late: ConversationSnapshot,
+  seen: ConversationSnapshot,
+  rest: readonly RecordedMessage[],
+  k: number,
+): void {
+  assert.equal(late.streaming === undefined, seen.streaming === undefined, `a message streams at ${k}`);
+  if (!seen.streaming) return;
+  const end = rest.find((record) => record.type === "message_end")?.message as
+    | { content: Array<Record<string, unknown>> }
+    | undefined;
+  assert.ok(end);
+  seen.streaming.blocks.forEach((block, index) => {
+    if (block.type === "toolCall") return;
+    const field = block.type === "text" ? "text" : "thinking";
+    const mine = late.streaming?.blocks[index] as unknown as Record<string, unknown> | undefined;
+    const text = String(mine?.[field] ?? "");
+    assert.ok(text.startsWith(String((block as unknown as Record<string, unknown>)[field])), `block ${index} at ${k}`);
+    assert.ok(String(end.content[index]?.[field] ?? "").startsWith(text), `block ${index} at ${k}: not doubled`);
+  });
 }
 
 for (const version of CONVERSATION_VERSIONS) {
