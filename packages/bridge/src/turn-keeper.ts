@@ -41,23 +41,32 @@ export interface TurnKeeperOptions {
 export const DEFAULT_TURN_CHARS = 2 * 1024 * 1024;
 
 const LF = 0x0a;
-const PREFIX = '{"type":"';
-/** Enough for the prefix, the longest type this keeper reads, and a message_start's role. */
-const HEAD_BYTES = 64;
-/** How pi begins a message_start: the role follows. */
-const MESSAGE_START = '{"type":"message_start","message":{"role":"';
-const TYPES = new Set([
+const CR = 0x0d;
+const PREFIX = Buffer.from('{"type":"');
+const TYPES = [
+  "message_update",
+  "message_start",
+  "message_end",
   "agent_start",
   "agent_end",
   "agent_settled",
-  "message_start",
-  "message_update",
-  "message_end",
   "tool_execution_start",
   "tool_execution_update",
   "tool_execution_end",
   "queue_update",
-]);
+] as const;
+type KeptType = (typeof TYPES)[number];
+/** Each type's name and closing quote, by its first byte: a record is classified without decoding any of it. */
+const BY_FIRST_BYTE = new Map<number, Array<[KeptType, Buffer]>>();
+for (const type of TYPES) {
+  const bytes = Buffer.from(`${type}"`);
+  const list = BY_FIRST_BYTE.get(bytes[0] as number) ?? [];
+  list.push([type, bytes]);
+  BY_FIRST_BYTE.set(bytes[0] as number, list);
+}
+/** How pi goes on after a message_start's type: the role follows. */
+const ROLE = Buffer.from(',"message":{"role":"');
+const ASSISTANT = Buffer.from('assistant"');
 
 interface KeptMessage {
   /** The message of the real `message_start`. */
@@ -66,8 +75,10 @@ interface KeptMessage {
   form: "deltas" | "partials" | undefined;
   /** 1.x: the deltas so far, reduced. */
   readonly stream: StreamingAssistant;
-  /** 0.73.1: the latest update, as it came (its bytes: decoded only for a replay). */
-  latest: Buffer | string | undefined;
+  /** 0.73.1: the latest update, as it came: `latest[latestStart, latestEnd)`, decoded only for a replay. */
+  latest: Buffer | undefined;
+  latestStart: number;
+  latestEnd: number;
   chars: number;
 }
 
@@ -118,8 +129,9 @@ export class TurnKeeper {
     if (this.#agentStart !== undefined) records.push(this.#agentStart);
     if (this.#queue !== undefined) records.push(this.#queue);
     const message = this.#message;
-    if (message?.latest !== undefined) records.push(message.latest.toString());
-    else if (message !== undefined) {
+    if (message?.latest !== undefined) {
+      records.push(message.latest.toString("utf8", message.latestStart, message.latestEnd));
+    } else if (message !== undefined) {
       records.push(JSON.stringify({ type: "message_start", message: message.stream.toMessage(message.base) }));
     }
     for (const tool of this.#tools.values()) {
@@ -138,25 +150,39 @@ export class TurnKeeper {
     this.#toolChars = 0;
   }
 
-  /** One record: `buffer[start, end)` (end undefined: to the buffer's end), a trailing CR allowed. */
+  /**
+   * One record: `buffer[start, end)` (end undefined: to the buffer's end), a trailing CR allowed. The usual record
+   * (a 0.73.1 update, or a type the keeper does not keep) costs a few byte comparisons and no allocation.
+   */
   #line(buffer: Buffer, start: number, end: number | undefined): void {
     const stop = end ?? buffer.length;
-    const head = buffer.toString("latin1", start, Math.min(stop, start + HEAD_BYTES));
-    if (!head.startsWith(PREFIX)) return;
-    const quote = head.indexOf('"', PREFIX.length);
-    const type = quote === -1 ? undefined : head.slice(PREFIX.length, quote);
-    if (type === undefined || !TYPES.has(type)) return;
+    if (!bytesAt(buffer, start, stop, PREFIX)) return;
+    const at = start + PREFIX.length;
+    let type: KeptType | undefined;
+    for (const [name, bytes] of BY_FIRST_BYTE.get(buffer[at] as number) ?? []) {
+      if (bytesAt(buffer, at, stop, bytes)) {
+        type = name;
+        break;
+      }
+    }
+    if (type === undefined) return;
+    const afterType = at + type.length + 1;
     // Taken by their first bytes: records that repeat a whole message the keeper does not need.
     if (
       type === "message_end" ||
-      (type === "message_start" && !head.startsWith(`${MESSAGE_START}assistant"`) && head.startsWith(MESSAGE_START))
+      (type === "message_start" &&
+        bytesAt(buffer, afterType, stop, ROLE) &&
+        !bytesAt(buffer, afterType + ROLE.length, stop, ASSISTANT))
     ) {
       this.#message = undefined;
       return;
     }
-    if (type === "message_update" && this.#message?.form === "partials") {
-      const cr = stop > start && buffer[stop - 1] === 0x0d ? 1 : 0;
-      this.#keepLatest(this.#message, buffer.subarray(start, stop - cr));
+    const message = this.#message;
+    if (type === "message_update" && message?.form === "partials") {
+      message.latest = buffer;
+      message.latestStart = start;
+      message.latestEnd = stop > start && buffer[stop - 1] === CR ? stop - 1 : stop;
+      this.#checkCap(message, message.latestEnd - start);
       return;
     }
     const text = buffer.toString("utf8", start, stop).replace(/\r$/, "");
@@ -193,6 +219,8 @@ export class TurnKeeper {
                 form: undefined,
                 stream: new StreamingAssistant("replay", message),
                 latest: undefined,
+                latestStart: 0,
+                latestEnd: 0,
                 chars: 0,
               }
             : undefined;
@@ -222,23 +250,21 @@ export class TurnKeeper {
     if (kept === undefined || !isObject(event) || typeof event.type !== "string") return;
     if (kept.form === undefined) kept.form = isObject(event.partial) ? "partials" : "deltas";
     if (kept.form === "partials") {
-      this.#keepLatest(kept, text);
+      const bytes = Buffer.from(text);
+      kept.latest = bytes;
+      kept.latestStart = 0;
+      kept.latestEnd = bytes.length;
+      this.#checkCap(kept, bytes.length);
       return;
     }
     kept.stream.update(event as Parameters<StreamingAssistant["update"]>[0], event.partial, record.usage);
-    if (typeof event.delta === "string") kept.chars += event.delta.length;
-    this.#checkCap(kept);
+    if (typeof event.delta === "string") this.#checkCap(kept, kept.chars + event.delta.length);
   }
 
-  /** 0.73.1: the latest update replaces the one before, unparsed. */
-  #keepLatest(kept: KeptMessage, text: Buffer | string): void {
-    kept.latest = text;
-    kept.chars = text.length;
-    this.#checkCap(kept);
-  }
-
-  #checkCap(kept: KeptMessage): void {
-    if (kept.chars <= this.#maxChars) return;
+  /** The kept message now holds `chars`: past the cap it is dropped, and that is told. */
+  #checkCap(kept: KeptMessage, chars: number): void {
+    kept.chars = chars;
+    if (chars <= this.#maxChars) return;
     this.#message = undefined;
     this.#onLimit(
       `the message being streamed passed ${this.#maxChars} characters: a client that connects now gets it at its end`,
@@ -289,6 +315,13 @@ export class TurnKeeper {
     this.#tools.clear();
     this.#toolChars = 0;
   }
+}
+
+/** Whether `buffer[at, stop)` begins with `bytes`. */
+function bytesAt(buffer: Buffer, at: number, stop: number, bytes: Buffer): boolean {
+  if (stop - at < bytes.length) return false;
+  for (let i = 0; i < bytes.length; i++) if (buffer[at + i] !== bytes[i]) return false;
+  return true;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
