@@ -241,7 +241,7 @@ describe("pi-tool-card: pi's preview caps and the toggle", () => {
     expect(toggle(el)?.getAttribute("aria-expanded")).to.equal("true");
     expect(toggle(el)?.textContent?.trim()).to.equal("Show less");
     expect(el.shadowRoot!.activeElement).to.equal(toggle(el));
-    await sendKeys({ press: "Space" });
+    await sendKeys({ press: " " });
     await el.updateComplete;
     expect(el.expanded).to.equal(false);
     expect(outputText(el)).to.equal(numbered(12).slice(-5).join("\n"));
