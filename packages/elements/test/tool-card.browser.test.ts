@@ -25,7 +25,7 @@ const base = (el: PiToolCard) => part(el, "base")!;
 const label = (el: PiToolCard) => base(el).getAttribute("aria-label");
 const outputText = (el: PiToolCard) => part(el, "output")?.textContent ?? "";
 const codeText = (el: PiToolCard) => part(el, "code")?.textContent ?? "";
-const toggle = (el: PiToolCard) => part(el, "toggle") as HTMLButtonElement | null;
+const toggle = (el: PiToolCard) => part(el, "toggle-button") as HTMLButtonElement | null;
 
 async function card(
   call: ToolCallBlock | undefined,
@@ -156,7 +156,7 @@ for (const version of VERSIONS) {
         ["diff-context", "3", "}"],
       ]);
       // jsdiff loads on first use; then the words that changed are marked, the indentation is not.
-      await waitUntil(() => parts(el, "diff-mark").length > 0, "the changed words are marked");
+      await waitUntil(() => parts(el, "diff-mark").length > 0, "the changed words are marked", { timeout: 10_000 });
       const marks = (kind: string) =>
         [...el.shadowRoot!.querySelectorAll(`[part~="diff-${kind}"] [part~="diff-mark"]`)].map((m) => m.textContent);
       expect(marks("removed").join("")).to.include("Hello");
@@ -524,7 +524,9 @@ describe("pi-tool-card: RTL, themes, screenshots", () => {
       </div>`);
       const cards = [...wrapper.querySelectorAll("pi-tool-card")];
       await Promise.all(cards.map((el) => el.updateComplete));
-      await waitUntil(() => cards.some((el) => el.shadowRoot!.querySelector('[part~="diff-mark"]')), "word marks");
+      await waitUntil(() => cards.some((el) => el.shadowRoot!.querySelector('[part~="diff-mark"]')), "word marks", {
+        timeout: 10_000,
+      });
       await expect(wrapper).to.be.accessible();
       await executeServerCommand("screenshot", { name: `tool-card-${theme}`, selector: "#shot" });
     });

@@ -105,7 +105,7 @@ export const styles = [
       color: var(--_error);
       text-align: start;
     }
-    [part~="toggle"] {
+    [part~="toggle-button"] {
       align-self: flex-start;
       margin: 0;
       padding: 0;
@@ -120,7 +120,7 @@ export const styles = [
       /* Shapes the focus ring only: the toggle has no border or background. */
       border-radius: 2px;
     }
-    [part~="toggle"]:hover {
+    [part~="toggle-button"]:hover {
       color: var(--_text);
       text-decoration: underline;
     }
@@ -191,7 +191,7 @@ export const styles = [
         color: HighlightText;
         forced-color-adjust: none;
       }
-      [part~="toggle"] {
+      [part~="toggle-button"] {
         text-decoration: underline;
       }
     }

@@ -81,7 +81,8 @@ function formatDuration(lang: string, ms: number, decimals: boolean): string {
  * @csspart body - What the tool's renderer draws.
  * @csspart output - A tool's output (a `<pre>`).
  * @csspart code - File content (`<pi-code-block>` or a `<pre>`).
- * @csspart toggle - The "N earlier lines" / "N more lines" / "Show less" button.
+ * @csspart button - Each button (the toggles).
+ * @csspart toggle-button - The "N earlier lines" / "N more lines" / "Show less" button.
  * @csspart note - How much an expanded card leaves out.
  * @csspart error - A failed call's error text.
  * @csspart exit-code - A bash run's exit code (`data-code`).
@@ -89,7 +90,7 @@ function formatDuration(lang: string, ms: number, decimals: boolean): string {
  *   `diff-sign`, `diff-number`, `diff-text`, `diff-mark` (a changed word) inside it.
  * @csspart section - One part of the generic card (arguments, result), with `section-label`.
  * @csspart link - An OSC 8 hyperlink in output.
- * @cssprop --pi-color-surface - Background of the header and of output.
+ * @cssprop --pi-color-surface - Background of the header.
  * @cssprop --pi-color-border - Border of the card.
  * @cssprop --pi-color-accent - A running call's mark.
  * @cssprop --pi-color-error - A failed call's mark, error text, removed diff lines.
@@ -149,7 +150,10 @@ export class PiToolCard extends PiElement {
     this.#unsubscribe?.();
   }
 
-  /** Where the call is; see `ToolCardStatus`. */
+  /**
+   * Where the call is: `"streaming"` while its arguments arrive, `"pending"` once complete until pi runs it, then the
+   * execution's `"running"`, `"done"` or `"error"`.
+   */
   get status(): ToolCardStatus {
     const status = this.execution?.status;
     if (status === "running" || status === "done" || status === "error") return status;
@@ -297,7 +301,7 @@ export class PiToolCard extends PiElement {
             : this.#localize("moreLines", { count: hiddenWhenCollapsed });
       toggle = html`<button
         type="button"
-        part="toggle"
+        part="button toggle-button"
         aria-expanded=${this.expanded ? "true" : "false"}
         aria-controls=${id}
         @click=${this.#toggle}
