@@ -6,6 +6,7 @@
 import { expect, fixture, html, waitUntil } from "@open-wc/testing";
 import type { ToolExecution } from "@pi-elements/core/conversation";
 import { executeServerCommand, sendKeys, sendMouse } from "@web/test-runner-commands";
+import { emulate, engine } from "../../../test/support/engine.js";
 import { MAX_STYLED_RUNS } from "../src/ansi/render-ansi.js";
 import {
   languageForPath,
@@ -531,4 +532,40 @@ describe("pi-tool-card: RTL, themes, screenshots", () => {
       await executeServerCommand("screenshot", { name: `tool-card-${theme}`, selector: "#shot" });
     });
   }
+
+  it("follows prefers-color-scheme without a theme attribute, and stays usable in forced colors", async function (this: Mocha.Context) {
+    // Only where the driver can emulate media features (see status-bar.browser.test.ts); the themes are checked in
+    // every engine through the theme attribute above.
+    if (!(await engine()).media) return this.skip();
+    const calls = await recordedCalls("1.6.0");
+    const edit = byName(calls, "edit");
+    const wrapper =
+      await fixture<HTMLElement>(html`<div id="forced" style="display: grid; gap: 8px; inline-size: 640px">
+      <pi-tool-card .call=${edit.committed} .execution=${edit.executions.at(-1)}></pi-tool-card>
+      <pi-tool-card
+        .call=${{ name: "bash", arguments: { command: "seq 9" } }}
+        .execution=${run("bash", numbered(9).join("\n"), { durationMs: 90 })}
+      ></pi-tool-card>
+    </div>`);
+    const el = wrapper.querySelector("pi-tool-card")!;
+    await waitUntil(() => parts(el, "diff-mark").length > 0, "word marks", { timeout: 10_000 });
+    try {
+      await emulate({ colorScheme: "dark" });
+      expect(getComputedStyle(part(el, "header")!).backgroundColor).to.equal("rgb(38, 38, 46)");
+      await emulate({ colorScheme: "light" });
+      expect(getComputedStyle(part(el, "header")!).backgroundColor).to.equal("rgb(244, 244, 247)");
+      await emulate({ forcedColors: "active" });
+      await expect(wrapper).to.be.accessible();
+      // The changed words stay marked, in the system's highlight colours, when the page's colours are replaced.
+      const mark = el.shadowRoot!.querySelector('[part~="diff-mark"]')!;
+      const probe = document.createElement("span");
+      probe.style.backgroundColor = "Highlight";
+      document.body.append(probe);
+      expect(getComputedStyle(mark).backgroundColor).to.equal(getComputedStyle(probe).backgroundColor);
+      probe.remove();
+      await executeServerCommand("screenshot", { name: "tool-card-forced-colors", selector: "#forced" });
+    } finally {
+      await emulate({ forcedColors: "none", colorScheme: "light" });
+    }
+  });
 });

@@ -186,7 +186,7 @@ export const styles = [
       [part~="base"] {
         border-color: CanvasText;
       }
-      [part~="diff-mark"] {
+      [part~="diff-line"] [part~="diff-mark"] {
         background: Highlight;
         color: HighlightText;
         forced-color-adjust: none;
