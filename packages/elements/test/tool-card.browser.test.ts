@@ -409,6 +409,33 @@ describe("pi-tool-card: hostile output", () => {
   });
 });
 
+describe("pi-tool-card: images in a result", () => {
+  // A 1×1 PNG.
+  const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+
+  it("shows a read image from the result itself; other image types and bad data stay a placeholder", async () => {
+    const el = await card(
+      { name: "read", arguments: { path: "logo.png" } },
+      run("read", "", {
+        result: {
+          content: [
+            { type: "text", text: "Read image file [image/png]" },
+            { type: "image", mimeType: "image/png", data: PNG },
+            { type: "image", mimeType: "image/svg+xml", data: "PHN2Zz4=" },
+            { type: "image", mimeType: "image/png", data: 'x" onerror="alert(1)' },
+          ],
+        },
+      }),
+    );
+    const images = [...el.shadowRoot!.querySelectorAll<HTMLImageElement>('[part~="image"]')];
+    expect(images.map((image) => image.getAttribute("src"))).to.deep.equal([`data:image/png;base64,${PNG}`]);
+    expect(images[0]!.alt).to.equal("Image (image/png)");
+    await waitUntil(() => images[0]!.complete && images[0]!.naturalWidth === 1, "the image decoded", { timeout: 5000 });
+    expect(codeText(el)).to.equal("Read image file [image/png]\n[image/svg+xml image]\n[image/png image]");
+    await expect(el).to.be.accessible();
+  });
+});
+
 describe("pi-tool-card: the registry and the generic card", () => {
   it("a page's renderer wins over the built-in one, and removing it brings the built-in back", async () => {
     const el = await card({ name: "bash", arguments: { command: "ls" } }, run("bash", "a\nb"));

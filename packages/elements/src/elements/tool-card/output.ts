@@ -27,8 +27,9 @@ export const stringArg = (args: unknown, ...names: string[]): string | undefined
 };
 
 /**
- * The text of a result: its text blocks joined by newlines (as pi's TUI joins them), an image block as a short
- * placeholder made by `image(mimeType)`. Anything that is not a result gives "".
+ * The text of a result: its text blocks joined by newlines (as pi's TUI joins them), an image block that the card
+ * cannot show (see `resultImages`) as a short placeholder made by `image(mimeType)`. Anything that is not a result
+ * gives "".
  */
 export function resultText(result: unknown, image: (type: string) => string = (type) => `[${type}]`): string {
   if (!isRecord(result) || !Array.isArray(result.content)) return typeof result === "string" ? result : "";
@@ -36,9 +37,40 @@ export function resultText(result: unknown, image: (type: string) => string = (t
   for (const block of result.content) {
     if (!isRecord(block)) continue;
     if (block.type === "text" && typeof block.text === "string") parts.push(block.text);
-    else if (block.type === "image") parts.push(image(typeof block.mimeType === "string" ? block.mimeType : "image"));
+    else if (block.type === "image" && imageOf(block) === undefined)
+      parts.push(image(typeof block.mimeType === "string" ? block.mimeType : "image"));
   }
   return parts.join("\n");
+}
+
+/** The raster formats pi's read tool returns (jpg, png, gif, webp, bmp); SVG is not one (it is a document). */
+const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp"]);
+/** The most images one card shows. */
+export const MAX_IMAGES = 4;
+
+export interface ResultImage {
+  readonly mimeType: string;
+  /** A `data:` URL: the image is in the result, nothing is fetched. */
+  readonly src: string;
+}
+
+function imageOf(block: Record<string, unknown>): ResultImage | undefined {
+  const { mimeType, data } = block;
+  if (typeof mimeType !== "string" || !IMAGE_TYPES.has(mimeType) || typeof data !== "string") return undefined;
+  // Base64 only, so the URL is exactly an image of that type and nothing else.
+  if (data === "" || !/^[A-Za-z0-9+/]+={0,2}$/.test(data)) return undefined;
+  return { mimeType, src: `data:${mimeType};base64,${data}` };
+}
+
+/** The images of a result that a card shows inline (at most MAX_IMAGES). */
+export function resultImages(result: unknown): ResultImage[] {
+  if (!isRecord(result) || !Array.isArray(result.content)) return [];
+  const images: ResultImage[] = [];
+  for (const block of result.content) {
+    const image = isRecord(block) && block.type === "image" ? imageOf(block) : undefined;
+    if (image && images.length < MAX_IMAGES) images.push(image);
+  }
+  return images;
 }
 
 /** How many lines `text` has (a final newline ends the last line rather than starting an empty one). */

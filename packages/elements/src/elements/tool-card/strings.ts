@@ -26,6 +26,7 @@ export const en = {
   output: "Output",
   noOutput: "(no output)",
   image: "[{type} image]",
+  imageAlt: "Image ({type})",
   diff: "Changes",
 } as const;
 
@@ -53,6 +54,7 @@ export const ja: ToolCardStringTable = {
   output: "出力",
   noOutput: "（出力なし）",
   image: "[{type} 画像]",
+  imageAlt: "画像（{type}）",
   diff: "変更",
 };
 
@@ -76,6 +78,7 @@ export const zh: ToolCardStringTable = {
   output: "输出",
   noOutput: "（无输出）",
   image: "[{type} 图片]",
+  imageAlt: "图片（{type}）",
   diff: "更改",
 };
 

@@ -101,6 +101,12 @@ export const styles = [
     pre:empty {
       display: none;
     }
+    [part~="image"] {
+      align-self: flex-start;
+      max-inline-size: 100%;
+      max-block-size: 24rem;
+      object-fit: contain;
+    }
     [part~="error"] {
       color: var(--_error);
       text-align: start;

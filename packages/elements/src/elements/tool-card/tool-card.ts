@@ -8,7 +8,7 @@ import { PiElement } from "../../base/pi-element.js";
 import { localizeIn, nearestLang } from "../../i18n/localize.js";
 import { emit } from "../../internal/events.js";
 import { ElapsedController } from "./elapsed.js";
-import { isRecord, lineWindow, MAX_EXPANDED_LINES, resultText } from "./output.js";
+import { isRecord, lineWindow, MAX_EXPANDED_LINES, resultImages, resultText } from "./output.js";
 import {
   type OutputOptions,
   onRenderersChanged,
@@ -84,6 +84,7 @@ function formatDuration(lang: string, ms: number, decimals: boolean): string {
  * @csspart button - Each button (the toggles).
  * @csspart toggle-button - The "N earlier lines" / "N more lines" / "Show less" button.
  * @csspart note - How much an expanded card leaves out.
+ * @csspart image - An image in the result (pi's read of a png, jpeg, gif, webp or bmp), shown from the result itself.
  * @csspart error - A failed call's error text.
  * @csspart exit-code - A bash run's exit code (`data-code`).
  * @csspart diff - An edit's diff; `diff-line` (with `diff-added`, `diff-removed`, `diff-context`, `diff-other`),
@@ -239,7 +240,10 @@ export class PiToolCard extends PiElement {
         ${subject ? html`<span part="subject" dir="auto">${subject}</span>` : nothing}
         ${this.#time(status)}
       </div>
-      <div part="body">${body}</div>
+      <div part="body">${body}${resultImages(result).map(
+        (image) =>
+          html`<img part="image" src=${image.src} alt=${this.#localize("imageAlt", { type: image.mimeType })} />`,
+      )}</div>
     </div>`;
   }
 
