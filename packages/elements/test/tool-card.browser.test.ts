@@ -133,6 +133,19 @@ for (const version of VERSIONS) {
       expect(base(el).dataset.status).to.equal("done");
     });
 
+    it("write: the content shows as it streams, each partial argument replacing the last", async () => {
+      const write = byName(calls, "write");
+      const partials = write.streaming.filter((call) => !call.complete && typeof call.arguments.content === "string");
+      expect(partials.length, "partial contents were recorded").to.be.greaterThan(0);
+      const el = await card(partials[0]);
+      for (const partial of partials) {
+        el.call = partial;
+        await el.updateComplete;
+        expect(base(el).dataset.status).to.equal("streaming");
+        expect(codeText(el)).to.equal((partial.arguments.content as string).replace(/\n+$/, ""));
+      }
+    });
+
     it("edit: pi's line-numbered diff from details.diff, the changed words marked", async () => {
       const edit = byName(calls, "edit");
       // Before it ran: the edit as the model wrote it.
