@@ -3,7 +3,7 @@
 // ship as written: esbuild minifies the JavaScript around them and leaves their text alone, so what Lit parses is
 // exactly what the sources give it. Terser then compresses esbuild's output in one pass with its default, safe
 // transforms. test/browser/bundle-parity.test.ts checks that the bundle renders and looks as the sources do.
-import { readdirSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -31,6 +31,15 @@ export function elementNames() {
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name)
     .sort();
+}
+
+/**
+ * The element folders that `all.js` registers, and so the single-file bundle: the extension UI's. The conversation's
+ * elements (`tool-card`, …) have folders of their own but stay out of the bundle, so that it does not grow for them.
+ */
+export function bundledElementNames() {
+  const all = readFileSync(join(distDir, "all.js"), "utf8");
+  return elementNames().filter((name) => all.includes(`./elements/${name}/define.js`));
 }
 
 /** Bundles one entry module in memory and returns the minified code. */

@@ -1,0 +1,145 @@
+/**
+ * pi's edit diff (`details.diff`), read exactly as pi writes it (pi-coding-agent `core/tools/edit-diff.js`
+ * `generateDiffString`): one line per row, a prefix (`+` added, `-` removed, ` ` context), the line number padded to
+ * the widest one, a space, the text; a skipped stretch of context is ` <padding> ...`. As in pi's own renderer
+ * (`modes/interactive/components/diff.js`), a single removed line followed by a single added line is a modified line,
+ * whose changed words are marked. pi marks them with jsdiff's `diffWords`, whose unchanged parts carry the new line's
+ * whitespace, so pi's removed line can show a space the file never had ("name ;"); `diffWordsWithSpace` keeps
+ * whitespace as tokens of their own, so both lines read exactly as they are, with the same words marked.
+ *
+ * jsdiff is loaded only when a diff with a modified line is first shown: the rows show at once without the word marks,
+ * then again with them.
+ */
+
+export type DiffRowKind = "added" | "removed" | "context" | "other";
+
+export interface DiffRow {
+  readonly kind: DiffRowKind;
+  /** The line number as pi padded it ("" for a skipped stretch or a line pi's format does not describe). */
+  readonly lineNumber: string;
+  readonly text: string;
+  /** For a modified line: its text cut into unchanged and changed pieces (once jsdiff has loaded). */
+  readonly pieces?: readonly DiffPiece[];
+}
+
+export interface DiffPiece {
+  readonly text: string;
+  readonly changed: boolean;
+}
+
+/** pi's `parseDiffLine`: prefix, line number (with its padding), one space, the content. */
+const LINE = /^([+\-\s])(\s*\d*)\s(.*)$/;
+
+type WordDiff = (oldText: string, newText: string) => { value: string; added?: boolean; removed?: boolean }[];
+let diffWords: WordDiff | undefined;
+/** "loading" once asked for, "failed" if the module could not be had (the rows then stay unmarked). */
+let state: "idle" | "loading" | "failed" = "idle";
+const waiting = new Set<() => void>();
+
+/** Loads jsdiff's word diff once; `onLoad` runs when it is there. */
+function loadWordDiff(onLoad: () => void): void {
+  if (state === "failed") return;
+  waiting.add(onLoad);
+  if (state === "loading") return;
+  state = "loading";
+  import("diff/lib/diff/word.js").then(
+    (module) => {
+      diffWords = module.diffWordsWithSpace as WordDiff;
+      for (const wake of waiting) wake();
+      waiting.clear();
+    },
+    () => {
+      state = "failed";
+      waiting.clear();
+    },
+  );
+}
+
+/**
+ * The rows of `diff`. `onMarksLoaded` runs once the word marks can be made, if they could not yet: render again then.
+ * `maxRows` bounds the work for a huge diff (the rows past it are not parsed).
+ */
+export function parseEditDiff(diff: string, onMarksLoaded: () => void, maxRows = Number.POSITIVE_INFINITY): DiffRow[] {
+  const lines = diff.split("\n", Number.isFinite(maxRows) ? maxRows : undefined);
+  const rows: DiffRow[] = lines.map((line) => {
+    const match = LINE.exec(line);
+    if (!match) return { kind: "other", lineNumber: "", text: line };
+    const [, prefix, lineNumber = "", text = ""] = match;
+    const kind = prefix === "+" ? "added" : prefix === "-" ? "removed" : "context";
+    return { kind, lineNumber: lineNumber.trim(), text };
+  });
+  let pending = false;
+  for (let i = 0; i + 1 < rows.length; i++) {
+    const [before, removed, added, after] = [rows[i - 1], rows[i], rows[i + 1], rows[i + 2]];
+    if (removed?.kind !== "removed" || added?.kind !== "added") continue;
+    // Exactly one removed line then exactly one added line, as pi's renderer requires for word marks.
+    if (before?.kind === "removed" || after?.kind === "added") continue;
+    if (!diffWords) {
+      pending = true;
+      continue;
+    }
+    const [oldPieces, newPieces] = markWords(diffWords(removed.text, added.text));
+    rows[i] = { ...removed, pieces: oldPieces };
+    rows[i + 1] = { ...added, pieces: newPieces };
+    i++;
+  }
+  if (pending) loadWordDiff(onMarksLoaded);
+  return rows;
+}
+
+/**
+ * Splits jsdiff's parts into the two lines' pieces. As pi does, the leading whitespace of each line's first change
+ * is not marked (an indentation change would otherwise light up the whole margin).
+ */
+function markWords(parts: ReturnType<WordDiff>): [DiffPiece[], DiffPiece[]] {
+  const oldPieces: DiffPiece[] = [];
+  const newPieces: DiffPiece[] = [];
+  let firstRemoved = true;
+  let firstAdded = true;
+  const push = (pieces: DiffPiece[], text: string, changed: boolean) => {
+    if (text !== "") pieces.push({ text, changed });
+  };
+  for (const part of parts) {
+    if (part.removed || part.added) {
+      const pieces = part.removed ? oldPieces : newPieces;
+      let value = part.value;
+      if (part.removed ? firstRemoved : firstAdded) {
+        const lead = /^\s*/.exec(value)?.[0] ?? "";
+        push(pieces, lead, false);
+        value = value.slice(lead.length);
+        if (part.removed) firstRemoved = false;
+        else firstAdded = false;
+      }
+      push(pieces, value, true);
+    } else {
+      push(oldPieces, part.value, false);
+      push(newPieces, part.value, false);
+    }
+  }
+  return [oldPieces, newPieces];
+}
+
+/**
+ * The edits of an `edit` call's arguments as rows without line numbers (the old text removed, the new text added):
+ * what the card shows before pi's diff exists (while the call streams or runs). Both argument shapes pi accepts:
+ * `edits: [{oldText, newText}]` and a single `oldText`/`newText`.
+ */
+export function editsAsRows(args: unknown, maxRows: number): DiffRow[] {
+  if (typeof args !== "object" || args === null) return [];
+  const record = args as Record<string, unknown>;
+  const edits = Array.isArray(record.edits) ? record.edits : [record];
+  const rows: DiffRow[] = [];
+  for (const edit of edits) {
+    if (typeof edit !== "object" || edit === null) continue;
+    const { oldText, newText } = edit as Record<string, unknown>;
+    for (const [kind, text] of [
+      ["removed", oldText],
+      ["added", newText],
+    ] as const) {
+      if (typeof text !== "string") continue;
+      for (const line of text.split("\n", maxRows - rows.length)) rows.push({ kind, lineNumber: "", text: line });
+      if (rows.length >= maxRows) return rows;
+    }
+  }
+  return rows;
+}
