@@ -2,7 +2,7 @@
 // The size ceiling is checked by scripts/check-size.mjs, which the root `test` command runs last.
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
-import { buildBundle, packageDir } from "./bundle.mjs";
+import { buildBundle, buildConversationBundles, packageDir } from "./bundle.mjs";
 import { writeFrameworkTypes } from "./framework-types.mjs";
 
 const cem = createRequire(import.meta.url).resolve("@custom-elements-manifest/analyzer/cem.js");
@@ -13,3 +13,4 @@ execFileSync(process.execPath, [cem, "analyze", "--config", "custom-elements-man
 const elements = writeFrameworkTypes();
 console.log(`custom-elements.json and framework typings: ${elements.map((e) => e.tag).join(", ")}`);
 await buildBundle();
+await buildConversationBundles();

@@ -3,7 +3,7 @@
 // ship as written: esbuild minifies the JavaScript around them and leaves their text alone, so what Lit parses is
 // exactly what the sources give it. Terser then compresses esbuild's output in one pass with its default, safe
 // transforms. test/browser/bundle-parity.test.ts checks that the bundle renders and looks as the sources do.
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -80,4 +80,75 @@ export async function buildBundle() {
 /** Bundles one element's entry alone, in memory, and returns the code. */
 export async function bundleElement(name) {
   return new TextEncoder().encode(await bundle(join(distDir, "elements", name, "define.js")));
+}
+
+/**
+ * The no-build files beyond the extension UI's single file, each an entry module of `dist/` bundled on its own (Lit,
+ * zod/mini and the core inlined), with what it loads lazily (the highlighter's languages, the word diff) split off
+ * into `dist/chunks/`, which the entry imports from beside itself when first needed:
+ * - `pi-transcript.bundle.js`: the conversation's elements (`transcript.js`): pi-transcript, pi-markdown,
+ *   pi-code-block, pi-tool-card;
+ * - `pi-elements.full.bundle.js`: a complete pi web UI in one file (`full.js`): every element, the conversation's
+ *   and the session controls with the extension UI's, plus the core's session and transports.
+ * A page loads one of the two full bundles (extension UI, or everything) and never both: each has its own Lit.
+ */
+export const CONVERSATION_BUNDLES = [
+  { entry: "transcript.js", name: "pi-transcript.bundle" },
+  { entry: "full.js", name: "pi-elements.full.bundle" },
+];
+export const chunksDir = join(distDir, "chunks");
+
+/** Builds the conversation bundles and their lazy chunks (dist/chunks/ is made anew). Returns the files written. */
+export async function buildConversationBundles() {
+  rmSync(chunksDir, { recursive: true, force: true });
+  const written = [];
+  for (const { entry, name } of CONVERSATION_BUNDLES) {
+    const result = await build({
+      ...options,
+      entryPoints: { [name]: join(distDir, entry) },
+      splitting: true,
+      outdir: distDir,
+      entryNames: "[name]",
+      chunkNames: "chunks/[name]-[hash]",
+      write: false,
+    });
+    for (const file of result.outputFiles) {
+      mkdirSync(dirname(file.path), { recursive: true });
+      writeFileSync(file.path, await compress(file.text, file.path));
+      written.push(file.path);
+    }
+    writeFileSync(join(distDir, `${name}.d.ts`), `export * from "./${entry}";\n`);
+  }
+  return written;
+}
+
+/**
+ * A conversation bundle's files: the entry and the chunks it imports statically (what a page loads before anything
+ * renders), and the chunks it imports only dynamically (loaded when first needed), as paths under dist/.
+ */
+export function conversationBundleFiles(name) {
+  const eager = new Set();
+  const lazy = new Set();
+  const visit = (file, dynamic) => {
+    const code = readFileSync(file, "utf8");
+    const dir = dirname(file);
+    for (const match of code.matchAll(/(?:\bimport\s*\(\s*|\bfrom\s*|\bimport\s*)"(\.{1,2}\/[^"]+\.js)"/g)) {
+      const target = join(dir, match[1]);
+      const isDynamic = match[0].includes("(");
+      if (!isDynamic && !dynamic) {
+        if (!eager.has(target)) {
+          eager.add(target);
+          visit(target, false);
+        }
+      } else if (!eager.has(target) && !lazy.has(target)) {
+        lazy.add(target);
+        visit(target, true);
+      }
+    }
+  };
+  const entry = join(distDir, `${name}.js`);
+  eager.add(entry);
+  visit(entry, false);
+  for (const file of eager) lazy.delete(file);
+  return { eager: [...eager], lazy: [...lazy] };
 }

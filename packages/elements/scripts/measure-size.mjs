@@ -2,7 +2,7 @@
 // element's entry bundled alone. Shared by the CI ceiling check and `pnpm bench`.
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
-import { bundleElement, bundlePath, elementNames } from "./bundle.mjs";
+import { bundleElement, bundlePath, CONVERSATION_BUNDLES, conversationBundleFiles, elementNames } from "./bundle.mjs";
 
 export const gzipSize = (bytes) => gzipSync(bytes, { level: 9 }).length;
 
@@ -14,5 +14,20 @@ export function bundleGzipBytes() {
 export async function perElementGzipBytes() {
   const sizes = {};
   for (const name of elementNames()) sizes[`pi-${name}`] = gzipSize(await bundleElement(name));
+  return sizes;
+}
+
+/**
+ * `{ "pi-transcript.bundle": { eager, lazy }, … }`: for each conversation bundle, what a page loads before anything
+ * renders (the entry and its static chunks) and, apart, what it loads lazily when first needed (the chunks it imports
+ * dynamically), min + gzip -9, each file gzipped on its own as a server sends it.
+ */
+export function conversationBundleGzipBytes() {
+  const sizes = {};
+  for (const { name } of CONVERSATION_BUNDLES) {
+    const { eager, lazy } = conversationBundleFiles(name);
+    const sum = (files) => files.reduce((total, file) => total + gzipSize(readFileSync(file)), 0);
+    sizes[name] = { eager: sum(eager), lazy: sum(lazy) };
+  }
   return sizes;
 }

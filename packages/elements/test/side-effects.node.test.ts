@@ -39,6 +39,16 @@ const packagesDir = fileURLToPath(new URL("../../", import.meta.url));
 const PACKAGES = ["core", "elements"] as const;
 /** The prebuilt single-file bundle: checked in a page of its own, not rebuilt. */
 const SINGLE_FILE = "elements/dist/pi-elements.bundle.js";
+/**
+ * The prebuilt conversation bundles (scripts/bundle.mjs) and their lazy chunks: checked in a page of their own too,
+ * each bundle from a fresh page with its chunks served beside it.
+ */
+const PREBUILT = new Set([
+  SINGLE_FILE,
+  "elements/dist/pi-transcript.bundle.js",
+  "elements/dist/pi-elements.full.bundle.js",
+]);
+const isPrebuilt = (module: string) => PREBUILT.has(module) || module.startsWith("elements/dist/chunks/");
 
 const manifest = (name: string) =>
   JSON.parse(readFileSync(join(packagesDir, name, "package.json"), "utf8")) as { sideEffects: boolean | string[] };
@@ -101,7 +111,7 @@ function dependenciesFirst(): string[] {
     for (const dependency of importsOf(module).local) visit(dependency);
     order.push(module);
   };
-  for (const module of modules) if (module !== SINGLE_FILE) visit(module);
+  for (const module of modules) if (!isPrebuilt(module)) visit(module);
   return order;
 }
 
@@ -262,6 +272,19 @@ describe("sideEffects", () => {
     const [effects] = Object.values(await measure(["/single.js"]));
     for (const name of bundledElementNames() as string[]) assert.ok(effects!.includes(`defines <pi-${name}>`), name);
     assert.ok(listed("elements", SINGLE_FILE.replace(/^elements\//, "")));
+  });
+
+  it("lists the prebuilt conversation bundles, which define the conversation's elements, and not their chunks", async () => {
+    for (const file of walk(join(packagesDir, "elements/dist/chunks"))) {
+      files.set(`/chunks/${relative(join(packagesDir, "elements/dist/chunks"), file)}`, readFileSync(file, "utf8"));
+      assert.ok(!listed("elements", relative(join(packagesDir, "elements"), file)), file);
+    }
+    for (const bundle of ["pi-transcript.bundle.js", "pi-elements.full.bundle.js"]) {
+      files.set(`/${bundle}`, readFileSync(join(packagesDir, "elements/dist", bundle), "utf8"));
+      const [effects] = Object.values(await measure([`/${bundle}`]));
+      assert.ok(effects!.includes("defines <pi-tool-card>"), `${bundle}: ${effects}`);
+      assert.ok(listed("elements", `dist/${bundle}`), bundle);
+    }
   });
 
   it("lists each src/ module exactly when it lists the dist/ module built from it", () => {
