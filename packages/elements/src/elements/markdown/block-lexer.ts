@@ -1,0 +1,101 @@
+/**
+ * Lexes a growing Markdown message without re-lexing what is already final. marked's block tokens are kept once no
+ * appended text can change them; each update lexes only the tail from the last block that can still change, so the
+ * cost of an update follows the size of that block, not of the whole message.
+ *
+ * Which blocks are final: every top-level block before the last one that is not blank space. Text appended after a
+ * block can only extend the last block (a paragraph, an open fence, a list that a later indented line would
+ * continue, an indented code block, an HTML block); a block followed by another block has been closed by it. Two
+ * things fall outside that rule and make the lexer start over from the top: a text that does not extend the one
+ * before it (an edit rather than an append), and a link reference definition (`[id]: url`), which changes how
+ * earlier text reads; a message with one is lexed whole on every update.
+ *
+ * While streaming, the last block is repaired before it is lexed (remend: unterminated emphasis, inline code,
+ * links and images are closed) so that half a `**bold` already shows bold; the repair never reaches the final
+ * blocks, which are lexed from the text as written.
+ */
+import { Lexer, type MarkedOptions, type Token } from "marked";
+import remend from "remend";
+
+/** A block ready to render: marked's token, and whether it is the still-growing last block of a streaming text. */
+export interface Block {
+  readonly token: Token;
+  /** The block is at the end of a text still streaming: it may grow or change with the next update. */
+  readonly open: boolean;
+}
+
+const options: MarkedOptions = { gfm: true, breaks: false };
+
+/** Lexes `text` whole; a lexer that gives up (a stack overflow on thousands of nested quotes) yields one text block. */
+function lex(text: string): Token[] {
+  try {
+    return new Lexer(options).lex(text);
+  } catch {
+    // The defined outcome for input too deeply nested for the lexer: the text shows as written, unformatted.
+    return text === "" ? [] : [{ type: "paragraph", raw: text, text, tokens: [{ type: "text", raw: text, text }] }];
+  }
+}
+
+/** Repairs unterminated inline Markdown at the end of a streaming block. Links without their URL show their text. */
+export function repair(text: string): string {
+  return remend(text, { linkMode: "text-only" });
+}
+
+export class BlockLexer {
+  /** The final blocks, and the length of the text they were lexed from. */
+  #final: Block[] = [];
+  #finalText = "";
+  /** Whether a reference definition was seen: then every update lexes the whole text. */
+  #whole = false;
+  /** What the last update returned, and for which input. */
+  #last: { text: string; streaming: boolean; blocks: readonly Block[] } | undefined;
+
+  /** How many characters the last update lexed (for tests and benchmarks: it stays small while a long text streams). */
+  lexedLength = 0;
+
+  /** The blocks of `text`; `streaming` repairs the last one (see the module comment). */
+  update(text: string, streaming: boolean): readonly Block[] {
+    const normalized = text.replace(/\r\n?/g, "\n");
+    if (this.#last && this.#last.text === normalized && this.#last.streaming === streaming) return this.#last.blocks;
+    if (this.#whole || !normalized.startsWith(this.#finalText)) {
+      this.#final = [];
+      this.#finalText = "";
+      this.#whole = false;
+    }
+    const tail = normalized.slice(this.#finalText.length);
+    let tokens = lex(tail);
+    this.lexedLength = tail.length;
+    if (tokens.some((token) => token.type === "def")) {
+      // A definition changes how earlier references read: lex the whole text, and keep nothing as final.
+      this.#whole = true;
+      this.#final = [];
+      this.#finalText = "";
+      tokens = lex(normalized);
+      this.lexedLength = normalized.length;
+      return this.#remember(normalized, streaming, this.#blocks([], tokens, normalized, streaming));
+    }
+    // The raws of marked's top-level tokens add up to its input; if they ever do not, nothing is promoted.
+    if (tokens.map((token) => token.raw).join("") !== tail) {
+      return this.#remember(normalized, streaming, this.#blocks(this.#final, tokens, tail, streaming));
+    }
+    let lastBlock = tokens.length - 1;
+    while (lastBlock > 0 && tokens[lastBlock]?.type === "space") lastBlock--;
+    const promoted = tokens.slice(0, Math.max(lastBlock, 0));
+    this.#final = this.#final.concat(promoted.map((token) => ({ token, open: false })));
+    this.#finalText += promoted.map((token) => token.raw).join("");
+    const rest = tokens.slice(promoted.length);
+    const restText = tail.slice(tail.length - rest.map((token) => token.raw).join("").length);
+    return this.#remember(normalized, streaming, this.#blocks(this.#final, rest, restText, streaming));
+  }
+
+  /** The final blocks, then the rest: while streaming, the rest lexed again from its repaired text. */
+  #blocks(final: readonly Block[], rest: Token[], restText: string, streaming: boolean): Block[] {
+    const tail = streaming && restText.trim() !== "" ? lex(repair(restText)) : rest;
+    return final.concat(tail.map((token) => ({ token, open: streaming })));
+  }
+
+  #remember(text: string, streaming: boolean, blocks: readonly Block[]): readonly Block[] {
+    this.#last = { text, streaming, blocks };
+    return blocks;
+  }
+}
