@@ -44,7 +44,7 @@ describe("BlockLexer", () => {
           assert.deepEqual(incremental(lexer, prefix), full(prefix), JSON.stringify(prefix));
         }
       }),
-      { numRuns: 300 },
+      { numRuns: 3000 },
     );
   });
 

@@ -3,9 +3,11 @@
  * appended text can change them; each update lexes only the tail from the last block that can still change, so the
  * cost of an update follows the size of that block, not of the whole message.
  *
- * Which blocks are final: every top-level block before the last one that is not blank space. Text appended after a
- * block can only extend the last block (a paragraph, an open fence, a list that a later indented line would
- * continue, an indented code block, an HTML block); a block followed by another block has been closed by it. Two
+ * Which blocks are final: every top-level block before the last blank line that precedes the last block. Text
+ * appended can extend the last block (a paragraph, an open fence, a list that a later indented line would continue,
+ * an indented code block, an HTML block), and can turn a block that directly follows another into a lazy
+ * continuation of it (`- a` then `*` is two lists until `**` makes it one), but it cannot reach across a blank line
+ * followed by a block whose first line is already written. Two
  * things fall outside that rule and make the lexer start over from the top: a text that does not extend the one
  * before it (an edit rather than an append), and a link reference definition (`[id]: url`), which changes how
  * earlier text reads; a message with one is lexed whole on every update.
@@ -39,6 +41,17 @@ function lex(text: string): Token[] {
 /** Repairs unterminated inline Markdown at the end of a streaming block. Links without their URL show their text. */
 export function repair(text: string): string {
   return remend(text, { linkMode: "text-only" });
+}
+
+/**
+ * Whether `tokens[index]` is a blank line: a space token holding one, counting the newline that ends the token before
+ * it (marked also gives a space token for the trailing whitespace of a line, which does not close a list item).
+ */
+function isBlankLine(tokens: readonly Token[], index: number): boolean {
+  const token = tokens[index];
+  if (token?.type !== "space") return false;
+  const before = index === 0 ? "\n" : (tokens[index - 1]?.raw.slice(-1) ?? "");
+  return /\n[ \t]*\n/.test(before + token.raw);
 }
 
 export class BlockLexer {
@@ -78,9 +91,12 @@ export class BlockLexer {
     if (tokens.map((token) => token.raw).join("") !== tail) {
       return this.#remember(normalized, streaming, this.#blocks(this.#final, tokens, tail, streaming));
     }
+    // Final: everything up to the last blank line before the last block (see the module comment).
     let lastBlock = tokens.length - 1;
     while (lastBlock > 0 && tokens[lastBlock]?.type === "space") lastBlock--;
-    const promoted = tokens.slice(0, Math.max(lastBlock, 0));
+    let blank = lastBlock - 1;
+    while (blank >= 0 && !isBlankLine(tokens, blank)) blank--;
+    const promoted = tokens.slice(0, blank + 1);
     this.#final = this.#final.concat(promoted.map((token) => ({ token, open: false })));
     this.#finalText += promoted.map((token) => token.raw).join("");
     const rest = tokens.slice(promoted.length);
