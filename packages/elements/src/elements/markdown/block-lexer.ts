@@ -7,7 +7,8 @@
  * appended can extend the last block (a paragraph, an open fence, a list that a later indented line would continue,
  * an indented code block, an HTML block), and can turn a block that directly follows another into a lazy
  * continuation of it (`- a` then `*` is two lists until `**` makes it one), but it cannot reach across a blank line
- * followed by a block whose first line is already written. Two
+ * followed by a block whose first line is already written (until then `1` may become `1.`, an item of the list
+ * before the blank line). Two
  * things fall outside that rule and make the lexer start over from the top: a text that does not extend the one
  * before it (an edit rather than an append), and a link reference definition (`[id]: url`), which changes how
  * earlier text reads; a message with one is lexed whole on every update.
@@ -94,9 +95,15 @@ export class BlockLexer {
     // Final: everything up to the last blank line before the last block (see the module comment).
     let lastBlock = tokens.length - 1;
     while (lastBlock > 0 && tokens[lastBlock]?.type === "space") lastBlock--;
+    // A block whose first line is not finished may still turn out to continue the one before the blank line (`1`
+    // becomes `1.`, an item of the list above): then that block is not final either.
+    if (!tokens[lastBlock]?.raw.includes("\n") && !tokens.slice(lastBlock + 1).some((t) => t.raw.includes("\n"))) {
+      lastBlock--;
+      while (lastBlock > 0 && tokens[lastBlock]?.type === "space") lastBlock--;
+    }
     let blank = lastBlock - 1;
     while (blank >= 0 && !isBlankLine(tokens, blank)) blank--;
-    const promoted = tokens.slice(0, blank + 1);
+    const promoted = blank >= 0 ? tokens.slice(0, blank + 1) : [];
     this.#final = this.#final.concat(promoted.map((token) => ({ token, open: false })));
     this.#finalText += promoted.map((token) => token.raw).join("");
     const rest = tokens.slice(promoted.length);
