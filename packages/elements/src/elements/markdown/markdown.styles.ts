@@ -4,6 +4,13 @@ import { tokens } from "../../theme/tokens.js";
 export const styles = [
   tokens,
   css`
+    /* A forced theme reaches the code blocks (each has its own colour scheme) through the inherited property. */
+    :host([theme="light"]) {
+      --pi-color-scheme: light;
+    }
+    :host([theme="dark"]) {
+      --pi-color-scheme: dark;
+    }
     :host {
       display: block;
       line-height: 1.55;

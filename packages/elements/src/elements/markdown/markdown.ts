@@ -19,7 +19,8 @@ import { type MarkdownStringKey, markdownStrings } from "./strings.js";
  *   `images="allow"`, since a model can be led to put data into an image URL. With `images="allow"` only `http(s)`
  *   images load, lazily and without a referrer.
  * - Tables scroll inside a focusable region named "Table"; task-list checkboxes are disabled and named "Task".
- * - Every block has `dir="auto"`: a paragraph in Arabic or Hebrew reads right to left, whatever the page's direction.
+ * - Every top-level block, list item, quote and table cell has `dir="auto"`: a paragraph in Arabic or Hebrew reads
+ *   right to left, whatever the page's direction (blocks inside a quote or an item follow their container).
  * - Code blocks are `<pi-code-block>` elements (highlighting loads lazily, on the first code block with a language).
  * - Nesting deeper than 16 quotes and lists shows the rest as its text; text too deeply nested for the lexer shows as
  *   written.

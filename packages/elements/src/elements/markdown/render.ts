@@ -89,6 +89,13 @@ function checkbox(checked: boolean, context: RenderContext): TemplateResult {
   return html`<input part="task" type="checkbox" disabled .checked=${checked} aria-label=${context.t("markdownTask")} />`;
 }
 
+/**
+ * `dir="auto"` for a top-level block; a block inside a quote or a list item takes the direction of its container,
+ * which has `dir="auto"` itself (the direction of an element with `dir="auto"` skips descendants with a `dir` of
+ * their own, so a quote of right-to-left paragraphs that each had one would lay out its bar left to right).
+ */
+const dirAt = (depth: number) => (depth === 0 ? "auto" : nothing);
+
 /** The blocks of a container (a quote, a list item) at `depth`. */
 function blocks(tokens: readonly Token[], context: RenderContext, depth: number): unknown[] {
   return tokens.map((token) => block(token, context, depth));
@@ -102,14 +109,14 @@ export function block(token: Token, context: RenderContext, depth = 0): unknown 
     case "def":
       return nothing;
     case "paragraph":
-      return html`<p dir="auto">${inlines((token as Tokens.Paragraph).tokens, context)}</p>`;
+      return html`<p dir=${dirAt(depth)}>${inlines((token as Tokens.Paragraph).tokens, context)}</p>`;
     case "text": {
       // The text of a tight list item.
       const text = token as Tokens.Text;
       return text.tokens ? inlines(text.tokens, context) : decodeReferences(text.text);
     }
     case "heading":
-      return heading(token as Tokens.Heading, context);
+      return heading(token as Tokens.Heading, context, depth);
     case "code": {
       const code = token as Tokens.Code;
       const language = (code.lang ?? "").trim().split(/\s+/)[0] ?? "";
@@ -132,25 +139,26 @@ export function block(token: Token, context: RenderContext, depth = 0): unknown 
       return checkbox((token as Tokens.Checkbox).checked, context);
     default:
       // Raw HTML blocks and anything unknown: the text as written.
-      return html`<p dir="auto" part="raw">${token.raw.replace(/\n+$/, "")}</p>`;
+      return html`<p dir=${dirAt(depth)} part="raw">${token.raw.replace(/\n+$/, "")}</p>`;
   }
 }
 
-function heading(token: Tokens.Heading, context: RenderContext): TemplateResult {
+function heading(token: Tokens.Heading, context: RenderContext, depth: number): TemplateResult {
   const content = inlines(token.tokens, context);
+  const dir = dirAt(depth);
   switch (token.depth) {
     case 1:
-      return html`<h1 dir="auto">${content}</h1>`;
+      return html`<h1 dir=${dir}>${content}</h1>`;
     case 2:
-      return html`<h2 dir="auto">${content}</h2>`;
+      return html`<h2 dir=${dir}>${content}</h2>`;
     case 3:
-      return html`<h3 dir="auto">${content}</h3>`;
+      return html`<h3 dir=${dir}>${content}</h3>`;
     case 4:
-      return html`<h4 dir="auto">${content}</h4>`;
+      return html`<h4 dir=${dir}>${content}</h4>`;
     case 5:
-      return html`<h5 dir="auto">${content}</h5>`;
+      return html`<h5 dir=${dir}>${content}</h5>`;
     default:
-      return html`<h6 dir="auto">${content}</h6>`;
+      return html`<h6 dir=${dir}>${content}</h6>`;
   }
 }
 
