@@ -70,7 +70,7 @@ describe("pi-code-block", () => {
       if (code.textContent && !code.querySelector("span")) seenPlain.push(code.textContent);
     });
     observer.observe(el.shadowRoot!, { subtree: true, childList: true, characterData: true });
-    const full = "function greet(name) {\n  return `hello ${name}`; // a comment\n}\n";
+    const full = "function greet(name) {\n  return 'hello ' + name; // a comment\n}\n";
     for (let end = "function".length + 1; end <= full.length; end += 3) {
       el.code = full.slice(0, end);
       await el.updateComplete;

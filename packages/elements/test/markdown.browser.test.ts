@@ -269,7 +269,7 @@ describe("pi-markdown: streaming", () => {
       el.text += word;
       await el.updateComplete;
     }
-    observer.takeRecords().forEach((record) => mutated.add(record.target));
+    for (const record of observer.takeRecords()) mutated.add(record.target);
     observer.disconnect();
     expect([$(el, "h1"), $(el, "p"), $(el, "ul")]).to.deep.equal([heading, first, list]);
     const inEarlier = [...mutated].filter((node) => [heading, first, list].some((block) => block.contains(node)));
