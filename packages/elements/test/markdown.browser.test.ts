@@ -120,7 +120,7 @@ describe("pi-markdown: every construct", () => {
       <pi-markdown
         .text=${"مرحبا بالعالم، هذه فقرة.\n\nשלום עולם\n\n日本語の段落です。\n\n中文段落。\n\n- عنصر\n- English item\n\n> اقتباس\n\n| عمود | col |\n|---|---|\n| خلية | cell |"}
       ></pi-markdown>
-    </div>`).then((div) => div.querySelector("pi-markdown")!);
+    </div>`).then((div) => div.querySelector<PiMarkdown>("pi-markdown")!);
     await el.updateComplete;
     const direction = (e: Element) => (e.matches(":dir(rtl)") ? "rtl" : "ltr");
     const [arabic, hebrew, japanese, chinese] = $$(el, "p");

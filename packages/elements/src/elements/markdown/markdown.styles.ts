@@ -11,8 +11,11 @@ export const styles = [
     :host([theme="dark"]) {
       --pi-color-scheme: dark;
     }
+    /* Its own background, so that its text has contrast in either scheme wherever it is placed; a container that
+       paints one (a transcript's message) sets --pi-markdown-background: transparent. */
     :host {
       display: block;
+      background: var(--pi-markdown-background, var(--_bg));
       line-height: 1.55;
       overflow-wrap: anywhere;
     }

@@ -38,6 +38,8 @@ import { type MarkdownStringKey, markdownStrings } from "./strings.js";
  * @csspart table - A table.
  * @csspart task - A task list checkbox.
  * @csspart raw - Raw HTML, or nesting too deep, shown as text.
+ * @cssprop --pi-markdown-background - The element's background (default: `--pi-color-bg`); `transparent` inside a
+ * container that paints its own.
  * @cssprop --pi-color-accent - Links.
  * @cssprop --pi-color-border - Rules, quote bars and table borders.
  */
