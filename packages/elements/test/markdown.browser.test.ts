@@ -279,6 +279,29 @@ describe("pi-markdown: streaming", () => {
   });
 });
 
+describe("pi-markdown: a long stream", () => {
+  it("keeps every block's nodes from the update that created it to the end, across 100 blocks", async () => {
+    const el = await mount("", true);
+    const seen: Element[] = [];
+    let text = "";
+    for (let i = 0; i < 100; i++) {
+      for (const piece of [`Paragraph ${i}`, " grows", " a little.\n\n"]) {
+        text += piece;
+        el.text = text;
+        await el.updateComplete;
+      }
+      const paragraphs = $$(el, "p");
+      expect(paragraphs.length).to.equal(i + 1);
+      expect(paragraphs.slice(0, seen.length)).to.deep.equal(seen);
+      seen.push(paragraphs[i]!);
+    }
+    el.streaming = false;
+    await el.updateComplete;
+    expect($$(el, "p")).to.deep.equal(seen);
+    expect(seen[99]!.textContent).to.equal("Paragraph 99 grows a little.");
+  });
+});
+
 describe("pi-markdown: accessibility and looks", () => {
   for (const theme of ["light", "dark"] as const) {
     it(`passes axe in the ${theme} theme, and takes a screenshot`, async () => {

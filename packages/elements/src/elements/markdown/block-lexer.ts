@@ -55,43 +55,43 @@ function isBlankLine(tokens: readonly Token[], index: number): boolean {
   return /\n[ \t]*\n/.test(before + token.raw);
 }
 
+/** The blocks of a text: the final ones (an array that only grows until the lexer starts over), then the rest. */
+export interface Blocks {
+  /** The same array from update to update while the text grows; a new one when the lexer started over. */
+  readonly final: readonly Block[];
+  readonly rest: readonly Block[];
+}
+
 export class BlockLexer {
-  /** The final blocks, and the length of the text they were lexed from. */
+  /** The final blocks, and the text they were lexed from. */
   #final: Block[] = [];
   #finalText = "";
   /** Whether a reference definition was seen: then every update lexes the whole text. */
   #whole = false;
   /** What the last update returned, and for which input. */
-  #last: { text: string; streaming: boolean; blocks: readonly Block[] } | undefined;
+  #last: { text: string; streaming: boolean; blocks: Blocks } | undefined;
 
   /** How many characters the last update lexed (for tests and benchmarks: it stays small while a long text streams). */
   lexedLength = 0;
 
   /** The blocks of `text`; `streaming` repairs the last one (see the module comment). */
-  update(text: string, streaming: boolean): readonly Block[] {
-    const normalized = text.replace(/\r\n?/g, "\n");
+  update(text: string, streaming: boolean): Blocks {
+    const normalized = text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
     if (this.#last && this.#last.text === normalized && this.#last.streaming === streaming) return this.#last.blocks;
-    if (this.#whole || !normalized.startsWith(this.#finalText)) {
-      this.#final = [];
-      this.#finalText = "";
-      this.#whole = false;
-    }
+    if (this.#whole || !normalized.startsWith(this.#finalText)) this.#restart();
     const tail = normalized.slice(this.#finalText.length);
     let tokens = lex(tail);
     this.lexedLength = tail.length;
     if (tokens.some((token) => token.type === "def")) {
       // A definition changes how earlier references read: lex the whole text, and keep nothing as final.
+      this.#restart();
       this.#whole = true;
-      this.#final = [];
-      this.#finalText = "";
       tokens = lex(normalized);
       this.lexedLength = normalized.length;
-      return this.#remember(normalized, streaming, this.#blocks([], tokens, normalized, streaming));
+      return this.#remember(normalized, streaming, tokens, normalized);
     }
     // The raws of marked's top-level tokens add up to its input; if they ever do not, nothing is promoted.
-    if (tokens.map((token) => token.raw).join("") !== tail) {
-      return this.#remember(normalized, streaming, this.#blocks(this.#final, tokens, tail, streaming));
-    }
+    if (tokens.map((token) => token.raw).join("") !== tail) return this.#remember(normalized, streaming, tokens, tail);
     // Final: everything up to the last blank line before the last block (see the module comment).
     let lastBlock = tokens.length - 1;
     while (lastBlock > 0 && tokens[lastBlock]?.type === "space") lastBlock--;
@@ -104,20 +104,35 @@ export class BlockLexer {
     let blank = lastBlock - 1;
     while (blank >= 0 && !isBlankLine(tokens, blank)) blank--;
     const promoted = blank >= 0 ? tokens.slice(0, blank + 1) : [];
-    this.#final = this.#final.concat(promoted.map((token) => ({ token, open: false })));
+    for (const token of promoted) this.#final.push({ token, open: false });
     this.#finalText += promoted.map((token) => token.raw).join("");
     const rest = tokens.slice(promoted.length);
-    const restText = tail.slice(tail.length - rest.map((token) => token.raw).join("").length);
-    return this.#remember(normalized, streaming, this.#blocks(this.#final, rest, restText, streaming));
+    return this.#remember(
+      normalized,
+      streaming,
+      rest,
+      tail.slice(tail.length - rest.map((t) => t.raw).join("").length),
+    );
   }
 
-  /** The final blocks, then the rest: while streaming, the rest lexed again from its repaired text. */
-  #blocks(final: readonly Block[], rest: Token[], restText: string, streaming: boolean): Block[] {
-    const tail = streaming && restText.trim() !== "" ? lex(repair(restText)) : rest;
-    return final.concat(tail.map((token) => ({ token, open: streaming })));
+  #restart(): void {
+    this.#final = [];
+    this.#finalText = "";
+    this.#whole = false;
   }
 
-  #remember(text: string, streaming: boolean, blocks: readonly Block[]): readonly Block[] {
+  /**
+   * The final blocks and the rest, remembered for the next update. While streaming the rest is lexed again from its
+   * repaired text, and its last block (with the space after it) is open.
+   */
+  #remember(text: string, streaming: boolean, rest: Token[], restText: string): Blocks {
+    const tokens = streaming && restText.trim() !== "" ? lex(repair(restText)) : rest;
+    let last = tokens.length - 1;
+    while (last > 0 && tokens[last]?.type === "space") last--;
+    const blocks = {
+      final: this.#final,
+      rest: tokens.map((token, index) => ({ token, open: streaming && index >= last })),
+    };
     this.#last = { text, streaming, blocks };
     return blocks;
   }

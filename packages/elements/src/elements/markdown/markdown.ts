@@ -1,11 +1,14 @@
 import { html, type PropertyValues, type TemplateResult } from "lit";
 import { guard } from "lit/directives/guard.js";
 import { PiElement } from "../../base/pi-element.js";
-import { localizeIn } from "../../i18n/localize.js";
-import { type Block, BlockLexer } from "./block-lexer.js";
+import { localizeIn, nearestLang } from "../../i18n/localize.js";
+import { type Block, BlockLexer, type Blocks } from "./block-lexer.js";
 import { styles } from "./markdown.styles.js";
 import { block, type RenderContext } from "./render.js";
 import { type MarkdownStringKey, markdownStrings } from "./strings.js";
+
+/** How many blocks share one guard (see render). */
+const GROUP = 32;
 
 /**
  * A Markdown message from the model (GitHub-flavoured: tables, task lists, strikethrough, autolinks), rendered safe
@@ -60,7 +63,12 @@ export class PiMarkdown extends PiElement {
   declare images: "allow" | "link" | undefined;
 
   readonly #lexer = new BlockLexer();
-  #blocks: readonly Block[] = [];
+  #blocks: Blocks = { final: [], rest: [] };
+  /**
+   * The final blocks in groups of GROUP, kept from update to update: a full group never changes, so rendering a long
+   * message checks one guard per group. `of` is the lexer's array of final blocks they were made from.
+   */
+  #groups: { of: readonly Block[]; groups: (readonly Block[])[] } = { of: [], groups: [] };
 
   constructor() {
     super();
@@ -72,6 +80,16 @@ export class PiMarkdown extends PiElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has("text") || changed.has("streaming")) {
       this.#blocks = this.#lexer.update(String(this.text ?? ""), this.streaming === true);
+      this.#group(this.#blocks.final);
+    }
+  }
+
+  /** Groups the final blocks not yet in a full group; starts over when the lexer did. */
+  #group(final: readonly Block[]): void {
+    if (this.#groups.of !== final) this.#groups = { of: final, groups: [] };
+    const { groups } = this.#groups;
+    for (let start = groups.length * GROUP; start + GROUP <= final.length; start += GROUP) {
+      groups.push(final.slice(start, start + GROUP));
     }
   }
 
@@ -80,14 +98,22 @@ export class PiMarkdown extends PiElement {
 
   protected override render(): TemplateResult {
     const loadImages = this.images === "allow";
-    const lang = this.closest("[lang]")?.getAttribute("lang") ?? document.documentElement.lang;
+    // The language the strings were looked up in (a change of it draws every block again).
+    const lang = nearestLang(this);
     const closed: RenderContext = { t: this.#t, loadImages, open: false };
     const open: RenderContext = { ...closed, open: true };
-    // A block is drawn again only when its text (or what it depends on) changed: a final block never is.
-    return html`<div part="base">
-      ${this.#blocks.map((entry) =>
-        guard([entry.token, entry.open, loadImages, lang], () => block(entry.token, entry.open ? open : closed)),
-      )}
-    </div>`;
+    // A block is drawn again only when its token changed: a final block never is. Blocks are drawn in groups of
+    // GROUP by their index in the text, so a block keeps its place (and its DOM) when it becomes final, and a group
+    // of final blocks is checked with one guard instead of one per block.
+    const draw = (entry: Block) => guard([entry], () => block(entry.token, entry.open ? open : closed));
+    const { groups } = this.#groups;
+    const { final, rest } = this.#blocks;
+    const tail = final.slice(groups.length * GROUP).concat(rest);
+    const tailGroups: (readonly Block[])[] = [];
+    for (let start = 0; start < tail.length; start += GROUP) tailGroups.push(tail.slice(start, start + GROUP));
+    // One array, so that a group keeps its part when its blocks become final.
+    const drawn = groups.map((group) => guard([group, loadImages, lang], () => group.map(draw)));
+    for (const group of tailGroups) drawn.push(guard([...group, loadImages, lang], () => group.map(draw)));
+    return html`<div part="base">${drawn}</div>`;
   }
 }
