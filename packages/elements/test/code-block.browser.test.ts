@@ -96,7 +96,7 @@ describe("pi-code-block", () => {
       const status = el.shadowRoot!.querySelector('[role="status"]')!;
       expect(status.textContent).to.equal("Copied");
       expect(el.shadowRoot!.activeElement).to.equal(button);
-      await sendKeys({ press: "Space" });
+      await sendKeys({ press: " " });
       await waitUntil(() => clipboard.written.length === 2, "a second copy with Space");
     } finally {
       clipboard.restore();
