@@ -134,6 +134,8 @@ describe("pi-markdown: every construct", () => {
     expect($$(el, "li").map(direction)).to.deep.equal(["rtl", "ltr"]);
     expect(direction($(el, "blockquote")!)).to.equal("rtl");
     expect($$(el, "th, td").map(direction)).to.deep.equal(["rtl", "ltr", "rtl", "ltr"]);
+    el.id = "rtl-shot";
+    await executeServerCommand("screenshot", { name: "markdown-rtl-cjk", selector: "#rtl-shot" });
   });
 });
 

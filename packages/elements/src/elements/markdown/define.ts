@@ -1,3 +1,5 @@
+// pi-markdown draws its code blocks as <pi-code-block>: defining one defines the other.
+import "../code-block/define.js";
 import { PiMarkdown } from "./markdown.js";
 
 export { PiMarkdown };

@@ -59,6 +59,11 @@ export const styles = [
     ol {
       padding-inline-start: 1.75em;
     }
+    /* An item whose direction differs from its list's has its marker on the other side: the room for it moves too. */
+    :is(ul, ol):dir(ltr) > li:dir(rtl),
+    :is(ul, ol):dir(rtl) > li:dir(ltr) {
+      margin-inline: 1.75em -1.75em;
+    }
     li > p {
       margin-block: 0 calc(var(--_space) / 2);
     }

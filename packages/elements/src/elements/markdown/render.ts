@@ -4,7 +4,6 @@
  */
 import { html, nothing, type TemplateResult } from "lit";
 import type { Token, Tokens } from "marked";
-import "../code-block/define.js";
 import { decodeReferences, imageSrc, linkHref } from "./safe-url.js";
 import type { MarkdownStringKey } from "./strings.js";
 
