@@ -1,6 +1,7 @@
 // Servers and commands the browser tests need, started with the test runner and stopped with it. Each registers
 // itself here; tests reach them through `executeServerCommand`.
 
+import { commonjsHighlightPlugin } from "./plugins/commonjs-highlight.mjs";
 import { crossOriginPlugin } from "./plugins/cross-origin.mjs";
 import { enginePlugin } from "./plugins/engine.mjs";
 import { imePlugin } from "./plugins/ime.mjs";
@@ -17,5 +18,6 @@ export function testServerPlugins() {
     wsServerPlugin(),
     crossOriginPlugin(),
     realPiPlugin(),
+    commonjsHighlightPlugin(),
   ];
 }

@@ -2,6 +2,7 @@
 import type { StoryModule } from "../story.js";
 import { confirmStories, editorStories, inputStories, queueStories, selectStories } from "./dialogs.stories.js";
 import { notificationStories, promptStories, statusStories, widgetStories } from "./display.stories.js";
+import { markdownStories } from "./markdown.stories.js";
 import { toolCardStories } from "./tool-cards.stories.js";
 
 export const storyModules: StoryModule[] = [
@@ -14,5 +15,6 @@ export const storyModules: StoryModule[] = [
   widgetStories,
   notificationStories,
   promptStories,
+  markdownStories,
   toolCardStories,
 ];

@@ -1,0 +1,165 @@
+import { html, nothing, type PropertyValues, type TemplateResult } from "lit";
+import { PiElement } from "../../base/pi-element.js";
+import { localizeIn } from "../../i18n/localize.js";
+import { styles } from "./code-block.styles.js";
+import type { Root } from "./highlight.js";
+import { loadedHighlighter, loadHighlighter } from "./highlighter.js";
+import { type CodeBlockStringKey, codeBlockStrings } from "./strings.js";
+
+/** Code longer than this is shown unhighlighted: highlighting a megabyte would block the page for seconds. */
+export const MAX_HIGHLIGHT_LENGTH = 100_000;
+
+/** How long the copy button says "Copied" (or "Copy failed"). */
+const COPIED_MS = 2000;
+
+type Node = Root["children"][number];
+
+/** hast as Lit templates: a span with highlight.js's classes per element, text as text (never parsed as HTML). */
+function renderTree(nodes: readonly Node[]): unknown[] {
+  return nodes.map((node) => {
+    if (node.type === "text") return node.value;
+    if (node.type !== "element") return nothing;
+    const className = node.properties?.className;
+    const classes = Array.isArray(className) ? className.join(" ") : typeof className === "string" ? className : "";
+    return html`<span class=${classes}>${renderTree(node.children)}</span>`;
+  });
+}
+
+/**
+ * A block of code: its language, a copy button, and the code, highlighted once the highlighter has loaded.
+ *
+ * The highlighter (lowlight over highlight.js's `common` languages) is a separate module that the first code block
+ * with a known `language` loads with `import()`; until it has loaded the code shows plain. From then on every change
+ * of `code` is highlighted before it is drawn, so a block that grows while streaming never shows unhighlighted text
+ * again. Code without a language, in a language the highlighter does not know, or longer than 100,000 characters,
+ * stays plain. Colours are classes in the element's stylesheet (no style attributes), so it works under a strict CSP.
+ *
+ * The copy button writes `code` with `navigator.clipboard.writeText`; it then says "Copied" (or "Copy failed") for
+ * two seconds, and a polite live region announces the same.
+ *
+ * @csspart base - The box around the header and the code.
+ * @csspart header - The line with the language and the copy button.
+ * @csspart language - The language's name.
+ * @csspart copy - The copy button; `data-state` is `copied` or `failed` for a moment after a copy.
+ * @csspart code - The scrollable `<pre>` (focusable, so the keyboard can scroll it).
+ * @cssprop --pi-color-syntax-keyword - Keywords; also `-comment`, `-function`, `-variable`, `-string`, `-number`,
+ * `-type`.
+ * @cssprop --pi-code-block-max-height - Caps the code's height (it scrolls); none by default.
+ */
+export class PiCodeBlock extends PiElement {
+  static override styles = styles;
+
+  static override properties = {
+    code: { attribute: false },
+    language: { type: String, reflect: true },
+    streaming: { type: Boolean, reflect: true },
+    _copyState: { state: true },
+  };
+
+  /** The code, as text. */
+  declare code: string;
+  /** Its language (`ts`, `python`, …; any highlight.js name or alias); empty for none. */
+  declare language: string;
+  /** The code is still growing (a message streaming): the code region is marked busy. */
+  declare streaming: boolean;
+  declare _copyState: "idle" | "copied" | "failed";
+
+  /** The code as last highlighted, kept until a newer highlight replaces it. */
+  #highlighted: { code: string; language: string; tree: Root } | undefined;
+  #copyTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor() {
+    super();
+    this.code = "";
+    this.language = "";
+    this.streaming = false;
+    this._copyState = "idle";
+  }
+
+  /** Whether the code on display is highlighted (for tests and for pages that wait on it). */
+  get highlighted(): boolean {
+    return this.#highlighted !== undefined && this.#highlighted.code === String(this.code ?? "");
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearTimeout(this.#copyTimer);
+    this._copyState = "idle";
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has("code") || changed.has("language")) this.#highlight();
+  }
+
+  /** Highlights now if the highlighter has loaded; else starts loading it and highlights when it has. */
+  #highlight(): void {
+    const code = String(this.code ?? "");
+    const language = String(this.language ?? "").trim();
+    if (language === "" || code.length > MAX_HIGHLIGHT_LENGTH) {
+      this.#highlighted = undefined;
+      return;
+    }
+    const highlight = loadedHighlighter();
+    if (!highlight) {
+      loadHighlighter().then(
+        () => {
+          this.#highlight();
+          this.requestUpdate();
+        },
+        () => {}, // No highlighter (offline, blocked): the code stays plain.
+      );
+      return;
+    }
+    if (this.#highlighted?.code === code && this.#highlighted.language === language) return;
+    const tree = highlight(code, language);
+    this.#highlighted = tree ? { code, language, tree } : undefined;
+  }
+
+  #t(key: CodeBlockStringKey, values?: Record<string, string>): string {
+    return localizeIn(codeBlockStrings, this, key, values);
+  }
+
+  async #copy(): Promise<void> {
+    clearTimeout(this.#copyTimer);
+    try {
+      await navigator.clipboard.writeText(String(this.code ?? ""));
+      this._copyState = "copied";
+    } catch {
+      this._copyState = "failed";
+    }
+    this.#copyTimer = setTimeout(() => {
+      this._copyState = "idle";
+    }, COPIED_MS);
+  }
+
+  protected override render(): TemplateResult {
+    const code = String(this.code ?? "");
+    const language = String(this.language ?? "").trim();
+    const state = this._copyState;
+    const label = state === "copied" ? "codeCopied" : state === "failed" ? "codeCopyFailed" : "codeCopy";
+    const tree = this.#highlighted;
+    return html`<div part="base">
+      <div part="header">
+        <span part="language" dir="ltr">${language || nothing}</span>
+        <button
+          part="copy"
+          type="button"
+          aria-label=${state === "idle" ? this.#t("codeCopyLabel") : this.#t(label)}
+          data-state=${state === "idle" ? nothing : state}
+          @click=${this.#copy}
+        >
+          ${this.#t(label)}
+        </button>
+      </div>
+      <pre
+        part="code"
+        dir="ltr"
+        tabindex="0"
+        role="region"
+        aria-label=${language ? this.#t("codeRegionLanguage", { language }) : this.#t("codeRegion")}
+        aria-busy=${this.streaming ? "true" : nothing}
+      ><code>${tree ? renderTree(tree.tree.children) : code}</code></pre>
+      <span class="visually-hidden" role="status">${state === "idle" ? "" : this.#t(label)}</span>
+    </div>`;
+  }
+}

@@ -1,0 +1,13 @@
+// pi-markdown draws its code blocks as <pi-code-block>: defining one defines the other.
+import "../code-block/define.js";
+import { PiMarkdown } from "./markdown.js";
+
+export { PiMarkdown };
+
+if (!customElements.get("pi-markdown")) customElements.define("pi-markdown", PiMarkdown);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "pi-markdown": PiMarkdown;
+  }
+}

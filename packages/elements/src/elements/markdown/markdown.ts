@@ -1,0 +1,119 @@
+import { html, type PropertyValues, type TemplateResult } from "lit";
+import { guard } from "lit/directives/guard.js";
+import { PiElement } from "../../base/pi-element.js";
+import { localizeIn, nearestLang } from "../../i18n/localize.js";
+import { type Block, BlockLexer, type Blocks } from "./block-lexer.js";
+import { styles } from "./markdown.styles.js";
+import { block, type RenderContext } from "./render.js";
+import { type MarkdownStringKey, markdownStrings } from "./strings.js";
+
+/** How many blocks share one guard (see render). */
+const GROUP = 32;
+
+/**
+ * A Markdown message from the model (GitHub-flavoured: tables, task lists, strikethrough, autolinks), rendered safe
+ * by construction: marked lexes it, and every token becomes a Lit template, so no text is ever parsed as HTML.
+ *
+ * - Raw HTML in the text shows as the text it is, as in pi's TUI and HTML export.
+ * - Links: only absolute `http:`, `https:` and `mailto:` URLs, after decoding character references and stripping
+ *   control characters (`tel:` and `ftp:` show as text; see safe-url.ts). They open in a new tab (following one must
+ *   not leave a running session) with `rel="noopener noreferrer"`.
+ * - No request leaves the page because of the text: an image (`![alt](url)`) shows as a link to its URL unless
+ *   `images="allow"`, since a model can be led to put data into an image URL. With `images="allow"` only `http(s)`
+ *   images load, lazily and without a referrer.
+ * - Tables scroll inside a focusable region named "Table"; task-list checkboxes are disabled and named "Task".
+ * - Every top-level block, list item, quote and table cell has `dir="auto"`: a paragraph in Arabic or Hebrew reads
+ *   right to left, whatever the page's direction (blocks inside a quote or an item follow their container).
+ * - Code blocks are `<pi-code-block>` elements (highlighting loads lazily, on the first code block with a language).
+ * - Nesting deeper than 16 quotes and lists shows the rest as its text; text too deeply nested for the lexer shows as
+ *   written.
+ *
+ * Streaming: set `streaming` while `text` grows. Only the tail from the last block that can still change is lexed
+ * again (see block-lexer.ts), the other blocks keep their DOM untouched, and the last block is repaired while it is
+ * open (an unterminated `**bold` shows bold, an unterminated fence as a code block).
+ *
+ * @csspart base - The container of the blocks.
+ * @csspart link - A link (also an image shown as a link: `image-link`).
+ * @csspart image - An image, when `images="allow"`.
+ * @csspart code-span - Inline code.
+ * @csspart code-block - A `<pi-code-block>`.
+ * @csspart table-region - The scroll container of a table.
+ * @csspart table - A table.
+ * @csspart task - A task list checkbox.
+ * @csspart raw - Raw HTML, or nesting too deep, shown as text.
+ * @cssprop --pi-markdown-background - The element's background (default: `--pi-color-bg`); `transparent` inside a
+ * container that paints its own.
+ * @cssprop --pi-color-accent - Links.
+ * @cssprop --pi-color-border - Rules, quote bars and table borders.
+ */
+export class PiMarkdown extends PiElement {
+  static override styles = styles;
+
+  static override properties = {
+    text: { attribute: false },
+    streaming: { type: Boolean, reflect: true },
+    images: { type: String, reflect: true },
+  };
+
+  /** The Markdown. */
+  declare text: string;
+  /** The text is still growing: the last block is repaired and re-lexed on every change. */
+  declare streaming: boolean;
+  /** `"allow"` loads `http(s)` images; anything else (the default) shows images as links. */
+  declare images: "allow" | "link" | undefined;
+
+  readonly #lexer = new BlockLexer();
+  #blocks: Blocks = { final: [], rest: [] };
+  /**
+   * The final blocks in groups of GROUP, kept from update to update: a full group never changes, so rendering a long
+   * message checks one guard per group. `of` is the lexer's array of final blocks they were made from.
+   */
+  #groups: { of: readonly Block[]; groups: (readonly Block[])[] } = { of: [], groups: [] };
+
+  constructor() {
+    super();
+    this.text = "";
+    this.streaming = false;
+    this.images = undefined;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has("text") || changed.has("streaming")) {
+      this.#blocks = this.#lexer.update(String(this.text ?? ""), this.streaming === true);
+      this.#group(this.#blocks.final);
+    }
+  }
+
+  /** Groups the final blocks not yet in a full group; starts over when the lexer did. */
+  #group(final: readonly Block[]): void {
+    if (this.#groups.of !== final) this.#groups = { of: final, groups: [] };
+    const { groups } = this.#groups;
+    for (let start = groups.length * GROUP; start + GROUP <= final.length; start += GROUP) {
+      groups.push(final.slice(start, start + GROUP));
+    }
+  }
+
+  #t = (key: MarkdownStringKey, values?: Record<string, string>): string =>
+    localizeIn(markdownStrings, this, key, values);
+
+  protected override render(): TemplateResult {
+    const loadImages = this.images === "allow";
+    // The language the strings were looked up in (a change of it draws every block again).
+    const lang = nearestLang(this);
+    const closed: RenderContext = { t: this.#t, loadImages, open: false };
+    const open: RenderContext = { ...closed, open: true };
+    // A block is drawn again only when its token changed: a final block never is. Blocks are drawn in groups of
+    // GROUP by their index in the text, so a block keeps its place (and its DOM) when it becomes final, and a group
+    // of final blocks is checked with one guard instead of one per block.
+    const draw = (entry: Block) => guard([entry], () => block(entry.token, entry.open ? open : closed));
+    const { groups } = this.#groups;
+    const { final, rest } = this.#blocks;
+    const tail = final.slice(groups.length * GROUP).concat(rest);
+    const tailGroups: (readonly Block[])[] = [];
+    for (let start = 0; start < tail.length; start += GROUP) tailGroups.push(tail.slice(start, start + GROUP));
+    // One array, so that a group keeps its part when its blocks become final.
+    const drawn = groups.map((group) => guard([group, loadImages, lang], () => group.map(draw)));
+    for (const group of tailGroups) drawn.push(guard([...group, loadImages, lang], () => group.map(draw)));
+    return html`<div part="base">${drawn}</div>`;
+  }
+}
