@@ -17,6 +17,7 @@ import { guard } from "lit/directives/guard.js";
 import { repeat } from "lit/directives/repeat.js";
 import { PiElement } from "../../base/pi-element.js";
 import { localizeIn, nearestLang } from "../../i18n/localize.js";
+import type { StringTable } from "../../i18n/strings.js";
 import { emit } from "../../internal/events.js";
 import { ConversationController } from "./conversation-controller.js";
 import { type TranscriptStringKey, type TranscriptStrings, transcriptStrings } from "./strings.js";
@@ -113,6 +114,11 @@ export class PiTranscript extends PiElement {
   declare store: ConversationStore | undefined;
   /** Whether every tool card is expanded (Ctrl+O toggles it). */
   declare toolsExpanded: boolean;
+  /**
+   * Per-element string overrides: the transcript's own keys (`TranscriptStrings`).
+   * @default undefined
+   */
+  declare strings: (StringTable & TranscriptStrings) | undefined;
   /** Whether "Jump to latest" shows. */
   declare _jump: boolean;
 
@@ -162,7 +168,7 @@ export class PiTranscript extends PiElement {
   }
 
   #t(key: TranscriptStringKey, values?: Record<string, string | number>): string {
-    return localizeIn(transcriptStrings, this, key, values, this.strings as TranscriptStrings | undefined);
+    return localizeIn(transcriptStrings, this, key, values, this.strings);
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -230,6 +236,8 @@ export class PiTranscript extends PiElement {
     const tools = snapshot?.tools ?? new Map<string, ToolExecution>();
     const lang = nearestLang(this);
     const expanded = this.toolsExpanded;
+    // A feed holds articles: an empty one has no role until its first.
+    const empty = entries.length === 0 && !snapshot?.streaming;
     const hasTools = tools.size > 0 || (snapshot?.streaming?.blocks.some((b) => b?.type === "toolCall") ?? false);
     return html`
       <div part="toolbar" ?hidden=${!hasTools}>
@@ -238,7 +246,12 @@ export class PiTranscript extends PiElement {
         </button>
       </div>
       <div part="base" @scroll=${this.#onScroll}>
-        <div part="feed" role="feed" aria-label=${this.#t("conversation")} @keydown=${this.#onFeedKeyDown}>
+        <div
+          part="feed"
+          role=${empty ? nothing : "feed"}
+          aria-label=${empty ? nothing : this.#t("conversation")}
+          @keydown=${this.#onFeedKeyDown}
+        >
           ${repeat(
             entries,
             (entry) => entry.key,
@@ -357,12 +370,13 @@ export class PiTranscript extends PiElement {
   }
 
   /** One article: named by its author (aria-labelledby its heading), with a copy button when it has `copy` text. */
-  #article(key: string, role: string, author: string, body: unknown, copy?: string, busy = false) {
+  #article(key: string, role: string, author: string, body: unknown, copy?: string, busy = false, notice?: string) {
     const id = `a-${key}`;
     return html`<article
-      part=${busy ? "entry streaming" : "entry"}
+      part=${busy ? "entry streaming" : notice ? "entry notice" : "entry"}
       data-key=${key}
       data-role=${role}
+      data-notice=${notice ?? nothing}
       tabindex="0"
       aria-labelledby=${id}
       aria-busy=${busy ? "true" : nothing}
@@ -481,7 +495,12 @@ export class PiTranscript extends PiElement {
               ? this.#t("retrySucceeded", { attempt: notice.attempt })
               : this.#t("retryFailed");
         const error = notice.status === "failed" ? (notice.finalError ?? notice.errorMessage) : notice.errorMessage;
-        body = html`<p>${status}</p>${error ? html`<p part="error" dir="auto">${error}</p>` : nothing}`;
+        // The error a successful retry got past is history: muted, not in the error colour.
+        body = html`<p>${status}</p>${
+          error
+            ? html`<p part=${notice.status === "succeeded" ? "retried-error" : "error"} class="caption" dir="auto">${error}</p>`
+            : nothing
+        }`;
         break;
       }
       case "extension_error":
@@ -499,10 +518,7 @@ export class PiTranscript extends PiElement {
         name = this.#t("otherMessage", { role: (notice as { type: string }).type });
         body = html`<pre class="json" dir="ltr">${safeJson(notice)}</pre>`;
     }
-    return html`<article part="entry notice" data-key=${key} data-role="notice" data-notice=${notice.type}
-      tabindex="0" aria-label=${name}>
-      ${body}
-    </article>`;
+    return this.#article(key, "notice", name, body, undefined, false, notice.type);
   }
 
   protected override firstUpdated(): void {
@@ -515,10 +531,16 @@ export class PiTranscript extends PiElement {
     this.#follow();
   }
 
-  /** While pinned, keeps the newest text in view. */
+  /**
+   * While pinned, keeps the newest text in view. Called after each render and whenever the feed changes size (an
+   * article laid out as it nears the view, a child element rendering): the reader's own scroll is read first, since
+   * its scroll event may come after the resize.
+   */
   #follow(): void {
     const base = this.#base();
-    if (!base || !this.#pinned) return;
+    if (!base) return;
+    this.#readScroll(base);
+    if (!this.#pinned) return;
     base.scrollTop = base.scrollHeight;
     this.#lastScrollTop = base.scrollTop;
   }
@@ -527,16 +549,22 @@ export class PiTranscript extends PiElement {
     return this.renderRoot.querySelector<HTMLElement>('[part~="base"]');
   }
 
-  #onScroll = () => {
-    const base = this.#base();
-    if (!base) return;
+  /**
+   * Whether the reader has left the newest text. Content growing below moves nothing, and content shrinking clamps
+   * the view to the end; so a view off the end that moved up is the reader's doing, and a view at the end pins.
+   */
+  #readScroll(base: HTMLElement): void {
     const atEnd = base.scrollHeight - base.scrollTop - base.clientHeight <= PIN_SLACK;
-    // Content growing below moves nothing; only the reader moving up unpins (a scroll the view made lands at the end).
     if (atEnd) this.#pinned = true;
     else if (base.scrollTop < this.#lastScrollTop - 1) this.#pinned = false;
     this.#lastScrollTop = base.scrollTop;
     const jump = !this.#pinned;
     if (jump !== this._jump) this._jump = jump;
+  }
+
+  #onScroll = () => {
+    const base = this.#base();
+    if (base) this.#readScroll(base);
   };
 
   #onJump = () => {
