@@ -7,6 +7,7 @@
 import type { AgentEventBase } from "@pi-elements/core";
 import { ConversationState } from "@pi-elements/core/conversation";
 import { html, LitElement } from "lit";
+import { assistant } from "../../../core/test/conversation-wire.js";
 
 export const VERSIONS = ["0.73.1", "1.6.0"] as const;
 export type Version = (typeof VERSIONS)[number];
@@ -106,4 +107,32 @@ export function defineStandIns(): void {
   if (!customElements.get("pi-markdown")) customElements.define("pi-markdown", StubMarkdown);
   if (!customElements.get("pi-code-block")) customElements.define("pi-code-block", StubCodeBlock);
   if (!customElements.get("pi-tool-card")) customElements.define("pi-tool-card", StubToolCard);
+}
+
+/**
+ * A long session: `turns` turns of a question, an assistant message with text and a tool call, its tool result and
+ * an answer in Markdown (4 messages a turn: 500 turns make the 2,000 messages of issue #21's long-session goal).
+ */
+export function longHistory(turns: number): unknown[] {
+  const messages: unknown[] = [];
+  for (let i = 0; i < turns; i++) {
+    const id = `call_${i}`;
+    messages.push({ role: "user", content: `Question ${i}: what is in file-${i}.txt?`, timestamp: i });
+    messages.push(
+      assistant([
+        { type: "text", text: `Reading **file-${i}.txt**.` },
+        { type: "toolCall", id, name: "read", arguments: { path: `file-${i}.txt` } },
+      ]),
+    );
+    messages.push({
+      role: "toolResult",
+      toolCallId: id,
+      toolName: "read",
+      content: [{ type: "text", text: `line one of file ${i}\nline two\nline three` }],
+      isError: false,
+      timestamp: i,
+    });
+    messages.push(assistant([{ type: "text", text: `File ${i} has three lines:\n\n- one\n- two\n- three` }]));
+  }
+  return messages;
 }

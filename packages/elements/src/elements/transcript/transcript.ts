@@ -42,6 +42,12 @@ const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** How far (px) from the end still counts as "at the newest text". */
 const PIN_SLACK = 24;
+/**
+ * A long history renders from its end: this many entries at once, for the first paint, then the earlier ones in
+ * chunks, one task each, sized to take about FILL_BUDGET_MS to render (see the README's long-session figures).
+ */
+const FILL_FIRST = 60;
+const FILL_BUDGET_MS = 12;
 /** How much of a finished message's text is announced. */
 const ANNOUNCE_CHARS = 200;
 
@@ -123,6 +129,16 @@ export class PiTranscript extends PiElement {
   declare _jump: boolean;
 
   readonly #conversation = new ConversationController(this);
+  /** How many entries at the start are not rendered yet (a long history fills in from its end). */
+  #unrendered = 0;
+  /** The store the rendered window belongs to. */
+  #windowOf: ConversationStore | undefined;
+  /** The frame, then the task, of the next fill step (one of them pends at a time). */
+  #fillFrame: number | undefined;
+  #fillTask: ReturnType<typeof setTimeout> | undefined;
+  #fillChunk = 100;
+  /** When the fill step being rendered began, and the view's distance from the end to keep while the reader is up. */
+  #fillStep: { began: number; fromEnd: number } | undefined;
   /** The snapshot the last render showed. */
   #shown: ConversationSnapshot | undefined;
   /** Whether the view follows the newest text. */
@@ -163,6 +179,9 @@ export class PiTranscript extends PiElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    if (this.#fillFrame !== undefined) cancelAnimationFrame(this.#fillFrame);
+    clearTimeout(this.#fillTask);
+    this.#fillFrame = this.#fillTask = undefined;
     this.#resizeObserver?.disconnect();
     this.removeEventListener("keydown", this.#onHostKeyDown);
   }
@@ -171,11 +190,48 @@ export class PiTranscript extends PiElement {
     return localizeIn(transcriptStrings, this, key, values, this.strings);
   }
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    super.willUpdate(changed);
+  /** After the controllers (a new `store` or `session` is taken by then), before render. */
+  protected override update(changed: PropertyValues<this>): void {
     const next = this.snapshot;
-    if (next && next !== this.#shown) this.#observe(this.#shown, next);
+    if (next && next !== this.#shown) {
+      this.#window(next);
+      this.#observe(this.#shown, next);
+    }
     this.#shown = next;
+    super.update(changed);
+  }
+
+  /**
+   * Which entries render: all, except while a long history fills in from its end. A history arriving at once (a new
+   * store, `get_messages` answered) renders its last FILL_FIRST entries first; entries appended later render at once.
+   */
+  #window(next: ConversationSnapshot): void {
+    const store = this.#conversation.store;
+    const count = next.entries.length;
+    const fresh = store !== this.#windowOf || !this.#shown;
+    this.#windowOf = store;
+    const added = fresh ? count : appended(this.#shown!.entries, next.entries).length;
+    if (added > FILL_FIRST) this.#unrendered = Math.max(this.#unrendered, count - FILL_FIRST);
+    this.#unrendered = Math.min(this.#unrendered, count);
+  }
+
+  /**
+   * Renders the next chunk of earlier entries in a task of its own after the next frame, so each chunk comes after a
+   * paint; keeps the reader's place if they scrolled up.
+   */
+  #scheduleFill(): void {
+    if (this.#unrendered === 0 || this.#fillFrame !== undefined || this.#fillTask !== undefined) return;
+    this.#fillFrame = requestAnimationFrame(() => {
+      this.#fillFrame = undefined;
+      this.#fillTask = setTimeout(() => {
+        this.#fillTask = undefined;
+        if (!this.isConnected || this.#unrendered === 0) return;
+        const base = this.#base();
+        this.#fillStep = { began: performance.now(), fromEnd: base ? base.scrollHeight - base.scrollTop : 0 };
+        this.#unrendered = Math.max(0, this.#unrendered - this.#fillChunk);
+        this.requestUpdate();
+      }, 0);
+    });
   }
 
   /**
@@ -232,7 +288,8 @@ export class PiTranscript extends PiElement {
 
   protected override render() {
     const snapshot = this.snapshot;
-    const entries = snapshot?.entries ?? [];
+    const all = snapshot?.entries ?? [];
+    const entries = this.#unrendered > 0 ? all.slice(this.#unrendered) : all;
     const tools = snapshot?.tools ?? new Map<string, ToolExecution>();
     const lang = nearestLang(this);
     const expanded = this.toolsExpanded;
@@ -250,6 +307,7 @@ export class PiTranscript extends PiElement {
           part="feed"
           role=${empty ? nothing : "feed"}
           aria-label=${empty ? nothing : this.#t("conversation")}
+          aria-busy=${this.#unrendered > 0 ? "true" : nothing}
           @keydown=${this.#onFeedKeyDown}
         >
           ${repeat(
@@ -528,7 +586,20 @@ export class PiTranscript extends PiElement {
 
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
+    const step = this.#fillStep;
+    if (step) {
+      this.#fillStep = undefined;
+      const base = this.#base();
+      // Articles went in above the view: a reader who scrolled up keeps their place.
+      if (base && !this.#pinned) {
+        base.scrollTop = base.scrollHeight - step.fromEnd;
+        this.#lastScrollTop = base.scrollTop;
+      }
+      const ms = Math.max(1, performance.now() - step.began);
+      this.#fillChunk = Math.min(1000, Math.max(20, Math.round((this.#fillChunk * FILL_BUDGET_MS) / ms)));
+    }
     this.#follow();
+    this.#scheduleFill();
   }
 
   /**
