@@ -33,6 +33,17 @@ export function elementNames() {
     .sort();
 }
 
+/**
+ * Element folders the single-file bundle (and `all.js`) leaves out: optional parts a page registers on its own
+ * (`@pi-elements/elements/elements/<name>.js`), so a page showing only the extension UI does not pay for them.
+ */
+export const UNBUNDLED_ELEMENTS = new Set(["transcript"]);
+
+/** The element folders the single-file bundle defines. */
+export function bundledElementNames() {
+  return elementNames().filter((name) => !UNBUNDLED_ELEMENTS.has(name));
+}
+
 /** Bundles one entry module in memory and returns the minified code. */
 async function bundle(entry) {
   const result = await build({ ...options, entryPoints: [entry], write: false, outfile: "bundle.js" });

@@ -75,7 +75,9 @@ const COPY_ICON = svg`<rect x="5.5" y="5.5" width="8" height="9" rx="1.5" /><pat
  *
  * Long sessions: each committed entry renders once (keyed by its `key`, and guarded, so an entry is not rendered
  * again while another streams) and is laid out only near the viewport (`content-visibility: auto`), so the text
- * stays in the DOM for find-in-page and screen readers.
+ * stays in the DOM for find-in-page and screen readers. A long history arriving at once paints its newest 60
+ * entries first and fills in the earlier ones a chunk per frame (the feed is `aria-busy` meanwhile; a reader who
+ * scrolled up keeps their place).
  *
  * @event pi-copy - A copy button was pressed; `detail: { text, key }`.
  * @csspart base - The scrolling area.
@@ -84,12 +86,14 @@ const COPY_ICON = svg`<rect x="5.5" y="5.5" width="8" height="9" rx="1.5" /><pat
  * @csspart streaming - The article being streamed.
  * @csspart author - An article's heading (its author).
  * @csspart thinking - A thinking block (a `<details>`).
- * @csspart error - A failed or aborted turn's error text.
+ * @csspart error - A failed or aborted turn's error text, a notice's error.
+ * @csspart retried-error - The error a successful retry got past (muted).
  * @csspart notice - A compaction, retry or extension-error article.
  * @csspart copy - A message's copy button.
  * @csspart toolbar - The bar above the feed.
  * @csspart toggle-tools - The expand / collapse-all button.
  * @csspart jump - The "Jump to latest" button.
+ * @csspart announcer - The visually hidden polite live region (one announcement per finished assistant message).
  * @cssprop --pi-color-bg - Background.
  * @cssprop --pi-color-surface - Background of user messages and notices.
  * @cssprop --pi-color-text - Text colour.
