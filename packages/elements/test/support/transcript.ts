@@ -96,7 +96,11 @@ class StubToolCard extends LitElement {
   declare expanded: boolean;
   protected override render() {
     return html`<div role="group" aria-label=${this.call?.name ?? ""}>
-      <button type="button" aria-expanded=${this.expanded ? "true" : "false"}>${this.call?.name}</button>
+      <button
+        type="button"
+        style="color: inherit; background: transparent; border: 1px solid currentColor; font: inherit"
+        aria-expanded=${this.expanded ? "true" : "false"}
+      >${this.call?.name}</button>
       <span>${this.execution?.status ?? "pending"}</span>
     </div>`;
   }

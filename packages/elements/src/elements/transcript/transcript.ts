@@ -148,6 +148,7 @@ export class PiTranscript extends PiElement {
   /** Whether the view follows the newest text. */
   #pinned = true;
   #lastScrollTop = 0;
+  #followFrame: number | undefined;
   #resizeObserver: ResizeObserver | undefined;
   /** The polite announcement and how many were made (each one is a new node, so the same text twice is heard). */
   #announcement = "";
@@ -177,13 +178,22 @@ export class PiTranscript extends PiElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.#resizeObserver ??= new ResizeObserver(() => this.#follow());
+    // Followed in the next frame, not in the observer's callback: scrolling there lays out articles that come into
+    // view (content-visibility), which would resize the feed again within the same delivery (a ResizeObserver loop).
+    this.#resizeObserver ??= new ResizeObserver(() => {
+      this.#followFrame ??= requestAnimationFrame(() => {
+        this.#followFrame = undefined;
+        this.#follow();
+      });
+    });
     this.addEventListener("keydown", this.#onHostKeyDown);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     if (this.#fillFrame !== undefined) cancelAnimationFrame(this.#fillFrame);
+    if (this.#followFrame !== undefined) cancelAnimationFrame(this.#followFrame);
+    this.#followFrame = undefined;
     clearTimeout(this.#fillTask);
     this.#fillFrame = this.#fillTask = undefined;
     this.#resizeObserver?.disconnect();
@@ -198,8 +208,10 @@ export class PiTranscript extends PiElement {
   protected override update(changed: PropertyValues<this>): void {
     const next = this.snapshot;
     if (next && next !== this.#shown) {
+      // A snapshot of another store is not the one before: nothing finished, nothing was added.
+      const prev = this.#conversation.store === this.#windowOf ? this.#shown : undefined;
       this.#window(next);
-      this.#observe(this.#shown, next);
+      this.#observe(prev, next);
     }
     this.#shown = next;
     super.update(changed);
