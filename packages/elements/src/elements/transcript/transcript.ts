@@ -109,7 +109,6 @@ export class PiTranscript extends PiElement {
     session: { attribute: false },
     store: { attribute: false },
     toolsExpanded: { type: Boolean, attribute: "tools-expanded", reflect: true },
-    _jump: { state: true },
   };
 
   /**
@@ -129,8 +128,6 @@ export class PiTranscript extends PiElement {
    * @default undefined
    */
   declare strings: (StringTable & TranscriptStrings) | undefined;
-  /** Whether "Jump to latest" shows. */
-  declare _jump: boolean;
 
   readonly #conversation = new ConversationController(this);
   /** How many entries at the start are not rendered yet (a long history fills in from its end). */
@@ -161,7 +158,6 @@ export class PiTranscript extends PiElement {
   constructor() {
     super();
     this.toolsExpanded = false;
-    this._jump = false;
   }
 
   /** The conversation on display; undefined without a store or session. */
@@ -173,7 +169,6 @@ export class PiTranscript extends PiElement {
   scrollToLatest(): void {
     this.#pinned = true;
     this.#follow();
-    this._jump = false;
   }
 
   override connectedCallback(): void {
@@ -337,7 +332,7 @@ export class PiTranscript extends PiElement {
           ${snapshot?.streaming ? this.#renderStreaming(snapshot.streaming, tools) : nothing}
         </div>
       </div>
-      <button part="jump" type="button" ?hidden=${!this._jump} @click=${this.#onJump}>
+      <button part="jump" type="button" hidden @click=${this.#onJump}>
         <svg viewBox="0 0 16 16" aria-hidden="true" focusable="false"><path d="M8 3v10M3.5 8.5 8 13l4.5-4.5" /></svg>
         ${this.#t("jumpToLatest")}
       </button>
@@ -645,8 +640,10 @@ export class PiTranscript extends PiElement {
     if (atEnd) this.#pinned = true;
     else if (base.scrollTop < this.#lastScrollTop - 1) this.#pinned = false;
     this.#lastScrollTop = base.scrollTop;
-    const jump = !this.#pinned;
-    if (jump !== this._jump) this._jump = jump;
+    // Shown and hidden here, not through a render: this runs after each render, and a render it asked for would
+    // render everything again for one button.
+    const jump = this.renderRoot.querySelector<HTMLElement>('[part~="jump"]');
+    if (jump) jump.hidden = this.#pinned;
   }
 
   #onScroll = () => {
