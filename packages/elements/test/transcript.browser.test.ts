@@ -289,6 +289,27 @@ describe("pi-transcript entries", () => {
     expect(captions).to.deep.equal(["Image not shown (image/svg+xml)", "Image not shown (image/gif)"]);
   });
 
+  it("a history shown at once announces nothing; a block of a type this client does not know shows as JSON", async () => {
+    const state = new ConversationState();
+    state.setHistory(
+      [
+        message({ role: "user", content: "hi" }),
+        message({
+          role: "assistant",
+          content: [
+            { type: "text", text: "a" },
+            { type: "hologram", beam: 3 },
+          ],
+        }),
+      ],
+      0,
+    );
+    const el = await show(state);
+    expect(root(el).querySelector('[role="status"]')?.textContent?.trim()).to.equal("");
+    const json = articles(el)[1]!.querySelector(".json")!;
+    expect(JSON.parse(json.textContent!)).to.deep.equal({ type: "hologram", beam: 3 });
+  });
+
   it("user text is plain text with its line breaks, never HTML", async () => {
     const state = new ConversationState();
     state.setHistory([message({ role: "user", content: "line one\n<b>two</b>" })], 0);
