@@ -48,8 +48,12 @@ export const styles = [
       flex: 1 1 auto;
       min-block-size: 0;
       overflow-y: auto;
-      /* The view follows the newest text itself (the component pins to the end); anchoring would fight it. */
-      overflow-anchor: none;
+      /*
+       * Scroll anchoring stays on: an article above the view laid out for the first time (content-visibility) takes
+       * its real size instead of the estimate, and anchoring keeps the reader's place; at the end, the component
+       * follows the newest text itself.
+       */
+      overflow-anchor: auto;
     }
     [part~="feed"] {
       display: flex;
