@@ -5,6 +5,12 @@
  * (`conversationOf(session)` of `@pi-elements/core/conversation`) of the session an ancestor `<pi-session>` provides,
  * or their own `session`.
  */
+import "./elements/code-block/define.js";
+import "./elements/markdown/define.js";
 import "./elements/tool-card/define.js";
+import "./elements/transcript/define.js";
 
+export * from "./elements/code-block/define.js";
+export * from "./elements/markdown/define.js";
 export * from "./elements/tool-card/define.js";
+export * from "./elements/transcript/define.js";

@@ -4,6 +4,7 @@ import { confirmStories, editorStories, inputStories, queueStories, selectStorie
 import { notificationStories, promptStories, statusStories, widgetStories } from "./display.stories.js";
 import { markdownStories } from "./markdown.stories.js";
 import { toolCardStories } from "./tool-cards.stories.js";
+import { transcriptStories } from "./transcript.stories.js";
 
 export const storyModules: StoryModule[] = [
   selectStories,
@@ -17,4 +18,5 @@ export const storyModules: StoryModule[] = [
   promptStories,
   markdownStories,
   toolCardStories,
+  transcriptStories,
 ];

@@ -1,0 +1,760 @@
+import type { PiSession } from "@pi-elements/core";
+import type {
+  AssistantBlock,
+  AssistantMessage,
+  ConversationEntry,
+  ConversationSnapshot,
+  ConversationStore,
+  ImageContent,
+  Notice,
+  StreamingBlock,
+  StreamingMessage,
+  ToolExecution,
+  UserBlock,
+} from "@pi-elements/core/conversation";
+import { html, nothing, type PropertyValues, svg, type TemplateResult } from "lit";
+import { guard } from "lit/directives/guard.js";
+import { repeat } from "lit/directives/repeat.js";
+import { PiElement } from "../../base/pi-element.js";
+import { localizeIn, nearestLang } from "../../i18n/localize.js";
+import type { StringTable } from "../../i18n/strings.js";
+import { emit } from "../../internal/events.js";
+import { ConversationController } from "./conversation-controller.js";
+import { type TranscriptStringKey, type TranscriptStrings, transcriptStrings } from "./strings.js";
+import { styles } from "./transcript.styles.js";
+
+/** Detail of `pi-copy`: what a copy button put (or tried to put) on the clipboard. */
+export interface TranscriptCopyDetail {
+  /** The message's Markdown (its text blocks). */
+  text: string;
+  /** The entry's key. */
+  key: string;
+}
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    "pi-copy": CustomEvent<TranscriptCopyDetail>;
+  }
+}
+
+/** Image types shown inline, as data: URLs (nothing is fetched); any other type shows a placeholder. */
+const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** How far (px) from the end still counts as "at the newest text". */
+const PIN_SLACK = 24;
+/**
+ * A long history renders from its end: this many entries at once, for the first paint, then the earlier ones in
+ * chunks, one task each, sized to take about FILL_BUDGET_MS to render (see the README's long-session figures).
+ */
+const FILL_FIRST = 60;
+const FILL_BUDGET_MS = 12;
+/** How much of a finished message's text is announced. */
+const ANNOUNCE_CHARS = 200;
+
+type AnyBlock = AssistantBlock | StreamingBlock | { readonly type: string; readonly [key: string]: unknown };
+
+const COPY_ICON = svg`<rect x="5.5" y="5.5" width="8" height="9" rx="1.5" /><path d="M3.5 10.5h-1v-8a1 1 0 0 1 1-1h7v1" />`;
+
+/**
+ * The conversation with pi, as pi's TUI shows it: user messages (text and images), assistant messages (text as
+ * Markdown through `<pi-markdown>`, thinking blocks, tool calls as `<pi-tool-card>`s with their runs), the user's
+ * own shell commands, extensions' custom messages, compaction summaries, and compaction, retry and extension-error
+ * notices at their places; a failed or aborted turn shows pi's error text.
+ *
+ * The conversation comes from the `store` property (any `ConversationStore`), else from `conversationOf()` of the
+ * `session` property, else of an ancestor `<pi-session>`'s session.
+ *
+ * Reading while it streams: the view stays at the newest text unless the reader scrolled up; then a "Jump to
+ * latest" button appears. A new user message brings its turn into view. Every user and assistant message has a copy
+ * button (its Markdown; `pi-copy` fires too). Ctrl+O, or the toolbar's button, expands or collapses every tool card.
+ *
+ * Accessibility: the messages are a feed (APG feed pattern) of articles, each named by its author ("You", "pi", or
+ * what the entry is); Page Down / Page Up move focus to the next / previous article, Tab moves into an article's
+ * tool cards and buttons. The message being streamed is `aria-busy`; one polite announcement is made per finished
+ * assistant message, never per token.
+ *
+ * Long sessions: each committed entry renders once (keyed by its `key`, and guarded, so an entry is not rendered
+ * again while another streams) and is laid out only near the viewport (`content-visibility: auto`), so the text
+ * stays in the DOM for find-in-page and screen readers. A long history arriving at once paints its newest 60
+ * entries first and fills in the earlier ones a chunk per frame (the feed is `aria-busy` meanwhile; a reader who
+ * scrolled up keeps their place).
+ *
+ * @event pi-copy - A copy button was pressed; `detail: { text, key }`.
+ * @csspart base - The scrolling area.
+ * @csspart feed - The feed of articles.
+ * @csspart entry - One article; carries `data-key` (the entry's key) and `data-role`.
+ * @csspart streaming - The article being streamed.
+ * @csspart author - An article's heading (its author).
+ * @csspart thinking - A thinking block (a `<details>`).
+ * @csspart error - A failed or aborted turn's error text, a notice's error.
+ * @csspart retried-error - The error a successful retry got past (muted).
+ * @csspart notice - A compaction, retry or extension-error article.
+ * @csspart copy - A message's copy button.
+ * @csspart toolbar - The bar above the feed.
+ * @csspart toggle-tools - The expand / collapse-all button.
+ * @csspart jump - The "Jump to latest" button.
+ * @csspart announcer - The visually hidden polite live region (one announcement per finished assistant message).
+ * @cssprop --pi-color-bg - Background.
+ * @cssprop --pi-color-surface - Background of user messages and notices.
+ * @cssprop --pi-color-text - Text colour.
+ * @cssprop --pi-color-muted - Authors, thinking, captions.
+ * @cssprop --pi-color-error - Error text.
+ * @cssprop --pi-color-warning - Retry notices.
+ * @cssprop --pi-color-focus - Focus ring.
+ */
+export class PiTranscript extends PiElement {
+  static override styles = styles;
+
+  static override properties = {
+    session: { attribute: false },
+    store: { attribute: false },
+    toolsExpanded: { type: Boolean, attribute: "tools-expanded", reflect: true },
+  };
+
+  /**
+   * The session whose conversation to show; without it, an ancestor `<pi-session>`'s.
+   * @default undefined
+   */
+  declare session: PiSession | undefined;
+  /**
+   * A conversation store to show instead of a session's (standalone use, tests).
+   * @default undefined
+   */
+  declare store: ConversationStore | undefined;
+  /** Whether every tool card is expanded (Ctrl+O toggles it). */
+  declare toolsExpanded: boolean;
+  /**
+   * Per-element string overrides: the transcript's own keys (`TranscriptStrings`).
+   * @default undefined
+   */
+  declare strings: (StringTable & TranscriptStrings) | undefined;
+
+  readonly #conversation = new ConversationController(this);
+  /** How many entries at the start are not rendered yet (a long history fills in from its end). */
+  #unrendered = 0;
+  /** The store the rendered window belongs to. */
+  #windowOf: ConversationStore | undefined;
+  /** The frame, then the task, of the next fill step (one of them pends at a time). */
+  #fillFrame: number | undefined;
+  #fillTask: ReturnType<typeof setTimeout> | undefined;
+  #fillChunk = 100;
+  /** When the fill step being rendered began, and the view's distance from the end to keep while the reader is up. */
+  #fillStep: { began: number; fromEnd: number } | undefined;
+  /** The snapshot the last render showed. */
+  #shown: ConversationSnapshot | undefined;
+  /** Whether the view follows the newest text. */
+  #pinned = true;
+  #lastScrollTop = 0;
+  #followFrame: number | undefined;
+  #resizeObserver: ResizeObserver | undefined;
+  /** The polite announcement and how many were made (each one is a new node, so the same text twice is heard). */
+  #announcement = "";
+  #announcements = 0;
+  /** When each thinking block of the streaming message started and ended (performance.now()). */
+  #thinking: { key: string; start: Map<number, number>; end: Map<number, number> } | undefined;
+  /** How long each thinking block of a committed assistant message took, by block index, where this page saw it. */
+  readonly #thoughtMs = new WeakMap<object, Map<number, number>>();
+
+  constructor() {
+    super();
+    this.toolsExpanded = false;
+  }
+
+  /** The conversation on display; undefined without a store or session. */
+  get snapshot(): ConversationSnapshot | undefined {
+    return this.#conversation.snapshot;
+  }
+
+  /** Scrolls to the newest text and follows it again. */
+  scrollToLatest(): void {
+    this.#pinned = true;
+    this.#follow();
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // Followed in the next frame, not in the observer's callback: scrolling there lays out articles that come into
+    // view (content-visibility), which would resize the feed again within the same delivery (a ResizeObserver loop).
+    this.#resizeObserver ??= new ResizeObserver(() => {
+      this.#followFrame ??= requestAnimationFrame(() => {
+        this.#followFrame = undefined;
+        this.#follow();
+      });
+    });
+    this.addEventListener("keydown", this.#onHostKeyDown);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    if (this.#fillFrame !== undefined) cancelAnimationFrame(this.#fillFrame);
+    if (this.#followFrame !== undefined) cancelAnimationFrame(this.#followFrame);
+    this.#followFrame = undefined;
+    clearTimeout(this.#fillTask);
+    this.#fillFrame = this.#fillTask = undefined;
+    this.#resizeObserver?.disconnect();
+    this.removeEventListener("keydown", this.#onHostKeyDown);
+  }
+
+  #t(key: TranscriptStringKey, values?: Record<string, string | number>): string {
+    return localizeIn(transcriptStrings, this, key, values, this.strings);
+  }
+
+  /** After the controllers (a new `store` or `session` is taken by then), before render. */
+  protected override update(changed: PropertyValues<this>): void {
+    const next = this.snapshot;
+    if (next && next !== this.#shown) {
+      // A snapshot of another store is not the one before: nothing finished, nothing was added.
+      const prev = this.#conversation.store === this.#windowOf ? this.#shown : undefined;
+      this.#window(next);
+      this.#observe(prev, next);
+    }
+    this.#shown = next;
+    super.update(changed);
+  }
+
+  /**
+   * Which entries render: all, except while a long history fills in from its end. A history arriving at once (a new
+   * store, `get_messages` answered) renders its last FILL_FIRST entries first; entries appended later render at once.
+   */
+  #window(next: ConversationSnapshot): void {
+    const store = this.#conversation.store;
+    const count = next.entries.length;
+    const fresh = store !== this.#windowOf || !this.#shown;
+    this.#windowOf = store;
+    const added = fresh ? count : appended(this.#shown!.entries, next.entries).length;
+    if (added > FILL_FIRST) this.#unrendered = Math.max(this.#unrendered, count - FILL_FIRST);
+    this.#unrendered = Math.min(this.#unrendered, count);
+  }
+
+  /**
+   * Renders the next chunk of earlier entries in a task of its own after the next frame, so each chunk comes after a
+   * paint; keeps the reader's place if they scrolled up.
+   */
+  #scheduleFill(): void {
+    if (this.#unrendered === 0 || this.#fillFrame !== undefined || this.#fillTask !== undefined) return;
+    this.#fillFrame = requestAnimationFrame(() => {
+      this.#fillFrame = undefined;
+      this.#fillTask = setTimeout(() => {
+        this.#fillTask = undefined;
+        if (!this.isConnected || this.#unrendered === 0) return;
+        const base = this.#base();
+        this.#fillStep = { began: performance.now(), fromEnd: base ? base.scrollHeight - base.scrollTop : 0 };
+        this.#unrendered = Math.max(0, this.#unrendered - this.#fillChunk);
+        this.requestUpdate();
+      }, 0);
+    });
+  }
+
+  /**
+   * What changed between two snapshots that is not just drawn: thinking times, the announcement of a finished
+   * assistant message, and a new user message that brings its turn into view.
+   */
+  #observe(prev: ConversationSnapshot | undefined, next: ConversationSnapshot): void {
+    const now = performance.now();
+    const streaming = next.streaming;
+    if (streaming) {
+      if (this.#thinking?.key !== streaming.key)
+        this.#thinking = { key: streaming.key, start: new Map(), end: new Map() };
+      const { start, end } = this.#thinking;
+      streaming.blocks.forEach((block, index) => {
+        if (block?.type === "thinking" && !start.has(index)) start.set(index, now);
+      });
+      for (const index of start.keys()) {
+        if (!end.has(index) && streaming.blocks.length > index + 1) end.set(index, now);
+      }
+    }
+    if (!prev) return;
+    const added = appended(prev.entries, next.entries);
+    if (added.some((entry) => entry.kind === "message" && entry.message.role === "user")) this.#pinned = true;
+    const ended = prev.streaming && prev.streaming.key !== streaming?.key;
+    if (!ended) return;
+    let finished: { message: AssistantMessage } | undefined;
+    for (const entry of added) {
+      if (entry.kind === "message" && entry.message.role === "assistant") finished = { message: entry.message };
+    }
+    if (!finished) return;
+    const times = this.#thinking;
+    if (times && times.key === prev.streaming?.key && times.start.size > 0) {
+      const ms = new Map<number, number>();
+      for (const [index, begun] of times.start) ms.set(index, (times.end.get(index) ?? now) - begun);
+      this.#thoughtMs.set(finished.message, ms);
+    }
+    this.#announce(finished.message);
+  }
+
+  #announce(message: AssistantMessage): void {
+    let text: string;
+    if (message.stopReason === "aborted") text = this.#t("announceAborted");
+    else if (message.stopReason === "error") text = this.#t("announceFailed", { error: message.errorMessage ?? "" });
+    else {
+      const said = textOf(message.content).replace(/\s+/g, " ").trim();
+      const tools = message.content.filter((b) => b.type === "toolCall").map((b) => (b as { name: string }).name);
+      if (said) text = this.#t("announceMessage", { text: shorten(said, ANNOUNCE_CHARS) });
+      else if (tools.length > 0) text = this.#t("announceTools", { tools: tools.join(", ") });
+      else return;
+    }
+    this.#announcement = text;
+    this.#announcements++;
+  }
+
+  protected override render() {
+    const snapshot = this.snapshot;
+    const all = snapshot?.entries ?? [];
+    const entries = this.#unrendered > 0 ? all.slice(this.#unrendered) : all;
+    const tools = snapshot?.tools ?? new Map<string, ToolExecution>();
+    const lang = nearestLang(this);
+    const expanded = this.toolsExpanded;
+    // A feed holds articles: an empty one has no role until its first.
+    const empty = entries.length === 0 && !snapshot?.streaming;
+    const hasTools = tools.size > 0 || (snapshot?.streaming?.blocks.some((b) => b?.type === "toolCall") ?? false);
+    return html`
+      <div part="toolbar" ?hidden=${!hasTools}>
+        <button part="toggle-tools" type="button" aria-pressed=${expanded ? "true" : "false"} @click=${this.#toggleTools}>
+          ${this.#t("expandTools")}
+        </button>
+      </div>
+      <div part="base" @scroll=${this.#onScroll}>
+        <div
+          part="feed"
+          role=${empty ? nothing : "feed"}
+          aria-label=${empty ? nothing : this.#t("conversation")}
+          aria-busy=${this.#unrendered > 0 ? "true" : nothing}
+          @keydown=${this.#onFeedKeyDown}
+        >
+          ${repeat(
+            entries,
+            (entry) => entry.key,
+            (entry) =>
+              guard([entry, expanded, lang, this.strings, ...toolRunsOf(entry, tools)], () =>
+                this.#renderEntry(entry, tools),
+              ),
+          )}
+          ${snapshot?.streaming ? this.#renderStreaming(snapshot.streaming, tools) : nothing}
+        </div>
+      </div>
+      <button part="jump" type="button" hidden @click=${this.#onJump}>
+        <svg viewBox="0 0 16 16" aria-hidden="true" focusable="false"><path d="M8 3v10M3.5 8.5 8 13l4.5-4.5" /></svg>
+        ${this.#t("jumpToLatest")}
+      </button>
+      <div class="visually-hidden" role="status" part="announcer">
+        ${repeat(
+          this.#announcements > 0 ? [this.#announcements] : [],
+          (n) => n,
+          () => html`<p>${this.#announcement}</p>`,
+        )}
+      </div>
+    `;
+  }
+
+  #renderEntry(entry: ConversationEntry, tools: ReadonlyMap<string, ToolExecution>): TemplateResult | typeof nothing {
+    if (entry.kind === "notice") return this.#renderNotice(entry.key, entry.notice);
+    if (entry.kind === "other") {
+      return this.#article(
+        entry.key,
+        "other",
+        this.#t("otherMessage", { role: entry.message.role }),
+        html`
+        <pre class="json" dir="ltr">${safeJson(entry.message)}</pre>`,
+      );
+    }
+    const message = entry.message;
+    switch (message.role) {
+      case "user": {
+        const blocks =
+          typeof message.content === "string" ? [{ type: "text", text: message.content } as const] : message.content;
+        return this.#article(
+          entry.key,
+          "user",
+          this.#t("you"),
+          this.#renderUserBlocks(blocks, this.#t("you")),
+          textOf(blocks),
+        );
+      }
+      case "assistant":
+        return this.#article(
+          entry.key,
+          "assistant",
+          this.#t("assistant"),
+          html`${this.#renderAssistantBlocks(message.content, tools, false, this.#thoughtMs.get(message))}
+          ${this.#renderStop(message)}`,
+          textOf(message.content),
+        );
+      case "toolResult":
+        // Its run shows in the tool call's card; only a result whose call is not in view has an article of its own.
+        if (tools.get(message.toolCallId)?.status !== "running" && tools.has(message.toolCallId)) return nothing;
+        return this.#article(
+          entry.key,
+          "toolResult",
+          message.toolName,
+          this.#renderUserBlocks(message.content, message.toolName),
+        );
+      case "bashExecution":
+        return this.#article(
+          entry.key,
+          "bashExecution",
+          this.#t("shellCommand"),
+          html`<pi-code-block .code=${`$ ${message.command}`} language="sh"></pi-code-block>
+            ${message.output ? html`<pi-code-block .code=${message.output}></pi-code-block>` : nothing}
+            <p class="caption">
+              ${[
+                message.cancelled ? this.#t("cancelled") : undefined,
+                typeof message.exitCode === "number" ? this.#t("exitCode", { code: message.exitCode }) : undefined,
+                message.truncated ? this.#t("truncated") : undefined,
+              ]
+                .filter(Boolean)
+                .join(" · ")}
+            </p>`,
+        );
+      case "custom": {
+        const name = this.#t("customMessage", { type: message.customType });
+        const body =
+          typeof message.content === "string"
+            ? html`<pi-markdown .text=${message.content}></pi-markdown>`
+            : this.#renderUserBlocks(message.content, name);
+        return this.#article(entry.key, "custom", name, body);
+      }
+      case "compactionSummary":
+      case "branchSummary": {
+        const name = this.#t(message.role);
+        return this.#article(
+          entry.key,
+          message.role,
+          name,
+          html`<details>
+            <summary>${name}</summary>
+            <pi-markdown .text=${message.summary}></pi-markdown>
+          </details>`,
+        );
+      }
+      default:
+        // The store leaves hidden messages (1.6's `system`) out; a shown role not handled above gets the generic view.
+        return this.#article(
+          entry.key,
+          "other",
+          this.#t("otherMessage", { role: message.role }),
+          html`
+          <pre class="json" dir="ltr">${safeJson(message)}</pre>`,
+        );
+    }
+  }
+
+  /** One article: named by its author (aria-labelledby its heading), with a copy button when it has `copy` text. */
+  #article(key: string, role: string, author: string, body: unknown, copy?: string, busy = false, notice?: string) {
+    const id = `a-${key}`;
+    return html`<article
+      part=${busy ? "entry streaming" : notice ? "entry notice" : "entry"}
+      data-key=${key}
+      data-role=${role}
+      data-notice=${notice ?? nothing}
+      tabindex="0"
+      aria-labelledby=${id}
+      aria-busy=${busy ? "true" : nothing}
+    >
+      <header>
+        <h3 part="author" id=${id}>${author}</h3>
+        ${
+          copy
+            ? html`<button part="copy" type="button" aria-label=${this.#t("copyMessage")} title=${this.#t("copyMessage")}
+                @click=${(event: Event) => this.#copy(event, key, copy)}>
+                <svg viewBox="0 0 16 16" aria-hidden="true" focusable="false">${COPY_ICON}</svg>
+              </button>`
+            : nothing
+        }
+      </header>
+      ${body}
+    </article>`;
+  }
+
+  #renderStreaming(message: StreamingMessage, tools: ReadonlyMap<string, ToolExecution>) {
+    return this.#article(
+      message.key,
+      "assistant",
+      this.#t("assistant"),
+      this.#renderAssistantBlocks(message.blocks, tools, true, undefined),
+      undefined,
+      true,
+    );
+  }
+
+  #renderUserBlocks(blocks: readonly (UserBlock | { type: string })[], author: string) {
+    return blocks.map((block) => {
+      if (block.type === "text") return html`<div class="plain" dir="auto">${(block as { text: string }).text}</div>`;
+      if (block.type === "image") return this.#renderImage(block as ImageContent, author);
+      return html`<pre class="json" dir="ltr">${safeJson(block)}</pre>`;
+    });
+  }
+
+  #renderImage(image: ImageContent, author: string) {
+    const type = String(image.mimeType).toLowerCase();
+    if (!IMAGE_TYPES.has(type) || typeof image.data !== "string" || !BASE64.test(image.data)) {
+      return html`<p class="caption">${this.#t("unsupportedImage", { type: String(image.mimeType) })}</p>`;
+    }
+    return html`<img class="image" alt=${`${this.#t("image")} (${author})`} src=${`data:${type};base64,${image.data}`} />`;
+  }
+
+  #renderAssistantBlocks(
+    blocks: readonly (AnyBlock | undefined)[],
+    tools: ReadonlyMap<string, ToolExecution>,
+    streaming: boolean,
+    thoughtMs: ReadonlyMap<number, number> | undefined,
+  ) {
+    return blocks.map((block, index) => {
+      if (!block) return nothing;
+      switch (block.type) {
+        case "text":
+          return html`<pi-markdown .text=${(block as { text: string }).text} .streaming=${streaming}></pi-markdown>`;
+        case "thinking": {
+          const b = block as { thinking: string; redacted?: boolean };
+          const ms = thoughtMs?.get(index);
+          const label = streaming
+            ? this.#t("thinking")
+            : b.redacted
+              ? this.#t("redactedThinking")
+              : ms !== undefined
+                ? this.#t("thoughtFor", { seconds: Math.max(1, Math.round(ms / 1000)) })
+                : this.#t("thought");
+          return html`<details part="thinking" ?open=${streaming}>
+            <summary>${label}</summary>
+            <div class="plain" dir="auto">${b.thinking}</div>
+          </details>`;
+        }
+        case "toolCall": {
+          const id = (block as { id: string }).id;
+          return html`<pi-tool-card .call=${block} .execution=${tools.get(id)} .expanded=${this.toolsExpanded}></pi-tool-card>`;
+        }
+        default:
+          return html`<pre class="json" dir="ltr">${safeJson(block)}</pre>`;
+      }
+    });
+  }
+
+  #renderStop(message: AssistantMessage) {
+    if (message.stopReason !== "error" && message.stopReason !== "aborted") return nothing;
+    const label = this.#t(message.stopReason === "error" ? "failed" : "aborted");
+    return html`<p part="error" data-stop=${message.stopReason} dir="auto">
+      <strong>${label}</strong>${message.errorMessage ? html`: <span>${message.errorMessage}</span>` : nothing}
+    </p>`;
+  }
+
+  #renderNotice(key: string, notice: Notice) {
+    let name: string;
+    let body: unknown = nothing;
+    switch (notice.type) {
+      case "compaction":
+        name = this.#t("compaction");
+        body = html`<p>
+          ${this.#t(
+            notice.status === "running"
+              ? "compacting"
+              : notice.status === "done"
+                ? "compacted"
+                : notice.status === "aborted"
+                  ? "compactionAborted"
+                  : "compactionFailed",
+          )}
+        </p>
+        ${notice.errorMessage ? html`<p part="error" dir="auto">${notice.errorMessage}</p>` : nothing}`;
+        break;
+      case "retry": {
+        name = this.#t("retry");
+        const status =
+          notice.status === "waiting"
+            ? this.#t("retryWaiting", { attempt: notice.attempt, max: notice.maxAttempts ?? "?" })
+            : notice.status === "succeeded"
+              ? this.#t("retrySucceeded", { attempt: notice.attempt })
+              : this.#t("retryFailed");
+        const error = notice.status === "failed" ? (notice.finalError ?? notice.errorMessage) : notice.errorMessage;
+        // The error a successful retry got past is history: muted, not in the error colour.
+        body = html`<p>${status}</p>${
+          error
+            ? html`<p part=${notice.status === "succeeded" ? "retried-error" : "error"} class="caption" dir="auto">${error}</p>`
+            : nothing
+        }`;
+        break;
+      }
+      case "extension_error":
+        name = this.#t("extensionError");
+        body = html`${
+          notice.extensionPath
+            ? html`<p class="caption" dir="auto">
+                ${this.#t("extensionErrorWhere", { extension: notice.extensionPath, event: notice.event ?? "?" })}
+              </p>`
+            : nothing
+        }
+          <p part="error" dir="auto">${notice.error}</p>`;
+        break;
+      default:
+        name = this.#t("otherMessage", { role: (notice as { type: string }).type });
+        body = html`<pre class="json" dir="ltr">${safeJson(notice)}</pre>`;
+    }
+    return this.#article(key, "notice", name, body, undefined, false, notice.type);
+  }
+
+  protected override firstUpdated(): void {
+    const feed = this.renderRoot.querySelector('[part~="feed"]');
+    if (feed) this.#resizeObserver?.observe(feed);
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    super.updated(changed);
+    const step = this.#fillStep;
+    if (step) {
+      this.#fillStep = undefined;
+      const base = this.#base();
+      // Articles went in above the view: a reader who scrolled up keeps their place.
+      if (base && !this.#pinned) {
+        base.scrollTop = base.scrollHeight - step.fromEnd;
+        this.#lastScrollTop = base.scrollTop;
+      }
+      const ms = Math.max(1, performance.now() - step.began);
+      this.#fillChunk = Math.min(1000, Math.max(20, Math.round((this.#fillChunk * FILL_BUDGET_MS) / ms)));
+    }
+    this.#follow();
+    this.#scheduleFill();
+  }
+
+  /**
+   * While pinned, keeps the newest text in view. Called after each render and whenever the feed changes size (an
+   * article laid out as it nears the view, a child element rendering): the reader's own scroll is read first, since
+   * its scroll event may come after the resize.
+   */
+  #follow(): void {
+    const base = this.#base();
+    if (!base) return;
+    this.#readScroll(base);
+    if (!this.#pinned) return;
+    base.scrollTop = base.scrollHeight;
+    this.#lastScrollTop = base.scrollTop;
+  }
+
+  #base(): HTMLElement | null {
+    return this.renderRoot.querySelector<HTMLElement>('[part~="base"]');
+  }
+
+  /**
+   * Whether the reader has left the newest text. Content growing below moves nothing, and content shrinking clamps
+   * the view to the end; so a view off the end that moved up is the reader's doing, and a view at the end pins.
+   */
+  #readScroll(base: HTMLElement): void {
+    const atEnd = base.scrollHeight - base.scrollTop - base.clientHeight <= PIN_SLACK;
+    if (atEnd) this.#pinned = true;
+    else if (base.scrollTop < this.#lastScrollTop - 1) this.#pinned = false;
+    this.#lastScrollTop = base.scrollTop;
+    // Shown and hidden here, not through a render: this runs after each render, and a render it asked for would
+    // render everything again for one button.
+    const jump = this.renderRoot.querySelector<HTMLElement>('[part~="jump"]');
+    if (jump) jump.hidden = this.#pinned;
+  }
+
+  #onScroll = () => {
+    const base = this.#base();
+    if (base) this.#readScroll(base);
+  };
+
+  #onJump = () => {
+    this.scrollToLatest();
+    const articles = this.#articles();
+    articles.at(-1)?.focus({ preventScroll: true });
+  };
+
+  #toggleTools = () => {
+    this.toolsExpanded = !this.toolsExpanded;
+  };
+
+  #articles(): HTMLElement[] {
+    return [...this.renderRoot.querySelectorAll<HTMLElement>('[part~="feed"] > article')];
+  }
+
+  /** APG feed: Page Down / Page Up move focus to the next / previous article. */
+  #onFeedKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== "PageDown" && event.key !== "PageUp") return;
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const article = event
+      .composedPath()
+      .find(
+        (node): node is HTMLElement =>
+          node instanceof HTMLElement &&
+          node.localName === "article" &&
+          node.parentElement?.getAttribute("role") === "feed",
+      );
+    if (!article) return;
+    const sibling = event.key === "PageDown" ? nextArticle(article, "next") : nextArticle(article, "previous");
+    event.preventDefault();
+    sibling?.focus();
+  };
+
+  /** pi's Ctrl+O: expand or collapse every tool card, from anywhere inside the transcript. */
+  #onHostKeyDown = (event: KeyboardEvent) => {
+    if (event.key.toLowerCase() !== "o" || !event.ctrlKey || event.altKey || event.metaKey || event.shiftKey) return;
+    event.preventDefault();
+    this.#toggleTools();
+  };
+
+  #copy(event: Event, key: string, text: string): void {
+    const button = event.currentTarget as HTMLElement;
+    emit(this, "pi-copy", { text, key });
+    navigator.clipboard?.writeText(text).then(
+      () => {
+        const label = this.#t("copied");
+        button.setAttribute("aria-label", label);
+        button.setAttribute("title", label);
+        button.dataset.copied = "";
+        setTimeout(() => {
+          button.setAttribute("aria-label", this.#t("copyMessage"));
+          button.setAttribute("title", this.#t("copyMessage"));
+          delete button.dataset.copied;
+        }, 2000);
+      },
+      () => {},
+    );
+  }
+}
+
+function nextArticle(from: HTMLElement, direction: "next" | "previous"): HTMLElement | null {
+  let node = direction === "next" ? from.nextElementSibling : from.previousElementSibling;
+  while (node && node.localName !== "article")
+    node = direction === "next" ? node.nextElementSibling : node.previousElementSibling;
+  return node as HTMLElement | null;
+}
+
+/** The entries of `next` that `prev` lacks: normally the ones appended at the end. */
+function appended(
+  prev: readonly ConversationEntry[],
+  next: readonly ConversationEntry[],
+): readonly ConversationEntry[] {
+  if (prev === next) return [];
+  const n = prev.length;
+  if (n <= next.length && (n === 0 || next[n - 1] === prev[n - 1])) return next.slice(n);
+  const known = new Set(prev.map((entry) => entry.key));
+  return next.filter((entry) => !known.has(entry.key));
+}
+
+/** The tool runs an assistant entry shows: part of its render's inputs. */
+function toolRunsOf(entry: ConversationEntry, tools: ReadonlyMap<string, ToolExecution>): unknown[] {
+  if (entry.kind !== "message") return [];
+  if (entry.message.role === "toolResult") return [tools.get(entry.message.toolCallId)];
+  if (entry.message.role !== "assistant") return [];
+  const runs: unknown[] = [];
+  for (const block of entry.message.content) if (block.type === "toolCall") runs.push(tools.get(block.id));
+  return runs;
+}
+
+/** A message's Markdown: its text blocks. */
+function textOf(blocks: readonly { type: string }[]): string {
+  return blocks
+    .filter((block): block is { type: "text"; text: string } => block.type === "text")
+    .map((block) => block.text)
+    .join("\n\n");
+}
+
+function shorten(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * pi-transcript with a long session: 2,000 messages (500 turns of a question, a tool call, its result and an answer).
+ * Every article stays in the DOM (find-in-page and screen readers reach all of it) and is laid out only near the
+ * view (`content-visibility: auto`); the DOM grows by a fixed number of nodes per message; a token streamed at the
+ * end does not render the 2,000 earlier articles again. The figures behind choosing content-visibility over
+ * virtualisation are printed (`historyRebuildMs`, `historyDomNodes`, the render per streamed update); the bench
+ * measures them for the record, this test only what a reader would notice.
+ */
+import { expect, fixture, html, waitUntil } from "@open-wc/testing";
+import type { AgentEventBase } from "@pi-elements/core";
+import { ConversationState } from "@pi-elements/core/conversation";
+import { assistant, streamAssistant } from "../../core/test/conversation-wire.js";
+import "../src/elements/transcript/define.js";
+import type { PiTranscript } from "../src/elements/transcript/transcript.js";
+import { defineStandIns, longHistory } from "./support/transcript.js";
+
+defineStandIns();
+
+const nextFrame = () => new Promise<number>((resolve) => requestAnimationFrame(resolve));
+/** Resolves after the frame that follows now has painted (a task queued from its animation-frame callback). */
+const painted = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+
+const articles = (el: PiTranscript) => [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part~="feed"] > article')];
+
+/** Every node under `root`, through open shadow roots. */
+function countNodes(root: Node): number {
+  let count = 0;
+  const walk = (node: Node) => {
+    count++;
+    if (node instanceof Element && node.shadowRoot) walk(node.shadowRoot);
+    for (let child = node.firstChild; child; child = child.nextSibling) walk(child);
+  };
+  walk(root);
+  return count;
+}
+
+/** Shows `state` in a new transcript: the time to its first paint, and how many articles that paint held. */
+async function rebuild(state: ConversationState, css = ""): Promise<{ el: PiTranscript; ms: number; first: number }> {
+  const wrapper = await fixture<HTMLElement>(html`<div style="block-size: 40rem; inline-size: 48rem"></div>`);
+  const style = document.createElement("style");
+  style.textContent = css;
+  wrapper.append(style);
+  const el = document.createElement("pi-transcript");
+  await nextFrame();
+  const start = performance.now();
+  el.store = state;
+  wrapper.append(el);
+  await el.updateComplete;
+  const first = articles(el).length;
+  await painted();
+  return { el, ms: performance.now() - start, first };
+}
+
+describe("pi-transcript with 2,000 messages", () => {
+  const messages = longHistory(500);
+  const state = new ConversationState();
+  const setHistoryStart = performance.now();
+  state.setHistory(messages, 0);
+  const setHistoryMs = performance.now() - setHistoryStart;
+
+  it("every message's text is in the DOM, each article laid out only near the view, the DOM a fixed size per message", async () => {
+    expect(messages.length).to.equal(2000);
+    const { el, ms, first } = await rebuild(state);
+    // The first paint shows the newest entries; the earlier ones fill in, a chunk per task, the feed busy meanwhile.
+    const feed = el.shadowRoot!.querySelector('[part~="feed"]')!;
+    expect(first).to.be.at.most(60);
+    const fillStart = performance.now();
+    expect(feed.getAttribute("aria-busy")).to.equal("true");
+    await waitUntil(() => articles(el).length === 1500, "every entry rendered", { timeout: 20000 });
+    const fillMs = performance.now() - fillStart;
+    expect(feed.hasAttribute("aria-busy")).to.equal(false);
+    const all = articles(el);
+    // The tool results show in their calls' cards: 1,500 articles for 2,000 messages.
+    expect(all.length).to.equal(1500);
+    expect(getComputedStyle(all[0]!).contentVisibility).to.equal("auto");
+    // Find-in-page and screen readers: the first question's text is in the DOM, though far from the view.
+    expect(all[0]!.textContent).to.include("Question 0: what is in file-0.txt?");
+    const nodes = countNodes(el.shadowRoot!);
+    console.log(
+      `historyRebuildMs=${ms.toFixed(1)} (first paint, ${first} articles; all ${all.length} after ${fillMs.toFixed(0)} ms more) setHistoryMs=${setHistoryMs.toFixed(1)} ` +
+        `historyDomNodes=${nodes} (${(nodes / messages.length).toFixed(1)} per message, stand-ins for pi-markdown/pi-tool-card)`,
+    );
+    // Bounded per message: a fixed template per entry, whatever the session's length.
+    expect(nodes / messages.length).to.be.lessThan(30);
+    // The view starts at the newest text.
+    const base = el.shadowRoot!.querySelector<HTMLElement>('[part~="base"]')!;
+    expect(base.scrollHeight - base.scrollTop - base.clientHeight).to.be.lessThan(2);
+  });
+
+  it("a reader who scrolls up while the history fills in keeps their place", async () => {
+    const { el } = await rebuild(state);
+    const base = el.shadowRoot!.querySelector<HTMLElement>('[part~="base"]')!;
+    base.scrollTop = 0;
+    const jump = el.shadowRoot!.querySelector<HTMLElement>('[part~="jump"]')!;
+    await waitUntil(() => !jump.hidden, "scrolled up: Jump to latest shows");
+    const top = articles(el)[0]!;
+    const before = top.getBoundingClientRect().top - base.getBoundingClientRect().top;
+    await waitUntil(() => articles(el).length === 1500, "every entry rendered", { timeout: 20000 });
+    expect(articles(el)[0]).to.not.equal(top);
+    const after = top.getBoundingClientRect().top - base.getBoundingClientRect().top;
+    expect(Math.abs(after - before), `${before} → ${after}`).to.be.lessThan(2);
+    expect(jump.hidden).to.equal(false);
+  });
+
+  it("a token streamed after 2,000 messages renders only the streaming article", async () => {
+    const live = new ConversationState();
+    live.setHistory(messages, 0);
+    const { el } = await rebuild(live);
+    await waitUntil(() => articles(el).length === 1500, "every entry rendered", { timeout: 20000 });
+    const first = articles(el)[0]!;
+    let mutations = 0;
+    const observer = new MutationObserver((records) => {
+      mutations += records.filter((r) => !(r.target as Element).closest?.('[part~="streaming"]')).length;
+    });
+    observer.observe(el.shadowRoot!.querySelector('[part~="feed"]')!, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+      attributes: true,
+    });
+    const events = streamAssistant("1.6.0", assistant([{ type: "text", text: "a streamed answer ".repeat(20) }]), 8);
+    const times: number[] = [];
+    for (const event of events.slice(0, -1)) {
+      live.apply(event as AgentEventBase);
+      await Promise.resolve();
+      const start = performance.now();
+      await el.updateComplete;
+      times.push(performance.now() - start);
+    }
+    observer.disconnect();
+    // Only the streaming article was added (one childList record on the feed); nothing in the 1,500 before it changed.
+    expect(mutations).to.be.at.most(1);
+    expect(articles(el)[0]).to.equal(first);
+    times.sort((a, b) => a - b);
+    console.log(
+      `render per streamed update with 2,000 messages: median ${times[times.length >> 1]!.toFixed(2)} ms, ` +
+        `max ${times.at(-1)!.toFixed(2)} ms over ${times.length} updates`,
+    );
+  });
+});
