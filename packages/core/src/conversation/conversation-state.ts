@@ -338,16 +338,12 @@ export class ConversationState implements ConversationStore {
   }
 
   #onAgentEnd(event: AgentEventBase): void {
-    // A message of the run this client has not committed (it joined mid-run) is taken from agent_end.
-    // Matched by role and timestamp, not JSON: agent_end repeats every message of the run, and comparing them whole
-    // would cost as much again as parsing them.
+    // A message of the run this client has not committed (it joined mid-run) is taken from agent_end; one it has is
+    // not checked again. Matched by role and timestamp, not JSON: agent_end repeats every message of the run, and
+    // comparing them whole would cost as much again as parsing them.
     if (Array.isArray(event.messages)) {
-      const seen = new Set<string>();
-      for (let i = this.#runStart; i < this.#items.length; i++) {
-        const item = this.#items[i]!;
-        if ("message" in item) seen.add(identityOf(item.message));
-      }
-      for (const message of event.messages) if (!seen.has(identityOf(message))) this.#commit(message);
+      const run = new RunMessages(this.#items, this.#runStart);
+      for (const message of event.messages) if (!run.has(message)) this.#commit(message);
     }
     this.#streaming = undefined;
     if (event.willRetry !== true) {
@@ -610,12 +606,50 @@ function signature_(message: unknown): string {
   }
 }
 
-/** A cheap identity for a message of one run: role, timestamp (pi stamps every message) and tool call, else its JSON. */
-function identityOf(message: unknown): string {
-  if (isObject(message) && typeof message.timestamp === "number") {
-    return `${String(message.role)}\u0000${message.timestamp}\u0000${String(message.toolCallId ?? "")}`;
+/**
+ * The messages committed in one run, to tell which of `agent_end.messages` are already here: by role, timestamp (pi
+ * stamps every message) and tool call id, the timestamp looked up as a number; a message without a timestamp by its
+ * JSON. Nothing is built for the messages an `agent_end` does not ask about.
+ */
+class RunMessages {
+  readonly #byTimestamp = new Map<number, Record<string, unknown>[]>();
+  #unstamped: Set<string> | undefined;
+  readonly #items: readonly Item[];
+  readonly #start: number;
+  /** The run's items as they were when agent_end came: the ones it commits are not among them. */
+  readonly #end: number;
+
+  constructor(items: readonly Item[], start: number) {
+    this.#items = items;
+    this.#start = start;
+    this.#end = items.length;
+    for (let i = start; i < this.#end; i++) {
+      const item = items[i]!;
+      if (!("message" in item)) continue;
+      const message = item.message as Record<string, unknown>;
+      if (typeof message.timestamp !== "number") continue;
+      const list = this.#byTimestamp.get(message.timestamp);
+      if (list) list.push(message);
+      else this.#byTimestamp.set(message.timestamp, [message]);
+    }
   }
-  return signature_(message);
+
+  has(message: unknown): boolean {
+    if (isObject(message) && typeof message.timestamp === "number") {
+      const list = this.#byTimestamp.get(message.timestamp);
+      return list?.some((held) => held.role === message.role && held.toolCallId === message.toolCallId) ?? false;
+    }
+    if (!this.#unstamped) {
+      this.#unstamped = new Set();
+      for (let i = this.#start; i < this.#end; i++) {
+        const item = this.#items[i]!;
+        if ("message" in item && typeof (item.message as { timestamp?: unknown }).timestamp !== "number") {
+          this.#unstamped.add(signatureOf(item));
+        }
+      }
+    }
+    return this.#unstamped.has(signature_(message));
+  }
 }
 
 function signatureOf(item: Extract<Item, { message: object }>): string {
