@@ -10,13 +10,14 @@ import { conversationOf } from "../src/conversation/conversation-of.js";
 import type { Diagnostic } from "../src/diagnostics.js";
 import { PiSession, type SessionObserver } from "../src/session/pi-session.js";
 import { assistant, streamAssistant, userTurn } from "./conversation-wire.js";
-import { FakeTransport, ManualSchedule } from "./session-fakes.js";
+import { FakeTransport, ManualClock, ManualSchedule } from "./session-fakes.js";
 
 function setup() {
   const transport = new FakeTransport();
   const schedule = new ManualSchedule();
-  const session = new PiSession(transport, { schedule: schedule.schedule });
-  return { transport, schedule, session };
+  const clock = new ManualClock();
+  const session = new PiSession(transport, { schedule: schedule.schedule, clock });
+  return { transport, schedule, clock, session };
 }
 
 /** An observer that writes down every call it gets, as [member, what]. */
@@ -27,6 +28,7 @@ function recorder() {
     bridgeMessage: (message) => calls.push(["bridgeMessage", message.type]),
     commandSent: (command) => calls.push(["commandSent", command.type]),
     commandResult: (command, data) => calls.push(["commandResult", [command.type, data]]),
+    commandFailed: (command, error) => calls.push(["commandFailed", [command.type, error]]),
     connection: (state) => calls.push(["connection", state]),
   };
   return { calls, observer };
@@ -65,8 +67,8 @@ describe("session.attach(observer)", () => {
     ]);
   });
 
-  test("a failed answer is not told; the attachment's diagnose reports on the session's diagnostic event", async () => {
-    const { transport, session } = setup();
+  test("pi's failure answer is told as commandFailed, a timeout not; the attachment's diagnose reports on the session's diagnostic event", async () => {
+    const { transport, clock, session } = setup();
     const { calls, observer } = recorder();
     const attachment = session.attach(observer);
     const diagnostics: Diagnostic[] = [];
@@ -75,8 +77,15 @@ describe("session.attach(observer)", () => {
     const { id } = transport.sentMessages().at(-1) as { id: string };
     transport.receive({ type: "response", id, command: "get_state", success: false, error: "no" });
     await assert.rejects(failed);
+    const timedOut = session.send("get_messages", {}, { timeout: 100 });
+    clock.advance(100);
+    await assert.rejects(timedOut, { name: "TimeoutError" });
     attachment.diagnose({ code: "invalid-message", message: "from the store" });
-    assert.deepEqual(calls, [["commandSent", "get_state"]]);
+    assert.deepEqual(calls, [
+      ["commandSent", "get_state"],
+      ["commandFailed", ["get_state", "no"]],
+      ["commandSent", "get_messages"],
+    ]);
     assert.deepEqual(diagnostics, [{ code: "invalid-message", message: "from the store" }]);
     assert.equal(session.diagnosticCount, 1);
   });

@@ -38,6 +38,7 @@ import type {
   RetryNotice,
   RunState,
   SessionInfo,
+  ShellExecution,
   ToolExecution,
 } from "./snapshot.js";
 import { StreamingAssistant } from "./streaming.js";
@@ -91,6 +92,10 @@ export class ConversationState implements ConversationStore {
   #queue: Queues = NO_QUEUES;
   #info: SessionInfo = EMPTY_INFO;
   #historyLoaded = false;
+  /** The user's shell command running or just answered (pi 1.6's `bash_execution_update`). */
+  #shell: ShellExecution | undefined;
+  /** The command line of each `bash` command in flight, by id, for the shell its updates show. */
+  readonly #shellCommands = new Map<string, string>();
 
   // Run state.
   #running = false;
@@ -188,6 +193,9 @@ export class ConversationState implements ConversationStore {
       case "session_info_changed":
         this.setInfo({ sessionName: str(event.name) });
         return;
+      case "bash_execution_update":
+        this.#onShellOutput(event);
+        return;
     }
   }
 
@@ -247,6 +255,8 @@ export class ConversationState implements ConversationStore {
     this.#items = merged;
     this.#runStart = Math.min(this.#runStart, merged.length);
     this.#historyLoaded = true;
+    // A shell command pi answered is in this history now, as its bashExecution message.
+    if (this.#shell?.status === "done") this.#shell = undefined;
     this.#entriesView = undefined;
     this.#changed();
   }
@@ -261,16 +271,49 @@ export class ConversationState implements ConversationStore {
     this.#toolsView = undefined;
     this.#queue = NO_QUEUES;
     this.#historyLoaded = false;
+    this.#shell = undefined;
+    this.#shellCommands.clear();
     this.#aborted = false;
     this.#retrying = undefined;
     this.#info = { ...this.#info, stats: undefined };
     this.#runChanged();
   }
 
-  /** Drops the message being streamed (a gap in the connection: see rule 3). */
+  /**
+   * Drops the message being streamed (a gap in the connection: see rule 3), and the shell command's output, whose
+   * deltas in the gap are lost too.
+   */
   dropStreaming(): void {
-    if (!this.#streaming) return;
+    if (!this.#streaming && !this.#shell) return;
     this.#streaming = undefined;
+    this.#shell = undefined;
+    this.#changed();
+  }
+
+  /** A `bash` command (the user's shell command) was sent with this id: its output will show `command`. */
+  shellSent(id: string, command: unknown): void {
+    if (typeof command === "string") this.#shellCommands.set(id, command);
+  }
+
+  /**
+   * pi answered the `bash` command `id`: `ok` with its result (`data`: exitCode, cancelled, truncated), which the
+   * shell shows until the next history; not `ok` (pi refused or failed it), and the shell leaves at once.
+   */
+  shellAnswered(id: string, ok: boolean, data?: unknown): void {
+    this.#shellCommands.delete(id);
+    const shell = this.#shell;
+    if (shell?.id !== id) return;
+    if (!ok) this.#shell = undefined;
+    else {
+      const result = isObject(data) ? data : {};
+      this.#shell = {
+        ...shell,
+        status: "done",
+        exitCode: typeof result.exitCode === "number" || result.exitCode === null ? result.exitCode : undefined,
+        cancelled: typeof result.cancelled === "boolean" ? result.cancelled : undefined,
+        truncated: typeof result.truncated === "boolean" ? result.truncated : undefined,
+      };
+    }
     this.#changed();
   }
 
@@ -352,6 +395,26 @@ export class ConversationState implements ConversationStore {
       if (isObject(last) && last.role === "assistant" && last.stopReason === "aborted") this.#aborted = true;
     }
     this.#runChanged();
+  }
+
+  /** pi 1.6's `bash_execution_update {id, delta}`: the delta is appended (the output is not resent whole). */
+  #onShellOutput(event: AgentEventBase): void {
+    if (typeof event.delta !== "string") return;
+    const id = str(event.id);
+    const shell = this.#shell;
+    this.#shell =
+      shell && shell.id === id
+        ? { ...shell, output: shell.output + event.delta }
+        : {
+            id,
+            command: id === undefined ? undefined : this.#shellCommands.get(id),
+            output: event.delta,
+            status: "running",
+            exitCode: undefined,
+            cancelled: undefined,
+            truncated: undefined,
+          };
+    this.#changed();
   }
 
   #onTool(event: AgentEventBase): void {
@@ -585,6 +648,7 @@ export class ConversationState implements ConversationStore {
       queue: this.#queue,
       info: this.#info,
       historyLoaded: this.#historyLoaded,
+      shell: this.#shell,
     };
   }
 

@@ -66,8 +66,13 @@ export interface SessionObserver {
   bridgeMessage?(message: BridgeMessage): void;
   /** A valid command is about to be written to the transport; the same object comes back in `commandResult`. */
   commandSent?(command: SentCommand): void;
-  /** pi answered `success: true` to `command` with `data`. Failures, timeouts and aborts are not told. */
+  /** pi answered `success: true` to `command` with `data`. */
   commandResult?(command: SentCommand, data: unknown): void;
+  /**
+   * pi answered `success: false` to `command` (its `error`). A caller's timeout or abort is not told: pi may still be
+   * running the command, and its answer then matches no command in flight.
+   */
+  commandFailed?(command: SentCommand, error: string): void;
   /** The transport's state changed (the UI store's `connection` already says it). */
   connection?(state: TransportState): void;
 }
@@ -399,6 +404,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
     if (command.report) {
       this.#state.reportError(response.error, { kind: "command", command: command.type }, this.#clock.now());
     }
+    for (const observer of this.#observers) observer.commandFailed?.(command.command, response.error);
     command.reject(new PiCommandError(command.type, response.error, response));
   }
 
