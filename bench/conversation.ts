@@ -7,7 +7,7 @@
  *   two versions). `throughputRatioWithoutStore` is the session alone (the store never read) in the same rounds:
  *   the three take turns per block of chunks, in a rotating order, as bench/core.ts does for two. In Node, whose
  *   EventTarget is slower than a browser's, the session alone is already further from the baseline than
- *   bench/core.ts measures in Chromium.
+ *   bench/core.ts measures in Chromium. The core is bundled first and run as it ships (see `loadCore`).
  * - `updateCostGrowth100kVs1k`: the store's cost of one text delta (events already parsed: JSON.parse of 0.73.1's
  *   lines grows with the message by pi's design and is the baseline's part above) when the message already holds
  *   100,000 characters, over the same with 1,000; a snapshot is read every 16 updates, as a frame would. The higher
@@ -17,20 +17,69 @@
  *   reconnect: every entry object kept), each the median of 9; `historyRebuildHeapBytes` what the rebuilt store
  *   holds afterwards (after a full GC).
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { JsonlDecoder } from "../packages/core/src/codec/jsonl.js";
-import { conversationOf } from "../packages/core/src/conversation/conversation-of.js";
-import { ConversationState } from "../packages/core/src/conversation/conversation-state.js";
+import { build } from "esbuild";
+import type * as Jsonl from "../packages/core/src/codec/jsonl.js";
+import type * as Of from "../packages/core/src/conversation/conversation-of.js";
+import type * as State from "../packages/core/src/conversation/conversation-state.js";
 import type { AgentEventBase } from "../packages/core/src/protocol/events.js";
-import { PiSession } from "../packages/core/src/session/pi-session.js";
-import { BaseTransport } from "../packages/core/src/transports/base.js";
+import type * as Session from "../packages/core/src/session/pi-session.js";
+import type * as Base from "../packages/core/src/transports/base.js";
 
 export const goals = {
   throughputRatio: { min: 0.8 },
   updateCostGrowth100kVs1k: { max: 1.3 },
 };
+
+/**
+ * The core as it ships: bundled by esbuild (ESM, zod/mini and jsonrepair in it), not run through tsx, whose transform
+ * (esbuild's `keepNames`: a `__name` call per closure made) and loader add cost the compiled core never pays (as in
+ * bridge.ts). `BENCH_CORE_SRC` names another copy of packages/core/src, to compare two versions of it by the same
+ * harness.
+ */
+async function loadCore() {
+  const src = resolve(process.env.BENCH_CORE_SRC ?? fileURLToPath(new URL("../packages/core/src/", import.meta.url)));
+  const dir = mkdtempSync(join(tmpdir(), "pi-conversation-bench-"));
+  try {
+    const entry = join(dir, "entry.ts");
+    writeFileSync(
+      entry,
+      [
+        `export { JsonlDecoder } from ${JSON.stringify(join(src, "codec/jsonl.ts"))};`,
+        `export { conversationOf } from ${JSON.stringify(join(src, "conversation/conversation-of.ts"))};`,
+        `export { ConversationState } from ${JSON.stringify(join(src, "conversation/conversation-state.ts"))};`,
+        `export { PiSession } from ${JSON.stringify(join(src, "session/pi-session.ts"))};`,
+        `export { BaseTransport } from ${JSON.stringify(join(src, "transports/base.ts"))};`,
+      ].join("\n"),
+    );
+    const outfile = join(dir, "core.mjs");
+    await build({
+      entryPoints: [entry],
+      outfile,
+      bundle: true,
+      format: "esm",
+      platform: "node",
+      target: "node20",
+      logLevel: "warning",
+      // Where packages/core's own dependencies (zod, jsonrepair) resolve from, for a copy of its src elsewhere too.
+      nodePaths: [fileURLToPath(new URL("../packages/core/node_modules/", import.meta.url))],
+    });
+    return (await import(pathToFileURL(outfile).href)) as typeof Jsonl &
+      typeof Of &
+      typeof State &
+      typeof Session &
+      typeof Base;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const { JsonlDecoder, conversationOf, ConversationState, PiSession, BaseTransport } = await loadCore();
 
 const VERSIONS = ["0.73.1", "1.6.0"] as const;
 const fixtures = new URL("../test/fixtures/conversation/", import.meta.url);
@@ -262,6 +311,7 @@ function history() {
 }
 
 export async function run(): Promise<object> {
+  const [loadBefore = 0] = loadavg();
   const versions: Record<string, object> = {};
   let throughputRatio = Number.POSITIVE_INFINITY;
   let updateCostGrowth100kVs1k = 0;
@@ -273,5 +323,8 @@ export async function run(): Promise<object> {
     updateCostGrowth100kVs1k = Math.max(updateCostGrowth100kVs1k, g.updateCostGrowth100kVs1k);
   }
   const h = history();
-  return { throughputRatio, updateCostGrowth100kVs1k, ...h, versions };
+  // The host's 1-minute load average before and after: the figures above are only comparable at similar loads.
+  const [loadAfter = 0] = loadavg();
+  const loadAverage = [loadBefore, loadAfter].map((load) => Number(load.toFixed(2)));
+  return { throughputRatio, updateCostGrowth100kVs1k, ...h, loadAverage, versions };
 }

@@ -39,7 +39,8 @@ interface Replay {
 /**
  * Feeds a recording's events to a store. A `get_messages` answer is given to the store only where the store's
  * refresh rule would have asked for one (after a `compaction_end` with a result, after a `bash` answer, whose
- * message has no event): otherwise the store must reach pi's history from the events alone.
+ * message has no event, after 1.6's `context_edit` entry): otherwise the store must reach pi's history from the
+ * events alone.
  */
 function replay(records: Record_[]): Replay {
   const problems: string[] = [];
@@ -64,6 +65,9 @@ function replay(records: Record_[]): Replay {
     state.apply(record as AgentEventBase);
     if (record.type === "compaction_end" && typeof record.result === "object" && record.result !== null) {
       asked = state.mark();
+    }
+    if (record.type === "entry_appended" && (record.entry as { type?: unknown } | undefined)?.type === "context_edit") {
+      asked ??= state.mark();
     }
     if (record.type === "message_update") {
       const blocks = state.getSnapshot().streaming?.blocks ?? [];

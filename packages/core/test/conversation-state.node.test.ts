@@ -393,6 +393,30 @@ describe("history (get_messages) and the merge rule", () => {
     );
   });
 
+  test("agent_end tells messages apart by role, timestamp and tool call, and unstamped ones by their JSON", () => {
+    const state = new ConversationState();
+    state.apply({ type: "agent_start" });
+    const result = (id: string) => ({
+      role: "toolResult",
+      toolCallId: id,
+      toolName: "read",
+      content: [{ type: "text", text: id }],
+      isError: false,
+      timestamp: 5,
+    });
+    const unstamped = { role: "custom", customType: "note", content: "no time", display: true };
+    state.apply({ type: "message_end", message: result("a") });
+    state.apply({ type: "message_end", message: unstamped });
+    // The same timestamp as a held message but another tool call or role; an unstamped message held already.
+    const answer = assistant([{ type: "text", text: "done" }], { timestamp: 5 });
+    state.apply({ type: "agent_end", messages: [result("a"), result("b"), { ...unstamped }, answer] });
+    assert.deepEqual(
+      state.getSnapshot().entries.map((entry) => entry.kind !== "notice" && entry.message),
+      // The missing ones where the run has them: b after a, the answer last.
+      [result("a"), result("b"), unstamped, answer],
+    );
+  });
+
   test("reset forgets messages, notices, stream, tools and queues", () => {
     const state = new ConversationState();
     state.setHistory(history, 0);

@@ -338,6 +338,28 @@ describe("conversationOf(session)", () => {
       assert.deepEqual(sent(), []);
     });
 
+    test("1.6's entry_appended of a context_edit asks for the history, which shows pi's context as edited", () => {
+      const { session, sent, connect, transport, answer } = setup();
+      void conversation(session);
+      connect();
+      sent();
+      transport.receive({ type: "entry_appended", entry: { type: "custom", customType: "x", data: {} } });
+      assert.deepEqual(sent(), [], "an extension's own entry is no message");
+      transport.receive({
+        type: "entry_appended",
+        entry: { type: "context_edit", id: "e2", parentId: "e1", targetId: "e1", replacement: null },
+      });
+      assert.deepEqual(sent(), ["get_messages"]);
+      // The edit took the answer out of pi's context (ids are not on RPC messages: only the history can say which).
+      answer("get_messages", { messages: [user("hi", 1)] });
+      assert.deepEqual(
+        conversation(session)
+          .getSnapshot()
+          .entries.map((entry) => entry.kind !== "notice" && entry.message.role),
+        ["user"],
+      );
+    });
+
     test("a bash command's message arrives with the history asked after its answer", async () => {
       const { session, sent, connect, answer } = setup();
       void conversation(session);

@@ -76,9 +76,14 @@ function attachConversation(session: PiSession, options: ConversationOptions): C
     },
     commandSent(command) {
       marks.set(command, state.mark());
+      if (command.type === "bash") state.shellSent(command.id, command.command);
     },
     commandResult(command, data) {
+      if (command.type === "bash") state.shellAnswered(command.id, true, data);
       sync.onResult(command, data, marks.get(command) ?? 0);
+    },
+    commandFailed(command) {
+      if (command.type === "bash") state.shellAnswered(command.id, false);
     },
     connection(next) {
       const wasOpen = connection === "open";

@@ -39,6 +39,7 @@ import type {
   RetryNotice,
   RunState,
   SessionInfo,
+  ShellExecution,
   ToolExecution,
 } from "./snapshot.js";
 import { StreamingAssistant } from "./streaming.js";
@@ -92,6 +93,10 @@ export class ConversationState implements ConversationStore {
   #queue: Queues = NO_QUEUES;
   #info: SessionInfo = EMPTY_INFO;
   #historyLoaded = false;
+  /** The user's shell command running or just answered (pi 1.6's `bash_execution_update`). */
+  #shell: ShellExecution | undefined;
+  /** The command line of each `bash` command in flight, by id, for the shell its updates show. */
+  readonly #shellCommands = new Map<string, string>();
 
   // Run state.
   #running = false;
@@ -191,6 +196,9 @@ export class ConversationState implements ConversationStore {
       case "session_info_changed":
         this.setInfo({ sessionName: str(event.name) });
         return;
+      case "bash_execution_update":
+        this.#onShellOutput(event);
+        return;
     }
   }
 
@@ -250,6 +258,8 @@ export class ConversationState implements ConversationStore {
     this.#items = merged;
     this.#runStart = Math.min(this.#runStart, merged.length);
     this.#historyLoaded = true;
+    // A shell command pi answered is in this history now, as its bashExecution message.
+    if (this.#shell?.status === "done") this.#shell = undefined;
     this.#entriesView = undefined;
     this.#changed();
   }
@@ -264,16 +274,49 @@ export class ConversationState implements ConversationStore {
     this.#toolsView = undefined;
     this.#queue = NO_QUEUES;
     this.#historyLoaded = false;
+    this.#shell = undefined;
+    this.#shellCommands.clear();
     this.#aborted = false;
     this.#retrying = undefined;
     this.#info = { ...this.#info, stats: undefined };
     this.#runChanged();
   }
 
-  /** Drops the message being streamed (a gap in the connection: see rule 3). */
+  /**
+   * Drops the message being streamed (a gap in the connection: see rule 3), and the shell command's output, whose
+   * deltas in the gap are lost too.
+   */
   dropStreaming(): void {
-    if (!this.#streaming) return;
+    if (!this.#streaming && !this.#shell) return;
     this.#streaming = undefined;
+    this.#shell = undefined;
+    this.#changed();
+  }
+
+  /** A `bash` command (the user's shell command) was sent with this id: its output will show `command`. */
+  shellSent(id: string, command: unknown): void {
+    if (typeof command === "string") this.#shellCommands.set(id, command);
+  }
+
+  /**
+   * pi answered the `bash` command `id`: `ok` with its result (`data`: exitCode, cancelled, truncated), which the
+   * shell shows until the next history; not `ok` (pi refused or failed it), and the shell leaves at once.
+   */
+  shellAnswered(id: string, ok: boolean, data?: unknown): void {
+    this.#shellCommands.delete(id);
+    const shell = this.#shell;
+    if (shell?.id !== id) return;
+    if (!ok) this.#shell = undefined;
+    else {
+      const result = isObject(data) ? data : {};
+      this.#shell = {
+        ...shell,
+        status: "done",
+        exitCode: typeof result.exitCode === "number" || result.exitCode === null ? result.exitCode : undefined,
+        cancelled: typeof result.cancelled === "boolean" ? result.cancelled : undefined,
+        truncated: typeof result.truncated === "boolean" ? result.truncated : undefined,
+      };
+    }
     this.#changed();
   }
 
@@ -341,19 +384,15 @@ export class ConversationState implements ConversationStore {
   }
 
   #onAgentEnd(event: AgentEventBase): void {
-    // A message of the run this client has not committed (it joined mid-run) is taken from agent_end.
-    // Matched by role and timestamp, not JSON: agent_end repeats every message of the run, and comparing them whole
-    // would cost as much again as parsing them.
-    // Each goes where the run has it: before the first message of the run that follows it here.
+    // A message of the run this client has not committed (it joined mid-run) is taken from agent_end; one it has is
+    // not checked again. Matched by role and timestamp, not JSON: agent_end repeats every message of the run, and
+    // comparing them whole would cost as much again as parsing them. Each goes where the run has it: before the
+    // first message of the run that follows it here.
     if (Array.isArray(event.messages)) {
-      const seen = new Map<string, Item>();
-      for (let i = this.#runStart; i < this.#items.length; i++) {
-        const item = this.#items[i]!;
-        if ("message" in item) seen.set(identityOf(item.message), item);
-      }
+      const run = new RunMessages(this.#items, this.#runStart);
       let at = this.#runStart;
       for (const message of event.messages) {
-        const known = seen.get(identityOf(message));
+        const known = run.find(message);
         if (known) {
           at = Math.max(at, this.#items.indexOf(known, at) + 1);
           continue;
@@ -373,6 +412,26 @@ export class ConversationState implements ConversationStore {
       if (isObject(last) && last.role === "assistant" && last.stopReason === "aborted") this.#aborted = true;
     }
     this.#runChanged();
+  }
+
+  /** pi 1.6's `bash_execution_update {id, delta}`: the delta is appended (the output is not resent whole). */
+  #onShellOutput(event: AgentEventBase): void {
+    if (typeof event.delta !== "string") return;
+    const id = str(event.id);
+    const shell = this.#shell;
+    this.#shell =
+      shell && shell.id === id
+        ? { ...shell, output: shell.output + event.delta }
+        : {
+            id,
+            command: id === undefined ? undefined : this.#shellCommands.get(id),
+            output: event.delta,
+            status: "running",
+            exitCode: undefined,
+            cancelled: undefined,
+            truncated: undefined,
+          };
+    this.#changed();
   }
 
   #onTool(event: AgentEventBase): void {
@@ -606,6 +665,7 @@ export class ConversationState implements ConversationStore {
       queue: this.#queue,
       info: this.#info,
       historyLoaded: this.#historyLoaded,
+      shell: this.#shell,
     };
   }
 
@@ -627,12 +687,53 @@ function signature_(message: unknown): string {
   }
 }
 
-/** A cheap identity for a message of one run: role, timestamp (pi stamps every message) and tool call, else its JSON. */
-function identityOf(message: unknown): string {
-  if (isObject(message) && typeof message.timestamp === "number") {
-    return `${String(message.role)}\u0000${message.timestamp}\u0000${String(message.toolCallId ?? "")}`;
+/**
+ * The messages committed in one run, to tell which of `agent_end.messages` are already here: by role, timestamp (pi
+ * stamps every message) and tool call id, the timestamp looked up as a number; a message without a timestamp by its
+ * JSON. Nothing is built for the messages an `agent_end` does not ask about.
+ */
+class RunMessages {
+  readonly #byTimestamp = new Map<number, Item[]>();
+  #unstamped: Map<string, Item> | undefined;
+  readonly #items: readonly Item[];
+  readonly #start: number;
+  /** The run's items as they were when agent_end came: the ones it commits are not among them. */
+  readonly #end: number;
+
+  constructor(items: readonly Item[], start: number) {
+    this.#items = items;
+    this.#start = start;
+    this.#end = items.length;
+    for (let i = start; i < this.#end; i++) {
+      const item = items[i]!;
+      if (!("message" in item)) continue;
+      const message = item.message as Record<string, unknown>;
+      if (typeof message.timestamp !== "number") continue;
+      const list = this.#byTimestamp.get(message.timestamp);
+      if (list) list.push(item);
+      else this.#byTimestamp.set(message.timestamp, [item]);
+    }
   }
-  return signature_(message);
+
+  /** The item holding `message` (the same role, timestamp and tool call; without a timestamp, the same JSON). */
+  find(message: unknown): Item | undefined {
+    if (isObject(message) && typeof message.timestamp === "number") {
+      return this.#byTimestamp.get(message.timestamp)?.find((item) => {
+        const held = (item as { message: Record<string, unknown> }).message;
+        return held.role === message.role && held.toolCallId === message.toolCallId;
+      });
+    }
+    if (!this.#unstamped) {
+      this.#unstamped = new Map();
+      for (let i = this.#start; i < this.#end; i++) {
+        const item = this.#items[i]!;
+        if ("message" in item && typeof (item.message as { timestamp?: unknown }).timestamp !== "number") {
+          this.#unstamped.set(signatureOf(item), item);
+        }
+      }
+    }
+    return this.#unstamped.get(signature_(message));
+  }
 }
 
 function signatureOf(item: Extract<Item, { message: object }>): string {

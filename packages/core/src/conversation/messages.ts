@@ -8,78 +8,189 @@
  */
 import * as z from "zod/mini";
 
-export const TextContent = z.looseObject({ type: z.literal("text"), text: z.string() });
-export type TextContent = z.infer<typeof TextContent>;
-export const ImageContent = z.looseObject({ type: z.literal("image"), data: z.string(), mimeType: z.string() });
-export type ImageContent = z.infer<typeof ImageContent>;
-export const ThinkingContent = z.looseObject({
-  type: z.literal("thinking"),
-  thinking: z.string(),
-  redacted: z.optional(z.boolean()),
-});
-export type ThinkingContent = z.infer<typeof ThinkingContent>;
-export const ToolCallContent = z.looseObject({
-  type: z.literal("toolCall"),
-  id: z.string(),
-  name: z.string(),
-  arguments: z.record(z.string(), z.unknown()),
-});
-export type ToolCallContent = z.infer<typeof ToolCallContent>;
+/**
+ * The schemas, defined once and built twice: with `z.looseObject` for the exports (a caller that parses with them gets
+ * every field back), and with `z.object` for `checkMessage`. Both accept exactly the same values (an extra field is
+ * allowed by either); `checkMessage` reads only whether the value passed and keeps pi's own object, so the copy that
+ * a loose object's parse makes of every field it does not name (a 1.6 assistant message's `durationMs`, `usage.cost`,
+ * a `system` message's tools) is work for nothing on every final message.
+ */
+function defineSchemas(object: typeof z.looseObject) {
+  const TextContent = object({ type: z.literal("text"), text: z.string() });
+  const ImageContent = object({ type: z.literal("image"), data: z.string(), mimeType: z.string() });
+  const ThinkingContent = object({
+    type: z.literal("thinking"),
+    thinking: z.string(),
+    redacted: z.optional(z.boolean()),
+  });
+  const ToolCallContent = object({
+    type: z.literal("toolCall"),
+    id: z.string(),
+    name: z.string(),
+    arguments: z.record(z.string(), z.unknown()),
+  });
+  /** A block of a type this client does not know (a newer pi's). */
+  const UnknownBlock = object({ type: z.string() }).check(
+    z.refine((block) => !KNOWN_BLOCKS.has(block.type), "a known block type with the wrong fields"),
+  );
+  // A known block is checked against its own type's schema only (picked by `type`), not tried against each in turn.
+  const UserBlock = z.union([z.discriminatedUnion("type", [TextContent, ImageContent]), UnknownBlock]);
+  const AssistantBlock = z.union([
+    z.discriminatedUnion("type", [TextContent, ThinkingContent, ToolCallContent]),
+    UnknownBlock,
+  ]);
+
+  const num = z.number();
+  const Usage = object({
+    input: num,
+    output: num,
+    cacheRead: num,
+    cacheWrite: num,
+    totalTokens: z.optional(num),
+    cost: z.optional(object({ input: num, output: num, cacheRead: num, cacheWrite: num, total: num })),
+  });
+
+  const timestamp = z.optional(z.number());
+  const UserMessage = object({
+    role: z.literal("user"),
+    content: z.union([z.string(), z.array(UserBlock)]),
+    timestamp,
+  });
+  const AssistantMessage = object({
+    role: z.literal("assistant"),
+    content: z.array(AssistantBlock),
+    provider: z.optional(z.string()),
+    model: z.optional(z.string()),
+    usage: z.optional(Usage),
+    /** "stop" "length" "toolUse" "error" "aborted"; 1.6 also "pending" (streaming) and "deferred". */
+    stopReason: z.optional(z.string()),
+    errorMessage: z.optional(z.string()),
+    timestamp,
+  });
+  const ToolResultMessage = object({
+    role: z.literal("toolResult"),
+    toolCallId: z.string(),
+    toolName: z.string(),
+    content: z.array(UserBlock),
+    details: z.optional(z.unknown()),
+    isError: z.boolean(),
+    timestamp,
+  });
+  const BashExecutionMessage = object({
+    role: z.literal("bashExecution"),
+    command: z.string(),
+    output: z.string(),
+    exitCode: z.optional(z.nullable(z.number())),
+    cancelled: z.boolean(),
+    truncated: z.boolean(),
+    fullOutputPath: z.optional(z.nullable(z.string())),
+    excludeFromContext: z.optional(z.boolean()),
+    timestamp,
+  });
+  const CustomMessage = object({
+    role: z.literal("custom"),
+    customType: z.string(),
+    content: z.union([z.string(), z.array(UserBlock)]),
+    display: z.boolean(),
+    details: z.optional(z.unknown()),
+    timestamp,
+  });
+  const CompactionSummaryMessage = object({
+    role: z.literal("compactionSummary"),
+    summary: z.string(),
+    tokensBefore: z.optional(z.number()),
+    timestamp,
+  });
+  const BranchSummaryMessage = object({
+    role: z.literal("branchSummary"),
+    summary: z.string(),
+    fromId: z.optional(z.nullable(z.string())),
+    timestamp,
+  });
+  /** pi 1.6: the system prompt and tools. Never shown. */
+  const SystemMessage = object({
+    role: z.literal("system"),
+    content: z.union([z.string(), z.array(UserBlock)]),
+    timestamp,
+  });
+  return {
+    TextContent,
+    ImageContent,
+    ThinkingContent,
+    ToolCallContent,
+    UnknownBlock,
+    Usage,
+    UserMessage,
+    AssistantMessage,
+    ToolResultMessage,
+    BashExecutionMessage,
+    CustomMessage,
+    CompactionSummaryMessage,
+    BranchSummaryMessage,
+    SystemMessage,
+    /** The roles this client knows, each with its schema. */
+    MESSAGE_SCHEMAS: {
+      user: UserMessage,
+      assistant: AssistantMessage,
+      toolResult: ToolResultMessage,
+      bashExecution: BashExecutionMessage,
+      custom: CustomMessage,
+      compactionSummary: CompactionSummaryMessage,
+      branchSummary: BranchSummaryMessage,
+      system: SystemMessage,
+    },
+  };
+}
 
 const KNOWN_BLOCKS = new Set(["text", "image", "thinking", "toolCall"]);
-/** A block of a type this client does not know (a newer pi's). */
-export const UnknownBlock = z
-  .looseObject({ type: z.string() })
-  .check(z.refine((block) => !KNOWN_BLOCKS.has(block.type), "a known block type with the wrong fields"));
-export type UnknownBlock = z.infer<typeof UnknownBlock>;
 
-const UserBlock = z.union([TextContent, ImageContent, UnknownBlock]);
-const AssistantBlock = z.union([TextContent, ThinkingContent, ToolCallContent, UnknownBlock]);
+export const {
+  TextContent,
+  ImageContent,
+  ThinkingContent,
+  ToolCallContent,
+  UnknownBlock,
+  Usage,
+  UserMessage,
+  AssistantMessage,
+  ToolResultMessage,
+  BashExecutionMessage,
+  CustomMessage,
+  CompactionSummaryMessage,
+  BranchSummaryMessage,
+  SystemMessage,
+  MESSAGE_SCHEMAS,
+} = defineSchemas(z.looseObject);
+/**
+ * `checkMessage`'s schemas: the same, with `z.object` (typed as the loose ones: only `safeParse(...).success` and
+ * its issues are read, never its data).
+ */
+const CHECKS = defineSchemas(z.object as unknown as typeof z.looseObject).MESSAGE_SCHEMAS;
+
+export type TextContent = z.infer<typeof TextContent>;
+export type ImageContent = z.infer<typeof ImageContent>;
+export type ThinkingContent = z.infer<typeof ThinkingContent>;
+export type ToolCallContent = z.infer<typeof ToolCallContent>;
+export type UnknownBlock = z.infer<typeof UnknownBlock>;
 /** The blocks an assistant message's type names (an unknown one passes at run time: see the top of this file). */
 export type AssistantBlock = TextContent | ThinkingContent | ToolCallContent;
 /** The blocks a user, tool-result, custom or system message's type names. */
 export type UserBlock = TextContent | ImageContent;
+export type Usage = z.infer<typeof Usage>;
+export type BashExecutionMessage = z.infer<typeof BashExecutionMessage>;
+export type CompactionSummaryMessage = z.infer<typeof CompactionSummaryMessage>;
+export type BranchSummaryMessage = z.infer<typeof BranchSummaryMessage>;
 
 /** Fields a newer pi adds are kept, untyped. */
 interface Loose {
   readonly [key: string]: unknown;
 }
 
-const num = z.number();
-export const Usage = z.looseObject({
-  input: num,
-  output: num,
-  cacheRead: num,
-  cacheWrite: num,
-  totalTokens: z.optional(num),
-  cost: z.optional(z.looseObject({ input: num, output: num, cacheRead: num, cacheWrite: num, total: num })),
-});
-export type Usage = z.infer<typeof Usage>;
-
-const timestamp = z.optional(z.number());
-
-export const UserMessage = z.looseObject({
-  role: z.literal("user"),
-  content: z.union([z.string(), z.array(UserBlock)]),
-  timestamp,
-});
 export interface UserMessage extends Loose {
   role: "user";
   content: string | UserBlock[];
   timestamp?: number;
 }
-
-export const AssistantMessage = z.looseObject({
-  role: z.literal("assistant"),
-  content: z.array(AssistantBlock),
-  provider: z.optional(z.string()),
-  model: z.optional(z.string()),
-  usage: z.optional(Usage),
-  /** "stop" "length" "toolUse" "error" "aborted"; 1.6 also "pending" (streaming) and "deferred". */
-  stopReason: z.optional(z.string()),
-  errorMessage: z.optional(z.string()),
-  timestamp,
-});
 export interface AssistantMessage extends Loose {
   role: "assistant";
   content: AssistantBlock[];
@@ -90,16 +201,6 @@ export interface AssistantMessage extends Loose {
   errorMessage?: string;
   timestamp?: number;
 }
-
-export const ToolResultMessage = z.looseObject({
-  role: z.literal("toolResult"),
-  toolCallId: z.string(),
-  toolName: z.string(),
-  content: z.array(UserBlock),
-  details: z.optional(z.unknown()),
-  isError: z.boolean(),
-  timestamp,
-});
 export interface ToolResultMessage extends Loose {
   role: "toolResult";
   toolCallId: string;
@@ -109,28 +210,6 @@ export interface ToolResultMessage extends Loose {
   isError: boolean;
   timestamp?: number;
 }
-
-export const BashExecutionMessage = z.looseObject({
-  role: z.literal("bashExecution"),
-  command: z.string(),
-  output: z.string(),
-  exitCode: z.optional(z.nullable(z.number())),
-  cancelled: z.boolean(),
-  truncated: z.boolean(),
-  fullOutputPath: z.optional(z.nullable(z.string())),
-  excludeFromContext: z.optional(z.boolean()),
-  timestamp,
-});
-export type BashExecutionMessage = z.infer<typeof BashExecutionMessage>;
-
-export const CustomMessage = z.looseObject({
-  role: z.literal("custom"),
-  customType: z.string(),
-  content: z.union([z.string(), z.array(UserBlock)]),
-  display: z.boolean(),
-  details: z.optional(z.unknown()),
-  timestamp,
-});
 export interface CustomMessage extends Loose {
   role: "custom";
   customType: string;
@@ -139,46 +218,12 @@ export interface CustomMessage extends Loose {
   details?: unknown;
   timestamp?: number;
 }
-
-export const CompactionSummaryMessage = z.looseObject({
-  role: z.literal("compactionSummary"),
-  summary: z.string(),
-  tokensBefore: z.optional(z.number()),
-  timestamp,
-});
-export type CompactionSummaryMessage = z.infer<typeof CompactionSummaryMessage>;
-
-export const BranchSummaryMessage = z.looseObject({
-  role: z.literal("branchSummary"),
-  summary: z.string(),
-  fromId: z.optional(z.nullable(z.string())),
-  timestamp,
-});
-export type BranchSummaryMessage = z.infer<typeof BranchSummaryMessage>;
-
 /** pi 1.6: the system prompt and tools. Never shown. */
-export const SystemMessage = z.looseObject({
-  role: z.literal("system"),
-  content: z.union([z.string(), z.array(UserBlock)]),
-  timestamp,
-});
 export interface SystemMessage extends Loose {
   role: "system";
   content: string | UserBlock[];
   timestamp?: number;
 }
-
-/** The roles this client knows, each with its schema. */
-export const MESSAGE_SCHEMAS = {
-  user: UserMessage,
-  assistant: AssistantMessage,
-  toolResult: ToolResultMessage,
-  bashExecution: BashExecutionMessage,
-  custom: CustomMessage,
-  compactionSummary: CompactionSummaryMessage,
-  branchSummary: BranchSummaryMessage,
-  system: SystemMessage,
-} as const;
 
 export type KnownRole = keyof typeof MESSAGE_SCHEMAS;
 export type KnownMessage =
@@ -211,7 +256,7 @@ export function checkMessage(value: unknown): CheckedMessage {
     return { ok: false, problem: "not a message: expected an object with a string `role`" };
   }
   const role = (value as { role: string }).role;
-  const schema = Object.hasOwn(MESSAGE_SCHEMAS, role) ? MESSAGE_SCHEMAS[role as KnownRole] : undefined;
+  const schema = Object.hasOwn(CHECKS, role) ? CHECKS[role as KnownRole] : undefined;
   if (!schema) return { ok: true, message: value as UnknownMessage, known: false };
   const checked = schema.safeParse(value);
   if (!checked.success) {
@@ -219,7 +264,7 @@ export function checkMessage(value: unknown): CheckedMessage {
     const where = issue?.path.length ? `${issue.path.map(String).join(".")}: ` : "";
     return { ok: false, problem: `invalid ${role} message: ${where}${issue?.message ?? "invalid"}` };
   }
-  // zod returns a copy of a loose object; the store keeps pi's own object so nothing is copied twice.
+  // The checked value is pi's own object (CHECKS' data, a copy of the named fields only, is not used).
   return { ok: true, message: value as KnownMessage, known: true };
 }
 

@@ -124,6 +124,30 @@ export interface ToolExecution {
 }
 
 /**
+ * The user's own shell command (pi's `bash` command, not the model's bash tool), while it runs. pi 1.6 streams its
+ * output (`bash_execution_update {id, delta}`: each delta is appended, unlike a tool's `partialResult`, which
+ * replaces); 0.73.1 streams nothing, so there it never shows. Its lasting record is the `bashExecution` message,
+ * which has no event: it comes with the `get_messages` the store asks after the answer (the refresh rule).
+ */
+export interface ShellExecution {
+  /** The `bash` command's id, which its updates repeat; undefined when pi sent none. */
+  readonly id: string | undefined;
+  /** The command line, when this store saw the `bash` command sent (another client's is not known here). */
+  readonly command: string | undefined;
+  /** Everything printed so far: all of it, where the answer's `output` may be truncated. */
+  readonly output: string;
+  /**
+   * "running" until pi answers the `bash` command; then "done" with the answer's `exitCode` (null: killed by a
+   * signal), `cancelled` and `truncated`, until the next history (which holds its `bashExecution` message) arrives.
+   * A failed `bash` command (pi answered `success: false`) leaves at once.
+   */
+  readonly status: "running" | "done";
+  readonly exitCode: number | null | undefined;
+  readonly cancelled: boolean | undefined;
+  readonly truncated: boolean | undefined;
+}
+
+/**
  * What the agent is doing. "aborted" is idle after a run the user aborted (until the next run starts); "retrying"
  * waits for an automatic retry (`retry` says which attempt and how long).
  */
@@ -168,6 +192,11 @@ export interface ConversationSnapshot {
   readonly info: SessionInfo;
   /** True once `get_messages` has answered since the last connect or session change. */
   readonly historyLoaded: boolean;
+  /**
+   * The user's shell command running (pi 1.6), shown after `entries`; undefined when none runs, always on 0.73.1.
+   * Dropped across a gap in the connection (its output in the gap is lost) and by a session change.
+   */
+  readonly shell: ShellExecution | undefined;
 }
 
 /** The store API, shaped for React's `useSyncExternalStore(store.subscribe, store.getSnapshot)`. */

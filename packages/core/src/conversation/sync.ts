@@ -15,9 +15,16 @@
  * | `bash` answered (its `bashExecution` message has no event) | `get_messages` |
  * | `agent_end` | `get_session_stats` |
  * | `compaction_end` with a result (the history is now the compacted one) | `get_messages`, `get_session_stats` |
+ * | `entry_appended` of a `context_edit` (pi 1.6: a message left or changed in pi's context) | `get_messages` |
  * | `thinking_level_changed`, `session_info_changed` | nothing: the event says it |
  *
  * A refresh that fails (pi 0.73.1 has no `get_available_thinking_levels`) is not reported to the user.
+ *
+ * Why a `context_edit` is asked about rather than applied: its `targetId` is a session entry id, and no message over
+ * RPC carries one, so the store cannot find the message it edits; pi's `get_messages` is its context with the edit
+ * applied. The one pi makes by itself (dropping a failed answer before it retries) is also done at
+ * `auto_retry_start`, so the view does not wait for the answer. Other entries (`custom`, an extension's own data;
+ * labels; session info) are no message and are not acted on.
  */
 import type { ModelInfo, SessionState, ThinkingLevel } from "../protocol/commands.js";
 import type { AgentEventBase } from "../protocol/events.js";
@@ -57,7 +64,7 @@ export class ConversationSync {
     else if (event.type === "compaction_end" && typeof event.result === "object" && event.result !== null) {
       this.#send("get_messages");
       this.#send("get_session_stats");
-    }
+    } else if (event.type === "entry_appended" && isContextEdit(event.entry)) this.#send("get_messages");
   }
 
   /**
@@ -117,4 +124,8 @@ export class ConversationSync {
       this.connect(false);
     }
   }
+}
+
+function isContextEdit(entry: unknown): boolean {
+  return typeof entry === "object" && entry !== null && (entry as { type?: unknown }).type === "context_edit";
 }

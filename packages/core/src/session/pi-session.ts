@@ -66,8 +66,13 @@ export interface SessionObserver {
   bridgeMessage?(message: BridgeMessage): void;
   /** A valid command is about to be written to the transport; the same object comes back in `commandResult`. */
   commandSent?(command: SentCommand): void;
-  /** pi answered `success: true` to `command` with `data`. Failures, timeouts and aborts are not told. */
+  /** pi answered `success: true` to `command` with `data`. */
   commandResult?(command: SentCommand, data: unknown): void;
+  /**
+   * pi answered `success: false` to `command` (its `error`). A caller's timeout or abort is not told: pi may still be
+   * running the command, and its answer then matches no command in flight.
+   */
+  commandFailed?(command: SentCommand, error: string): void;
   /** The transport's state changed (the UI store's `connection` already says it). */
   connection?(state: TransportState): void;
 }
@@ -138,8 +143,14 @@ interface PendingCommand {
   /** The command as sent, for the observers' `commandResult`. */
   command: SentCommand;
   report: boolean;
+  /** Settle the command once: a second call (an answer after its timeout) does nothing. */
   resolve: (data: unknown) => void;
   reject: (error: unknown) => void;
+  /** Only with `timeout`. */
+  timer: DeadlineTimer | undefined;
+  /** Only with `signal`. */
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
 }
 
 export class PiSession extends TypedEventTarget<SessionEventMap> implements DialogSession {
@@ -236,32 +247,50 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
     if (problem !== undefined) return Promise.reject(new TypeError(`Invalid "${type}" command: ${problem}`));
     const line = JSON.stringify(command);
     return new Promise<unknown>((resolve, reject) => {
-      const timer = new DeadlineTimer(this.#clock, () =>
-        settle(() => reject(new DOMException(`"${type}" got no response within ${timeout} ms.`, "TimeoutError"))),
-      );
-      const onAbort = () => settle(() => reject(signal?.reason));
-      const settle = (finish: () => void) => {
-        if (!this.#commands.delete(id)) return;
-        timer.clear();
-        signal?.removeEventListener("abort", onAbort);
-        finish();
-      };
-      this.#commands.set(id, {
+      const pending: PendingCommand = {
         type,
         command,
         report: options.report ?? true,
-        resolve: (data) => settle(() => resolve(data)),
-        reject: (error) => settle(() => reject(error)),
-      });
-      signal?.addEventListener("abort", onAbort, { once: true });
-      if (timeout !== undefined) timer.set(this.#clock.now() + timeout);
+        resolve: (data) => {
+          if (this.#settle(id, pending)) resolve(data);
+        },
+        reject: (error) => {
+          if (this.#settle(id, pending)) reject(error);
+        },
+        timer: undefined,
+        signal: undefined,
+        onAbort: undefined,
+      };
+      this.#commands.set(id, pending);
+      // A timer and an abort listener only for a command that asked for them: the store's own refreshes (one
+      // `get_session_stats` per run) ask for neither.
+      if (signal) {
+        pending.signal = signal;
+        pending.onAbort = () => pending.reject(signal.reason);
+        signal.addEventListener("abort", pending.onAbort, { once: true });
+      }
+      if (timeout !== undefined) {
+        pending.timer = new DeadlineTimer(this.#clock, () =>
+          pending.reject(new DOMException(`"${type}" got no response within ${timeout} ms.`, "TimeoutError")),
+        );
+        pending.timer.set(this.#clock.now() + timeout);
+      }
       for (const observer of this.#observers) observer.commandSent?.(command);
       try {
         this.transport.send(line);
       } catch (error) {
-        settle(() => reject(error));
+        pending.reject(error);
       }
     });
+  }
+
+  /** Takes `pending` out of the commands in flight; false if it was already settled. */
+  #settle(id: string, pending: PendingCommand): boolean {
+    if (this.#commands.get(id) !== pending) return false;
+    this.#commands.delete(id);
+    pending.timer?.clear();
+    if (pending.onAbort) pending.signal?.removeEventListener("abort", pending.onAbort);
+    return true;
   }
 
   /**
@@ -375,6 +404,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
     if (command.report) {
       this.#state.reportError(response.error, { kind: "command", command: command.type }, this.#clock.now());
     }
+    for (const observer of this.#observers) observer.commandFailed?.(command.command, response.error);
     command.reject(new PiCommandError(command.type, response.error, response));
   }
 

@@ -1,0 +1,182 @@
+/**
+ * Attaching a store to a session, as a user of the core sees it: `session.attach(observer)` and what it returns, and
+ * `conversationOf(session)`, the store the core attaches so. `conversationOf` keeps its attachment to itself: its
+ * store lives as long as its session (a WeakMap) and stops hearing when the session closes (the session takes its
+ * listeners off the transport); there is no call to detach it earlier.
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { conversationOf } from "../src/conversation/conversation-of.js";
+import type { Diagnostic } from "../src/diagnostics.js";
+import { PiSession, type SessionObserver } from "../src/session/pi-session.js";
+import { assistant, streamAssistant, userTurn } from "./conversation-wire.js";
+import { FakeTransport, ManualClock, ManualSchedule } from "./session-fakes.js";
+
+function setup() {
+  const transport = new FakeTransport();
+  const schedule = new ManualSchedule();
+  const clock = new ManualClock();
+  const session = new PiSession(transport, { schedule: schedule.schedule, clock });
+  return { transport, schedule, clock, session };
+}
+
+/** An observer that writes down every call it gets, as [member, what]. */
+function recorder() {
+  const calls: [string, unknown][] = [];
+  const observer: Required<SessionObserver> = {
+    agentEvent: (event) => calls.push(["agentEvent", event.type]),
+    bridgeMessage: (message) => calls.push(["bridgeMessage", message.type]),
+    commandSent: (command) => calls.push(["commandSent", command.type]),
+    commandResult: (command, data) => calls.push(["commandResult", [command.type, data]]),
+    commandFailed: (command, error) => calls.push(["commandFailed", [command.type, error]]),
+    connection: (state) => calls.push(["connection", state]),
+  };
+  return { calls, observer };
+}
+
+const texts = (session: PiSession) =>
+  conversationOf(session)
+    .getSnapshot()
+    .entries.map((entry) =>
+      entry.kind === "message" && entry.message.role === "assistant" ? entry.message : undefined,
+    )
+    .filter((message) => message !== undefined)
+    .map((message) => message.content.map((block) => (block.type === "text" ? block.text : "")).join(""));
+
+describe("session.attach(observer)", () => {
+  test("the observer hears events, bridge messages, commands, answers and transport states from then on", async () => {
+    const { transport, session } = setup();
+    transport.receive({ type: "agent_start" });
+    const { calls, observer } = recorder();
+    session.attach(observer);
+    assert.deepEqual(calls, [], "nothing that came before is replayed");
+    transport.receive({ type: "turn_start" }, { type: "a_newer_event" });
+    transport.receive({ type: "pi-elements/agent_start", pid: 7 });
+    const answered = session.send("get_state", {});
+    const { id } = transport.sentMessages().at(-1) as { id: string };
+    transport.receive({ type: "response", id, command: "get_state", success: true, data: { isStreaming: false } });
+    await answered;
+    transport.setState("reconnecting");
+    assert.deepEqual(calls, [
+      ["agentEvent", "turn_start"],
+      ["agentEvent", "a_newer_event"],
+      ["bridgeMessage", "pi-elements/agent_start"],
+      ["commandSent", "get_state"],
+      ["commandResult", ["get_state", { isStreaming: false }]],
+      ["connection", "reconnecting"],
+    ]);
+  });
+
+  test("pi's failure answer is told as commandFailed, a timeout not; the attachment's diagnose reports on the session's diagnostic event", async () => {
+    const { transport, clock, session } = setup();
+    const { calls, observer } = recorder();
+    const attachment = session.attach(observer);
+    const diagnostics: Diagnostic[] = [];
+    session.addEventListener("diagnostic", (event) => diagnostics.push(event.value));
+    const failed = session.send("get_state", {}, { report: false });
+    const { id } = transport.sentMessages().at(-1) as { id: string };
+    transport.receive({ type: "response", id, command: "get_state", success: false, error: "no" });
+    await assert.rejects(failed);
+    const timedOut = session.send("get_messages", {}, { timeout: 100 });
+    clock.advance(100);
+    await assert.rejects(timedOut, { name: "TimeoutError" });
+    attachment.diagnose({ code: "invalid-message", message: "from the store" });
+    assert.deepEqual(calls, [
+      ["commandSent", "get_state"],
+      ["commandFailed", ["get_state", "no"]],
+      ["commandSent", "get_messages"],
+    ]);
+    assert.deepEqual(diagnostics, [{ code: "invalid-message", message: "from the store" }]);
+    assert.equal(session.diagnosticCount, 1);
+  });
+
+  test("detach stops the calls to that observer only, at once, and twice is once", () => {
+    const { transport, session } = setup();
+    const first = recorder();
+    const second = recorder();
+    // The first observer detaches itself while the session is calling the observers for one event.
+    const attachment = session.attach({
+      agentEvent: (event) => {
+        first.observer.agentEvent(event);
+        attachment.detach();
+      },
+    });
+    session.attach(second.observer);
+    transport.receive({ type: "turn_start" }, { type: "turn_end" });
+    attachment.detach();
+    assert.deepEqual(first.calls, [["agentEvent", "turn_start"]]);
+    assert.deepEqual(
+      second.calls,
+      [
+        ["agentEvent", "turn_start"],
+        ["agentEvent", "turn_end"],
+      ],
+      "the other observer heard the event being dispatched and every later one",
+    );
+  });
+});
+
+describe("conversationOf(session) and the session's life", () => {
+  test("after the session closes the store keeps what it had and hears nothing more", () => {
+    const { transport, schedule, session } = setup();
+    const store = conversationOf(session, { schedule: schedule.schedule });
+    let notified = 0;
+    store.subscribe(() => notified++);
+    transport.receive(...userTurn("one", 1), ...streamAssistant("1.6.0", assistant([{ type: "text", text: "first" }])));
+    schedule.runAll();
+    const before = store.getSnapshot();
+    assert.deepEqual(texts(session), ["first"]);
+    const sentBefore = transport.sent.length;
+    notified = 0;
+
+    // The connect's commands are still in flight: closing rejects them, which the store takes quietly.
+    session.close();
+    transport.receive(
+      { type: "agent_start" },
+      ...streamAssistant("1.6.0", assistant([{ type: "text", text: "second" }], { timestamp: 3 })),
+      { type: "agent_end", messages: [] },
+    );
+    schedule.runAll();
+    assert.equal(store.getSnapshot(), before, "the same snapshot: nothing changed");
+    assert.equal(notified, 0);
+    assert.equal(transport.sent.length, sentBefore, "no refresh is sent after the close");
+    assert.equal(conversationOf(session), store, "still the session's one store");
+  });
+
+  test("a store first asked for after the close sends nothing and stays empty", () => {
+    const { transport, session } = setup();
+    session.close();
+    const store = conversationOf(session);
+    transport.receive(...streamAssistant("0.73.1", assistant([{ type: "text", text: "late" }])));
+    assert.deepEqual(store.getSnapshot().entries, []);
+    assert.equal(store.getSnapshot().historyLoaded, false);
+    assert.deepEqual(transport.sent, []);
+  });
+
+  test("two sessions' stores are two stores, each with its own session's conversation and commands", () => {
+    const a = setup();
+    const b = setup();
+    const storeA = conversationOf(a.session, { schedule: a.schedule.schedule });
+    const storeB = conversationOf(b.session, { schedule: b.schedule.schedule });
+    assert.notEqual(storeA, storeB);
+    let notifiedB = 0;
+    storeB.subscribe(() => notifiedB++);
+    const connect = (transport: FakeTransport) => transport.sentMessages().map((message) => message.type);
+    assert.deepEqual(connect(a.transport), connect(b.transport), "each connect went to its own pi");
+
+    a.transport.receive(...streamAssistant("0.73.1", assistant([{ type: "text", text: "for A" }])));
+    a.schedule.runAll();
+    b.schedule.runAll();
+    assert.deepEqual(texts(a.session), ["for A"]);
+    assert.deepEqual(storeB.getSnapshot().entries, []);
+    assert.equal(notifiedB, 0);
+
+    // Closing one leaves the other attached.
+    a.session.close();
+    b.transport.receive(...streamAssistant("1.6.0", assistant([{ type: "text", text: "for B" }])));
+    b.schedule.runAll();
+    assert.deepEqual(texts(b.session), ["for B"]);
+    assert.deepEqual(texts(a.session), ["for A"]);
+    assert.equal(notifiedB, 1);
+  });
+});
