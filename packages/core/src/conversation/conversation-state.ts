@@ -695,17 +695,12 @@ function signature_(message: unknown): string {
 class RunMessages {
   readonly #byTimestamp = new Map<number, Item[]>();
   #unstamped: Map<string, Item> | undefined;
-  readonly #items: readonly Item[];
-  readonly #start: number;
-  /** The run's items as they were when agent_end came: the ones it commits are not among them. */
-  readonly #end: number;
+  /** The run's items as they were when agent_end came: the ones it commits (spliced in meanwhile) are not among them. */
+  readonly #run: readonly Item[];
 
   constructor(items: readonly Item[], start: number) {
-    this.#items = items;
-    this.#start = start;
-    this.#end = items.length;
-    for (let i = start; i < this.#end; i++) {
-      const item = items[i]!;
+    this.#run = items.slice(start);
+    for (const item of this.#run) {
       if (!("message" in item)) continue;
       const message = item.message as Record<string, unknown>;
       if (typeof message.timestamp !== "number") continue;
@@ -725,8 +720,7 @@ class RunMessages {
     }
     if (!this.#unstamped) {
       this.#unstamped = new Map();
-      for (let i = this.#start; i < this.#end; i++) {
-        const item = this.#items[i]!;
+      for (const item of this.#run) {
         if ("message" in item && typeof (item.message as { timestamp?: unknown }).timestamp !== "number") {
           this.#unstamped.set(signatureOf(item), item);
         }
