@@ -31,6 +31,7 @@ export function contextLevel(percent: number | null | undefined): ContextLevel {
  * @csspart base - The list of parts (named "Session usage").
  * @csspart part - Each part; also `input`, `output`, `cache-read`, `cache-write`, `cost` or `context`.
  * @csspart context - The context part; carries `data-level`: "normal", "warning" or "error".
+ * @cssprop --pi-color-surface - Background.
  * @cssprop --pi-color-muted - Text of the parts (pi dims its footer).
  * @cssprop --pi-color-warning - The context part past 70 %.
  * @cssprop --pi-color-error - The context part past 90 %.
@@ -44,6 +45,9 @@ export class PiSessionStats extends PiElement {
         min-inline-size: 0;
         font-family: var(--_font-mono);
         color: var(--_muted);
+        /* A footer line, as pi-status-bar is: on the surface colour, which the muted text is legible on. */
+        background: var(--_surface);
+        padding: calc(var(--_space) / 2) var(--_space);
         line-height: 1.5;
       }
       [part~="base"] {
