@@ -101,7 +101,7 @@ export class PiModelPicker extends PiElement {
         z-index: 10;
         inset-block-start: calc(100% + 2px);
         inset-inline-start: 0;
-        min-inline-size: min(24rem, 90vw);
+        min-inline-size: min(30rem, 90vw);
         background: var(--_bg);
         border: 1px solid var(--_border);
         border-radius: var(--_radius);
@@ -139,6 +139,11 @@ export class PiModelPicker extends PiElement {
       }
       [part~="active"] {
         background: var(--_selected-bg);
+      }
+      /* The muted parts of the active option are in the text colour: muted fails contrast on the selection. */
+      [part~="active"] .id,
+      [part~="active"] [part~="badge"] {
+        color: var(--_text);
       }
       [part~="current"] .name::before {
         content: "✓ ";
