@@ -19,7 +19,9 @@ const deepActive = () => {
 
 async function mount(version: (typeof VERSIONS)[number], lang = "en") {
   const agent = await ControlsAgent.start(version);
-  const el = await fixture<PiModelPicker>(html`<pi-model-picker .session=${agent.session} lang=${lang}></pi-model-picker>`);
+  const el = await fixture<PiModelPicker>(
+    html`<pi-model-picker .session=${agent.session} lang=${lang}></pi-model-picker>`,
+  );
   await waitUntil(() => el.model !== undefined, "pi's model arrives");
   await el.updateComplete;
   return { agent, el };
@@ -49,10 +51,9 @@ describe("pi-model-picker", () => {
       await open(el);
       expect(trigger(el).getAttribute("aria-expanded")).to.equal("true");
       const groups = [...el.shadowRoot!.querySelectorAll<HTMLElement>('[role="group"]')];
-      expect(groups.map((g) => el.shadowRoot!.getElementById(g.getAttribute("aria-labelledby")!)!.textContent)).to.deep.equal([
-        "scripted",
-        "scripted-b",
-      ]);
+      expect(
+        groups.map((g) => el.shadowRoot!.getElementById(g.getAttribute("aria-labelledby")!)!.textContent),
+      ).to.deep.equal(["scripted", "scripted-b"]);
       expect(ids(el)).to.deep.equal(["scripted/scripted-model", "scripted/scripted-plain", "scripted-b/b-model"]);
       const [current, plain, b] = options(el);
       expect(current!.textContent!.replace(/\s+/g, " ").trim()).to.equal(
@@ -138,7 +139,9 @@ describe("pi-model-picker", () => {
     await open(el);
     options(el)[2]!.click();
     await waitUntil(() => agent.commands("set_model").length > 0);
-    expect(agent.commands("set_model")).to.deep.equal([{ type: "set_model", provider: "scripted-b", modelId: "b-model" }]);
+    expect(agent.commands("set_model")).to.deep.equal([
+      { type: "set_model", provider: "scripted-b", modelId: "b-model" },
+    ]);
   });
 
   it("shows pi's refusal beside the button, in words, and keeps pi's model", async () => {

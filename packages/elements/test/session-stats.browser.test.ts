@@ -57,11 +57,7 @@ describe("pi-session-stats", () => {
       expect(agent.commands("get_session_stats")).to.have.length(1);
       // The recorded turn: 10 in, 5 out, no cache, no cost, 15 of 128000 tokens of context.
       expect(shown(el)).to.deep.equal(["↑10", "↓5", "0.0%/128k"]);
-      expect(spoken(el)).to.deep.equal([
-        "Input tokens: 10",
-        "Output tokens: 5",
-        "Context used: 0% of 128,000 tokens",
-      ]);
+      expect(spoken(el)).to.deep.equal(["Input tokens: 10", "Output tokens: 5", "Context used: 0% of 128,000 tokens"]);
       expect(context(el)!.dataset["level"]).to.equal("normal");
       const list = el.shadowRoot!.querySelector('[part~="base"]')!;
       expect(list.getAttribute("aria-label")).to.equal("Session usage");

@@ -47,7 +47,13 @@ describe("pi-thinking-level", () => {
       "high",
       "max",
     ]);
-    expect(offeredThinkingLevels(info({ model: reasoning }))).to.deep.equal(["off", "minimal", "low", "medium", "high"]);
+    expect(offeredThinkingLevels(info({ model: reasoning }))).to.deep.equal([
+      "off",
+      "minimal",
+      "low",
+      "medium",
+      "high",
+    ]);
     expect(
       offeredThinkingLevels(info({ model: { ...reasoning, thinkingLevelMap: { minimal: null, xhigh: "xhigh" } } })),
     ).to.deep.equal(["off", "low", "medium", "high", "xhigh"]);

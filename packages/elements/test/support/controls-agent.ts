@@ -11,7 +11,10 @@ import { createMemoryPair, PiSession, type Transport } from "@pi-elements/core";
 export type PiVersionName = "0.73.1" | "1.6.0";
 export const VERSIONS: readonly PiVersionName[] = ["0.73.1", "1.6.0"];
 
-type Recorded = Record<string, { sent: { type: string }; answer: { success: boolean; data?: unknown; error?: string } }>;
+type Recorded = Record<
+  string,
+  { sent: { type: string }; answer: { success: boolean; data?: unknown; error?: string } }
+>;
 type Model = { provider: string; id: string; reasoning?: boolean; [key: string]: unknown };
 
 const cache = new Map<PiVersionName, Recorded>();
@@ -39,6 +42,8 @@ export class ControlsAgent {
   readonly sent: Sent[] = [];
   /** Commands of these types fail with this error. */
   readonly failing = new Map<string, string>();
+  /** Commands of these types succeed with this data instead. */
+  readonly answers = new Map<string, unknown>();
   /** Commands of these types are never answered. */
   readonly silent = new Set<string>();
   models: Model[];
@@ -67,7 +72,9 @@ export class ControlsAgent {
         this.send({ type: "response", id, command: command.type, success: false, error: failure });
         return;
       }
-      const answer = this.#answer(command);
+      const answer = this.answers.has(command.type)
+        ? { response: { success: true, data: this.answers.get(command.type) }, noId: false }
+        : this.#answer(command);
       this.send({ type: "response", ...(answer.noId ? {} : { id }), command: command.type, ...answer.response });
     });
   }

@@ -354,9 +354,13 @@ export class PiSessionActions extends PiElement {
                 : html`<ul part="fork-list" aria-labelledby="dialog-title">
                   ${messages.map(
                     (m) => html`<li>
-                      <button part="fork-option" type="button" dir="auto" data-entry-id=${m.entryId} @click=${() => this.#fork(m.entryId)}>
-                        ${m.text}
-                      </button>
+                      <button
+                        part="fork-option"
+                        type="button"
+                        dir="auto"
+                        data-entry-id=${m.entryId}
+                        @click=${() => this.#fork(m.entryId)}
+                      >${m.text}</button>
                     </li>`,
                   )}
                 </ul>`
