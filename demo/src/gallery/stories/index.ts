@@ -2,6 +2,7 @@
 import type { StoryModule } from "../story.js";
 import { confirmStories, editorStories, inputStories, queueStories, selectStories } from "./dialogs.stories.js";
 import { notificationStories, promptStories, statusStories, widgetStories } from "./display.stories.js";
+import { sessionControlsStories } from "./session-controls.stories.js";
 
 export const storyModules: StoryModule[] = [
   selectStories,
@@ -13,4 +14,5 @@ export const storyModules: StoryModule[] = [
   widgetStories,
   notificationStories,
   promptStories,
+  sessionControlsStories,
 ];
