@@ -1,9 +1,15 @@
-import { expect, fixture, html, waitUntil } from "@open-wc/testing";
+import { expect, fixture, html, waitUntil as waitUntilOwc } from "@open-wc/testing";
 import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
 import "../src/elements/model-picker/define.js";
 import "../src/elements/session/define.js";
 import type { PiModelPicker } from "../src/elements/model-picker/model-picker.js";
 import { ControlsAgent, VERSIONS } from "./support/controls-agent.js";
+
+/**
+ * @open-wc's waitUntil with a 10 s limit (its default is 1 s): the store notifies once per animation frame, and with
+ * three engines sharing two cores a frame can take longer than that.
+ */
+const waitUntil = (condition: () => unknown, message?: string) => waitUntilOwc(condition, message, { timeout: 10_000 });
 
 const $ = (el: PiModelPicker, selector: string) => el.shadowRoot!.querySelector<HTMLElement>(selector);
 const trigger = (el: PiModelPicker) => $(el, '[part~="trigger"]')!;
@@ -122,15 +128,22 @@ describe("pi-model-picker", () => {
   });
 
   it("Esc closes the list without sending and gives focus back to the button; Tab away closes it too", async () => {
-    const { agent, el } = await mount("0.73.1");
+    const agent = await ControlsAgent.start("0.73.1");
+    const box = await fixture<HTMLElement>(
+      html`<div><pi-model-picker .session=${agent.session}></pi-model-picker><button>after</button></div>`,
+    );
+    const el = box.querySelector("pi-model-picker")!;
+    await waitUntil(() => el.model !== undefined, "pi's model arrives");
     await open(el);
     await press(el, "ArrowDown", "Escape");
     expect(el.open).to.equal(false);
     expect(deepActive()).to.equal(trigger(el));
     await press(el, "ArrowDown");
     await waitUntil(() => el.open && el.shadowRoot!.activeElement === filter(el), "ArrowDown on the button opens");
+    // Tab goes on to the next control in the page (and stays in the page, where the next test's keys go).
     await press(el, "Tab");
     expect(el.open).to.equal(false);
+    expect(document.activeElement).to.equal(box.querySelector("button"));
     expect(agent.commands("set_model")).to.have.length(0);
   });
 

@@ -1,8 +1,14 @@
-import { expect, fixture, html, oneEvent, waitUntil } from "@open-wc/testing";
+import { expect, fixture, html, oneEvent, waitUntil as waitUntilOwc } from "@open-wc/testing";
 import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
 import "../src/elements/session-actions/define.js";
 import type { PiSessionActions } from "../src/elements/session-actions/session-actions.js";
 import { ControlsAgent, VERSIONS } from "./support/controls-agent.js";
+
+/**
+ * @open-wc's waitUntil with a 10 s limit (its default is 1 s): the store notifies once per animation frame, and with
+ * three engines sharing two cores a frame can take longer than that.
+ */
+const waitUntil = (condition: () => unknown, message?: string) => waitUntilOwc(condition, message, { timeout: 10_000 });
 
 const $ = (el: PiSessionActions, selector: string) => el.shadowRoot!.querySelector<HTMLElement>(selector);
 const button = (el: PiSessionActions, action: string) => $(el, `[part~="${action}-button"]`) as HTMLButtonElement;
@@ -182,6 +188,15 @@ describe("pi-session-actions", () => {
     el.start("new");
     await el.updateComplete;
     expect(dialog(el)).to.equal(null);
+    agent.endRun();
+    await waitUntil(() => !button(el, "new").disabled, "the run ended");
+    // A run that begins while a dialog is open: its action waits there too, with the reason.
+    await openDialog(el, "compact");
+    agent.startRun();
+    await waitUntil(() => ($(el, 'dialog [type="submit"]') as HTMLButtonElement).disabled, "the run began");
+    expect($(el, "#dialog-reason")!.textContent).to.equal(reason.textContent);
+    expect($(el, 'dialog [type="submit"]')!.getAttribute("aria-describedby")).to.equal("dialog-reason");
+    dialog(el)!.close();
     agent.endRun();
     await waitUntil(() => !button(el, "new").disabled, "the run ended");
     expect($(el, '[part~="reason"]')).to.equal(null);

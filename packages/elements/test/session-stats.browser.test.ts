@@ -1,9 +1,15 @@
-import { expect, fixture, html, waitUntil } from "@open-wc/testing";
+import { expect, fixture, html, waitUntil as waitUntilOwc } from "@open-wc/testing";
 import { executeServerCommand } from "@web/test-runner-commands";
 import "../src/elements/session-stats/define.js";
 import type { PiSessionStats } from "../src/elements/session-stats/session-stats.js";
 import { formatTokens } from "../src/internal/format-tokens.js";
 import { ControlsAgent, VERSIONS } from "./support/controls-agent.js";
+
+/**
+ * @open-wc's waitUntil with a 10 s limit (its default is 1 s): the store notifies once per animation frame, and with
+ * three engines sharing two cores a frame can take longer than that.
+ */
+const waitUntil = (condition: () => unknown, message?: string) => waitUntilOwc(condition, message, { timeout: 10_000 });
 
 const parts = (el: PiSessionStats) => [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part~="part"]')];
 const shown = (el: PiSessionStats) => parts(el).map((p) => p.querySelector('[aria-hidden="true"]')!.textContent);

@@ -1,8 +1,14 @@
-import { expect, fixture, html, waitUntil } from "@open-wc/testing";
+import { expect, fixture, html, waitUntil as waitUntilOwc } from "@open-wc/testing";
 import { executeServerCommand } from "@web/test-runner-commands";
 import "../src/elements/thinking-level/define.js";
 import { offeredThinkingLevels, type PiThinkingLevel } from "../src/elements/thinking-level/thinking-level.js";
 import { ControlsAgent, VERSIONS } from "./support/controls-agent.js";
+
+/**
+ * @open-wc's waitUntil with a 10 s limit (its default is 1 s): the store notifies once per animation frame, and with
+ * three engines sharing two cores a frame can take longer than that.
+ */
+const waitUntil = (condition: () => unknown, message?: string) => waitUntilOwc(condition, message, { timeout: 10_000 });
 
 const select = (el: PiThinkingLevel) => el.shadowRoot!.querySelector("select")!;
 const values = (el: PiThinkingLevel) => [...select(el).options].map((o) => o.value);

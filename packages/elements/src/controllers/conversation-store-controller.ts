@@ -54,6 +54,15 @@ export class ConversationStoreController<T> implements ReactiveController {
     return this.#value;
   }
 
+  /**
+   * The selected slice of the store's snapshot as it is now, before the batched notification reaches `value`: for
+   * an action that starts from pi's latest answer (a dialog that shows the name pi just took).
+   */
+  now(): T | undefined {
+    const session = this.session;
+    return session ? this.#select(conversationOf(session).getSnapshot()) : undefined;
+  }
+
   hostConnected(): void {
     this.#sync(true);
   }

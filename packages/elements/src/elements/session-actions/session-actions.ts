@@ -218,7 +218,7 @@ export class PiSessionActions extends PiElement {
     this.#opener = this.renderRoot.querySelector<HTMLElement>(`[part~="${action}-button"]`) ?? undefined;
     this.error = undefined;
     this.dialogFor = action;
-    if (action === "name") this.nameText = this.#store.value?.name ?? "";
+    if (action === "name") this.nameText = this.#store.now()?.name ?? "";
     if (action === "fork") {
       this.forkMessages = undefined;
       this.#store
@@ -308,12 +308,19 @@ export class PiSessionActions extends PiElement {
 
   #renderDialogBody(action: SessionAction): TemplateResult {
     const cancel = html`<button type="button" @click=${() => this.#closeDialog()}>${this.#t("cancel")}</button>`;
+    // pi began a run or a compaction while the dialog was open: the action waits, and says why.
+    const reason = DISRUPTIVE.has(action) ? this.#reason : undefined;
+    const blocked = reason ? html`<p id="dialog-reason" part="reason">${this.#t(reason)}</p>` : nothing;
+    const describedBy = reason ? "dialog-reason" : nothing;
     switch (action) {
       case "new":
         return html`<form @submit=${this.#confirm}>
           <h2 id="dialog-title">${this.#t("newTitle")}</h2>
           <p id="dialog-body">${this.#t("newBody")}</p>
-          <div class="actions">${cancel}<button class="danger" type="submit" autofocus>${this.#t("newConfirm")}</button></div>
+          ${blocked}
+          <div class="actions">
+            ${cancel}<button class="danger" type="submit" autofocus ?disabled=${!!reason} aria-describedby=${describedBy}>${this.#t("newConfirm")}</button>
+          </div>
         </form>`;
       case "compact":
         return html`<form @submit=${this.#confirm}>
@@ -321,7 +328,10 @@ export class PiSessionActions extends PiElement {
           <p id="dialog-body">${this.#t("compactBody")}</p>
           <label for="instructions">${this.#t("compactInstructions")}</label>
           <textarea id="instructions" name="instructions" rows="3" dir="auto" autofocus></textarea>
-          <div class="actions">${cancel}<button type="submit">${this.#t("compactConfirm")}</button></div>
+          ${blocked}
+          <div class="actions">
+            ${cancel}<button type="submit" ?disabled=${!!reason} aria-describedby=${describedBy}>${this.#t("compactConfirm")}</button>
+          </div>
         </form>`;
       case "name":
         return html`<form @submit=${this.#confirm}>
@@ -359,12 +369,15 @@ export class PiSessionActions extends PiElement {
                         type="button"
                         dir="auto"
                         data-entry-id=${m.entryId}
+                        ?disabled=${!!reason}
+                        aria-describedby=${describedBy}
                         @click=${() => this.#fork(m.entryId)}
                       >${m.text}</button>
                     </li>`,
                   )}
                 </ul>`
           }
+          ${blocked}
           <div class="actions">${cancel}</div>`;
       }
     }
