@@ -25,6 +25,18 @@ const options = {
   logLevel: "warning",
 };
 
+/**
+ * The element folders left out of the single-file bundle (src/bundle.ts, src/all.ts): the session controls, which read
+ * the conversation store (`@pi-elements/core/conversation`), so a page showing only the extension UI does not pay
+ * for them. Each is still its own entry (`@pi-elements/elements/elements/<name>.js`).
+ */
+export const UNBUNDLED = new Set(["model-picker", "session-actions", "session-stats", "thinking-level"]);
+
+/** The element folders the single-file bundle defines: every one but `UNBUNDLED`. */
+export function bundledElementNames() {
+  return elementNames().filter((name) => !UNBUNDLED.has(name));
+}
+
 /** Names of the element folders (`prompt`, `extension-ui`, …); each has a `define.js` entry. */
 export function elementNames() {
   return readdirSync(join(distDir, "elements"), { withFileTypes: true })

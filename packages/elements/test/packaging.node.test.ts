@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { launchOptions } from "../../../scripts/chromium.mjs";
 // @ts-expect-error: a plain .mjs helper without type declarations.
-import { bundleElement, elementNames } from "../scripts/bundle.mjs";
+import { bundledElementNames, bundleElement, elementNames } from "../scripts/bundle.mjs";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 const bundle = readFileSync(`${packageDir}dist/pi-elements.bundle.js`, "utf8");
@@ -20,6 +20,8 @@ const manifest = JSON.parse(readFileSync(`${packageDir}custom-elements.json`, "u
   modules: { declarations?: { tagName?: string; customElement?: boolean; events?: { name: string }[] }[] }[];
 };
 const tags = (elementNames() as string[]).map((name) => `pi-${name}`);
+/** The tags the single-file bundle defines (the session controls are their own entries). */
+const bundledTags = (bundledElementNames() as string[]).map((name) => `pi-${name}`);
 
 const page = `<!doctype html><html lang="en"><meta charset="utf-8"><title>bundle</title>
 <pi-extension-ui><pi-prompt></pi-prompt></pi-extension-ui>
@@ -60,7 +62,7 @@ describe("packaging", () => {
       await tab.waitForFunction(() => (window as unknown as { answers: unknown[] }).answers.length === 1);
       const answers = await tab.evaluate(() => (window as unknown as { answers: unknown[] }).answers);
       assert.deepEqual(answers, [{ type: "extension_ui_response", id: "q1", confirmed: true }]);
-      const defined = await tab.evaluate((names) => names.filter((n) => !customElements.get(n)), tags);
+      const defined = await tab.evaluate((names) => names.filter((n) => !customElements.get(n)), bundledTags);
       assert.deepEqual(defined, []);
       assert.deepEqual(messages, [], "no dev-mode warning, no error");
     } finally {
