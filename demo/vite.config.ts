@@ -16,6 +16,10 @@ export default defineConfig({
       { find: /^@pi-elements\/core\/conversation$/, replacement: pkg("core/src/conversation/index.ts") },
       { find: /^@pi-elements\/elements$/, replacement: pkg("elements/src/index.ts") },
       { find: /^@pi-elements\/elements\/all\.js$/, replacement: pkg("elements/src/all.ts") },
+      {
+        find: /^@pi-elements\/elements\/elements\/([\w-]+)\.js$/,
+        replacement: pkg("elements/src/elements/$1/define.ts"),
+      },
     ],
   },
   server: { host: "127.0.0.1", strictPort: false },

@@ -3,6 +3,11 @@
  * language and direction controls. Routes live in the hash: #/gallery/<module>/<story>, #/playground, #/live.
  */
 import "@pi-elements/elements/all.js";
+// The session controls, each its own module (not in all.js): the gallery's session-controls stories show them.
+import "@pi-elements/elements/elements/model-picker.js";
+import "@pi-elements/elements/elements/session-actions.js";
+import "@pi-elements/elements/elements/session-stats.js";
+import "@pi-elements/elements/elements/thinking-level.js";
 import "./app/session-controls.js";
 import "./gallery/story-view.js";
 import "./playground/playground-page.js";

@@ -5,6 +5,10 @@
  * be cancelled with Escape, which reaches the agent as `{"cancelled":true}`.
  */
 import "../../packages/elements/src/all.js";
+import "../../packages/elements/src/elements/model-picker/define.js";
+import "../../packages/elements/src/elements/session-actions/define.js";
+import "../../packages/elements/src/elements/session-stats/define.js";
+import "../../packages/elements/src/elements/thinking-level/define.js";
 import { expect, waitUntil } from "@open-wc/testing";
 import { sendKeys } from "@web/test-runner-commands";
 import { type ReactiveElement, render } from "lit";

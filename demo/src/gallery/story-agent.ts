@@ -15,6 +15,11 @@ export class StoryAgent extends EventTarget {
   readonly received: LoggedRecord[] = [];
   /** What `get_commands` answers (pi's slash commands), empty unless a story sets it. */
   commands: ReadonlyArray<{ name: string; description?: string; source: string; argumentHint?: string }> = [];
+  /**
+   * The data pi answers commands with, by type (a function gets the command sent): a story of the session controls
+   * sets what pi's `get_state`, `get_available_models` or `set_model` would answer. Commands not listed get none.
+   */
+  answers: Readonly<Record<string, unknown | ((command: Record<string, unknown>) => unknown)>> = {};
   /** Commands pi refuses, by type, with the error it gives (e.g. `{ prompt: "Agent is busy" }`). */
   refusals: Readonly<Record<string, string>> = {};
   readonly #end: MemoryTransport;
@@ -46,7 +51,7 @@ export class StoryAgent extends EventTarget {
 
   /** Commands (prompt, steer, abort, ...) get a response, success unless refused, so the page's promises settle. */
   #answerCommand(line: string): void {
-    const message = JSON.parse(line) as { type?: unknown; id?: unknown };
+    const message = JSON.parse(line) as { type?: unknown; id?: unknown; [key: string]: unknown };
     if (message.type === "extension_ui_response" || typeof message.id !== "string") return;
     const command = typeof message.type === "string" ? message.type : "";
     const refusal = Object.hasOwn(this.refusals, command) ? this.refusals[command] : undefined;
@@ -54,7 +59,13 @@ export class StoryAgent extends EventTarget {
       this.raw({ type: "response", id: message.id, command, success: false, error: refusal });
       return;
     }
-    const data = command === "get_commands" ? { commands: this.commands } : undefined;
+    const answer = Object.hasOwn(this.answers, command) ? this.answers[command] : undefined;
+    const data =
+      command === "get_commands"
+        ? { commands: this.commands }
+        : typeof answer === "function"
+          ? answer(message)
+          : answer;
     this.raw({ type: "response", id: message.id, command, success: true, ...(data ? { data } : {}) });
   }
 

@@ -6,4 +6,8 @@
  */
 export { conversationOf } from "@pi-elements/core/conversation";
 export * from "./bundle.js";
+export * from "./elements/model-picker/define.js";
+export * from "./elements/session-actions/define.js";
+export * from "./elements/session-stats/define.js";
+export * from "./elements/thinking-level/define.js";
 export * from "./transcript.js";

@@ -20,7 +20,7 @@ const manifest = JSON.parse(readFileSync(`${packageDir}custom-elements.json`, "u
   modules: { declarations?: { tagName?: string; customElement?: boolean; events?: { name: string }[] }[] }[];
 };
 const tags = (elementNames() as string[]).map((name) => `pi-${name}`);
-/** The tags the single-file bundle defines (the conversation's elements are not in it). */
+/** The tags the single-file bundle defines (the conversation's elements and the session controls are not in it). */
 const bundledTags = (bundledElementNames() as string[]).map((name) => `pi-${name}`);
 
 const page = `<!doctype html><html lang="en"><meta charset="utf-8"><title>bundle</title>

@@ -271,6 +271,10 @@ describe("sideEffects", () => {
     files.set("/single.js", readFileSync(join(packagesDir, SINGLE_FILE), "utf8"));
     const [effects] = Object.values(await measure(["/single.js"]));
     for (const name of bundledElementNames() as string[]) assert.ok(effects!.includes(`defines <pi-${name}>`), name);
+    // The conversation's elements and the session controls stay out of it (entries of their own).
+    for (const name of (elementNames() as string[]).filter((n) => !(bundledElementNames() as string[]).includes(n))) {
+      assert.ok(!effects!.includes(`defines <pi-${name}>`), `the bundle defines pi-${name}`);
+    }
     assert.ok(listed("elements", SINGLE_FILE.replace(/^elements\//, "")));
   });
 

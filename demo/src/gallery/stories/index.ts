@@ -3,6 +3,7 @@ import type { StoryModule } from "../story.js";
 import { confirmStories, editorStories, inputStories, queueStories, selectStories } from "./dialogs.stories.js";
 import { notificationStories, promptStories, statusStories, widgetStories } from "./display.stories.js";
 import { markdownStories } from "./markdown.stories.js";
+import { sessionControlsStories } from "./session-controls.stories.js";
 import { toolCardStories } from "./tool-cards.stories.js";
 import { transcriptStories } from "./transcript.stories.js";
 
@@ -19,4 +20,5 @@ export const storyModules: StoryModule[] = [
   markdownStories,
   toolCardStories,
   transcriptStories,
+  sessionControlsStories,
 ];

@@ -1,0 +1,101 @@
+/**
+ * Keeps a Lit element in step with one slice of a session's conversation store (`conversationOf(session)` of
+ * `@pi-elements/core/conversation`), as SessionStoreController does for the UI store. The session is the host's own
+ * `session` property when set, else the one an ancestor `<pi-session>` provides (context). The host re-renders only
+ * when the selected slice changes: snapshot parts keep their identity while unchanged, and the store already batches
+ * a burst of changes (a stream's tokens) into one notification per frame.
+ *
+ * Asking for the store is what attaches it to the session: the store then asks pi for its state and keeps it fresh
+ * under the core's refresh rule. An element using this controller sends commands with `session.send` and never
+ * refreshes anything itself.
+ */
+import { ContextConsumer } from "@lit/context";
+import type { PiSession } from "@pi-elements/core";
+import { type ConversationSnapshot, type ConversationStore, conversationOf } from "@pi-elements/core/conversation";
+import type { ReactiveController, ReactiveControllerHost } from "lit";
+import { sessionContext } from "../context.js";
+import { shallowEqual } from "../internal/shallow-equal.js";
+
+export type ConversationStoreHost = ReactiveControllerHost & HTMLElement & { session?: PiSession | undefined };
+
+export class ConversationStoreController<T> implements ReactiveController {
+  readonly #host: ConversationStoreHost;
+  readonly #select: (snapshot: ConversationSnapshot) => T;
+  readonly #equals: (a: T, b: T) => boolean;
+  readonly #consumer: ContextConsumer<typeof sessionContext, ConversationStoreHost>;
+  #subscribed: ConversationStore | undefined;
+  #unsubscribe: (() => void) | undefined;
+  #value: T | undefined;
+
+  /** `equals`: when the slice counts as unchanged; default `shallowEqual` (a selector may build a new object of parts). */
+  constructor(
+    host: ConversationStoreHost,
+    select: (snapshot: ConversationSnapshot) => T,
+    options: { equals?: (a: T, b: T) => boolean } = {},
+  ) {
+    this.#host = host;
+    this.#select = select;
+    this.#equals = options.equals ?? shallowEqual;
+    this.#consumer = new ContextConsumer(host, {
+      context: sessionContext,
+      subscribe: true,
+      callback: () => this.#sync(true),
+    });
+    host.addController(this);
+  }
+
+  /** The session in use: the host's `session` property, else the context's. */
+  get session(): PiSession | undefined {
+    return this.#host.session ?? this.#consumer.value;
+  }
+
+  /** The selected slice of the current snapshot; undefined while there is no session. */
+  get value(): T | undefined {
+    return this.#value;
+  }
+
+  /**
+   * The selected slice of the store's snapshot as it is now, before the batched notification reaches `value`: for
+   * an action that starts from pi's latest answer (a dialog that shows the name pi just took).
+   */
+  now(): T | undefined {
+    const session = this.session;
+    return session ? this.#select(conversationOf(session).getSnapshot()) : undefined;
+  }
+
+  hostConnected(): void {
+    this.#sync(true);
+  }
+
+  hostDisconnected(): void {
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+    this.#subscribed = undefined;
+  }
+
+  /** Runs before each render, so a newly assigned `session` property is picked up by that same render. */
+  hostUpdate(): void {
+    this.#sync(false);
+  }
+
+  #sync(requestUpdate: boolean): void {
+    if (!this.#host.isConnected) return;
+    const session = this.session;
+    const store = session ? conversationOf(session) : undefined;
+    if (store === this.#subscribed) return;
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+    this.#subscribed = store;
+    if (store) {
+      this.#unsubscribe = store.subscribe(() => {
+        if (store !== this.#subscribed) return;
+        const next = this.#select(store.getSnapshot());
+        if (this.#value !== undefined && this.#equals(this.#value, next)) return;
+        this.#value = next;
+        this.#host.requestUpdate();
+      });
+      this.#value = this.#select(store.getSnapshot());
+    } else this.#value = undefined;
+    if (requestUpdate) this.#host.requestUpdate();
+  }
+}

@@ -1,0 +1,261 @@
+import { expect, fixture, html, oneEvent, waitUntil as waitUntilOwc } from "@open-wc/testing";
+import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
+import "../src/elements/session-actions/define.js";
+import type { PiSessionActions } from "../src/elements/session-actions/session-actions.js";
+import { ControlsAgent, VERSIONS } from "./support/controls-agent.js";
+
+/**
+ * @open-wc's waitUntil with a 10 s limit (its default is 1 s): the store notifies once per animation frame, and with
+ * three engines sharing two cores a frame can take longer than that.
+ */
+const waitUntil = (condition: () => unknown, message?: string) => waitUntilOwc(condition, message, { timeout: 10_000 });
+
+const $ = (el: PiSessionActions, selector: string) => el.shadowRoot!.querySelector<HTMLElement>(selector);
+const button = (el: PiSessionActions, action: string) => $(el, `[part~="${action}-button"]`) as HTMLButtonElement;
+const dialog = (el: PiSessionActions) => $(el, "dialog") as HTMLDialogElement | null;
+const status = (el: PiSessionActions) => $(el, '[part="status"]')!.textContent;
+const deepActive = () => {
+  let node = document.activeElement;
+  while (node?.shadowRoot?.activeElement) node = node.shadowRoot.activeElement;
+  return node;
+};
+
+async function mount(version: (typeof VERSIONS)[number], lang = "en") {
+  const agent = await ControlsAgent.start(version);
+  const el = await fixture<PiSessionActions>(
+    html`<pi-session-actions .session=${agent.session} lang=${lang}></pi-session-actions>`,
+  );
+  await waitUntil(() => agent.commands("get_state").length > 0, "the store connects");
+  await el.updateComplete;
+  return { agent, el };
+}
+
+async function openDialog(el: PiSessionActions, action: string) {
+  button(el, action).focus();
+  button(el, action).click();
+  await waitUntil(() => dialog(el)?.open, `the ${action} dialog opens`);
+}
+
+/** Waits for the commands of `types` sent after `from` to be `expected`. */
+async function sentAfter(agent: ControlsAgent, from: number, types: string[], expected: object[]) {
+  await waitUntil(() => agent.sent.slice(from).filter((c) => types.includes(c.type)).length >= expected.length);
+  expect(agent.sent.slice(from).filter((c) => types.includes(c.type))).to.deep.equal(expected);
+}
+
+describe("pi-session-actions", () => {
+  it("is a named group of buttons, each saying it opens a dialog (export acts at once)", async () => {
+    const { el } = await mount("1.6.0");
+    const group = $(el, '[part~="base"]')!;
+    expect([group.getAttribute("role"), group.getAttribute("aria-label")]).to.deep.equal(["group", "Session"]);
+    const buttons = [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part~="button"]')];
+    expect(buttons.map((b) => b.textContent!.trim())).to.deep.equal([
+      "New session",
+      "Compact…",
+      "Name…",
+      "Fork…",
+      "Export HTML",
+    ]);
+    expect(buttons.map((b) => b.getAttribute("aria-haspopup"))).to.deep.equal([
+      "dialog",
+      "dialog",
+      "dialog",
+      "dialog",
+      null,
+    ]);
+    expect(buttons.every((b) => !b.disabled)).to.equal(true);
+  });
+
+  for (const version of VERSIONS) {
+    it(`asks before a new session; Esc cancels and gives focus back; confirmed, sends {type: "new_session"} (pi ${version})`, async () => {
+      const { agent, el } = await mount(version);
+      const from = agent.sent.length;
+      await openDialog(el, "new");
+      expect(dialog(el)!.getAttribute("aria-labelledby")).to.equal("dialog-title");
+      expect($(el, "#dialog-title")!.textContent).to.equal("Start a new session?");
+      await waitUntil(() => dialog(el)!.contains(el.shadowRoot!.activeElement), "focus is in the dialog");
+      await sendKeys({ press: "Escape" });
+      await waitUntil(() => !dialog(el), "Esc closes the dialog");
+      await waitUntil(() => deepActive() === button(el, "new"), "focus goes back to the button");
+      expect(agent.commands("new_session")).to.have.length(0);
+      await openDialog(el, "new");
+      const confirm = $(el, "dialog .danger")!;
+      expect(confirm.textContent).to.equal("Start new session");
+      await waitUntil(() => el.shadowRoot!.activeElement === confirm, "the confirmation has focus");
+      await sendKeys({ press: "Enter" });
+      await sentAfter(agent, from, ["new_session"], [{ type: "new_session" }]);
+      await waitUntil(() => status(el) === "New session: done.");
+      // The store reset and asked pi again, under the core's rule (get_state after new_session).
+      const at = agent.sent.findIndex((c, i) => i >= from && c.type === "new_session");
+      await waitUntil(() => agent.sent.slice(at).some((c) => c.type === "get_state"));
+      await waitUntil(() => deepActive() === button(el, "new"));
+    });
+
+    it(`compacts with the instructions typed, or without any (pi ${version})`, async () => {
+      const { agent, el } = await mount(version);
+      const from = agent.sent.length;
+      await openDialog(el, "compact");
+      await waitUntil(() => el.shadowRoot!.activeElement?.id === "instructions", "the instructions have focus");
+      await sendKeys({ type: "Focus on the tests" });
+      ($(el, 'dialog [type="submit"]') as HTMLButtonElement).click();
+      await sentAfter(agent, from, ["compact"], [{ type: "compact", customInstructions: "Focus on the tests" }]);
+      await waitUntil(() => !el.busy && !dialog(el));
+      await openDialog(el, "compact");
+      ($(el, 'dialog [type="submit"]') as HTMLButtonElement).click();
+      await sentAfter(
+        agent,
+        from,
+        ["compact"],
+        [{ type: "compact", customInstructions: "Focus on the tests" }, { type: "compact" }],
+      );
+    });
+
+    it(`names the session: the name field starts with pi's name, Save waits for a name (pi ${version})`, async () => {
+      const { agent, el } = await mount(version);
+      const from = agent.sent.length;
+      await openDialog(el, "name");
+      const field = $(el, "#session-name") as HTMLInputElement;
+      expect(field.value).to.equal("");
+      expect(($(el, 'dialog [type="submit"]') as HTMLButtonElement).disabled).to.equal(true);
+      await waitUntil(() => el.shadowRoot!.activeElement === field);
+      await sendKeys({ type: "  my work  " });
+      await el.updateComplete;
+      await sendKeys({ press: "Enter" });
+      await sentAfter(agent, from, ["set_session_name"], [{ type: "set_session_name", name: "my work" }]);
+      await waitUntil(() => !el.busy);
+      await openDialog(el, "name");
+      expect(($(el, "#session-name") as HTMLInputElement).value).to.equal("my work");
+    });
+
+    it(`forks from a message pi lists (get_fork_messages, then fork) and tells the page its text (pi ${version})`, async () => {
+      const { agent, el } = await mount(version);
+      const recorded = (agent.recordedAnswer("get_fork_messages") as { data: { messages: { entryId: string }[] } }).data
+        .messages[0]!;
+      const from = agent.sent.length;
+      await openDialog(el, "fork");
+      await waitUntil(() => $(el, '[part~="fork-option"]'), "pi's messages");
+      const option = $(el, '[part~="fork-option"]')!;
+      expect(option.textContent).to.equal("First question");
+      const forked = oneEvent(el, "pi-fork");
+      option.click();
+      expect((await forked).detail).to.deep.equal({ text: "First question" });
+      expect(agent.sent.slice(from).filter((c) => c.type === "get_fork_messages" || c.type === "fork")).to.deep.equal([
+        { type: "get_fork_messages" },
+        { type: "fork", entryId: recorded.entryId },
+      ]);
+    });
+  }
+
+  it("shows a message's markup as text, never as HTML", async () => {
+    const { agent, el } = await mount("1.6.0");
+    agent.forkMessages = [{ entryId: "x1", text: '<img src=x onerror="window.hacked=1">\nsecond line' }];
+    await openDialog(el, "fork");
+    await waitUntil(() => $(el, '[part~="fork-option"]'));
+    const option = $(el, '[part~="fork-option"]')!;
+    expect(option.querySelector("img")).to.equal(null);
+    expect(option.textContent).to.equal('<img src=x onerror="window.hacked=1">\nsecond line');
+  });
+
+  it("says when there is nothing to fork from", async () => {
+    const { agent, el } = await mount("1.6.0");
+    agent.forkMessages = [];
+    await openDialog(el, "fork");
+    await waitUntil(() => $(el, "dialog [part~=status]")?.textContent === "There is no earlier message to fork from.");
+  });
+
+  it("exports to HTML and shows where pi wrote it", async () => {
+    const { agent, el } = await mount("0.73.1");
+    const from = agent.sent.length;
+    button(el, "export").click();
+    await sentAfter(agent, from, ["export_html"], [{ type: "export_html" }]);
+    await waitUntil(() => status(el) === "Exported to /tmp/pi-session-export.html (on pi's machine).");
+    expect($(el, '[part="status"]')!.getAttribute("role")).to.equal("status");
+  });
+
+  it("while pi streams, disables new session, compact and fork with the reason; name and export stay", async () => {
+    const { agent, el } = await mount("1.6.0");
+    agent.startRun();
+    await waitUntil(() => button(el, "new").disabled, "pi streams");
+    expect(["new", "compact", "name", "fork", "export"].map((a) => button(el, a).disabled)).to.deep.equal([
+      true,
+      true,
+      false,
+      true,
+      false,
+    ]);
+    const reason = $(el, '[part~="reason"]')!;
+    expect(reason.textContent).to.equal("New session, compact and fork wait until pi has finished (or is stopped).");
+    expect(button(el, "compact").getAttribute("aria-describedby")).to.equal(reason.id);
+    el.start("new");
+    await el.updateComplete;
+    expect(dialog(el)).to.equal(null);
+    agent.endRun();
+    await waitUntil(() => !button(el, "new").disabled, "the run ended");
+    // A run that begins while a dialog is open: its action waits there too, with the reason.
+    await openDialog(el, "compact");
+    agent.startRun();
+    await waitUntil(() => ($(el, 'dialog [type="submit"]') as HTMLButtonElement).disabled, "the run began");
+    expect($(el, "#dialog-reason")!.textContent).to.equal(reason.textContent);
+    expect($(el, 'dialog [type="submit"]')!.getAttribute("aria-describedby")).to.equal("dialog-reason");
+    dialog(el)!.close();
+    agent.endRun();
+    await waitUntil(() => !button(el, "new").disabled, "the run ended");
+    expect($(el, '[part~="reason"]')).to.equal(null);
+  });
+
+  it("shows pi's refusal beside the buttons, in words, and an extension's cancel as such", async () => {
+    const { agent, el } = await mount("0.73.1");
+    agent.failing.set("compact", "Nothing to compact (session too small)");
+    await openDialog(el, "compact");
+    ($(el, 'dialog [type="submit"]') as HTMLButtonElement).click();
+    await waitUntil(() => $(el, '[part~="error"]'), "the error");
+    const error = $(el, '[part~="error"]')!;
+    expect(error.getAttribute("role")).to.equal("alert");
+    expect(error.textContent).to.equal("Compact failed: Nothing to compact (session too small)");
+    agent.answers.set("new_session", { cancelled: true });
+    await openDialog(el, "new");
+    ($(el, "dialog .danger") as HTMLButtonElement).click();
+    await waitUntil(() => status(el) === "New session: an extension cancelled it.");
+    expect($(el, '[part~="error"]')).to.equal(null);
+  });
+
+  it("speaks Japanese and Chinese", async () => {
+    const ja = (await mount("1.6.0", "ja")).el;
+    expect(button(ja, "new").textContent!.trim()).to.equal("新しいセッション");
+    await openDialog(ja, "new");
+    expect($(ja, "#dialog-title")!.textContent).to.equal("新しいセッションを始めますか?");
+    const zh = (await mount("1.6.0", "zh-CN")).el;
+    expect(button(zh, "export").textContent!.trim()).to.equal("导出 HTML");
+  });
+
+  for (const theme of ["light", "dark"] as const) {
+    it(`passes axe in the ${theme} theme with each dialog open, right to left too, and takes screenshots`, async () => {
+      const agent = await ControlsAgent.start("1.6.0");
+      const box = await fixture<HTMLElement>(
+        html`<div id="shot" style="padding: 8px; inline-size: 36rem; background: ${theme === "dark" ? "#1e1e24" : "#fff"}">
+          <pi-session-actions theme=${theme} .session=${agent.session}></pi-session-actions>
+          <pi-session-actions theme=${theme} dir="rtl" lang="zh" .session=${agent.session}></pi-session-actions>
+        </div>`,
+      );
+      const [el, rtl] = [...box.querySelectorAll("pi-session-actions")] as PiSessionActions[];
+      await waitUntil(() => agent.commands("get_state").length > 0);
+      await expect(box).to.be.accessible();
+      expect(button(rtl!, "new").getBoundingClientRect().left).to.be.above(
+        button(rtl!, "export").getBoundingClientRect().left,
+      );
+      agent.startRun();
+      await waitUntil(() => button(el!, "new").disabled);
+      await expect(box).to.be.accessible();
+      await executeServerCommand("screenshot", { name: `session-actions-${theme}-streaming`, selector: "#shot" });
+      agent.endRun();
+      await waitUntil(() => !button(el!, "new").disabled);
+      for (const action of ["new", "compact", "name", "fork"]) {
+        await openDialog(el!, action);
+        if (action === "fork") await waitUntil(() => $(el!, '[part~="fork-option"]'));
+        await expect(el).to.be.accessible();
+        await executeServerCommand("screenshot", { name: `session-actions-${theme}-${action}`, selector: "dialog" });
+        dialog(el!)!.close();
+        await waitUntil(() => !dialog(el!));
+      }
+    });
+  }
+});
