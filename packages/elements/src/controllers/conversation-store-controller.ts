@@ -1,7 +1,8 @@
 /**
  * Keeps a Lit element in step with one slice of a session's conversation store (`conversationOf(session)` of
- * `@pi-elements/core/conversation`), as SessionStoreController does for the UI store. The session is the host's own
- * `session` property when set, else the one an ancestor `<pi-session>` provides (context). The host re-renders only
+ * `@pi-elements/core/conversation`), as SessionStoreController does for the UI store. The store is the host's own
+ * `store` property when it has one set (any `ConversationStore`: standalone use, tests), else the conversation of the
+ * host's `session` property, else of the session an ancestor `<pi-session>` provides (context). The host re-renders only
  * when the selected slice changes: snapshot parts keep their identity while unchanged, and the store already batches
  * a burst of changes (a stream's tokens) into one notification per frame.
  *
@@ -16,7 +17,8 @@ import type { ReactiveController, ReactiveControllerHost } from "lit";
 import { sessionContext } from "../context.js";
 import { shallowEqual } from "../internal/shallow-equal.js";
 
-export type ConversationStoreHost = ReactiveControllerHost & HTMLElement & { session?: PiSession | undefined };
+export type ConversationStoreHost = ReactiveControllerHost &
+  HTMLElement & { session?: PiSession | undefined; store?: ConversationStore | undefined };
 
 export class ConversationStoreController<T> implements ReactiveController {
   readonly #host: ConversationStoreHost;
@@ -49,7 +51,14 @@ export class ConversationStoreController<T> implements ReactiveController {
     return this.#host.session ?? this.#consumer.value;
   }
 
-  /** The selected slice of the current snapshot; undefined while there is no session. */
+  /** The store in use: the host's `store`, else the conversation of the session in use; undefined without either. */
+  get store(): ConversationStore | undefined {
+    if (this.#host.store) return this.#host.store;
+    const session = this.session;
+    return session ? conversationOf(session) : undefined;
+  }
+
+  /** The selected slice of the current snapshot; undefined while there is no store. */
   get value(): T | undefined {
     return this.#value;
   }
@@ -59,8 +68,8 @@ export class ConversationStoreController<T> implements ReactiveController {
    * an action that starts from pi's latest answer (a dialog that shows the name pi just took).
    */
   now(): T | undefined {
-    const session = this.session;
-    return session ? this.#select(conversationOf(session).getSnapshot()) : undefined;
+    const store = this.store;
+    return store ? this.#select(store.getSnapshot()) : undefined;
   }
 
   hostConnected(): void {
@@ -80,8 +89,7 @@ export class ConversationStoreController<T> implements ReactiveController {
 
   #sync(requestUpdate: boolean): void {
     if (!this.#host.isConnected) return;
-    const session = this.session;
-    const store = session ? conversationOf(session) : undefined;
+    const store = this.store;
     if (store === this.#subscribed) return;
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;

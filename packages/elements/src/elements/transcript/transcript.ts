@@ -16,10 +16,10 @@ import { html, nothing, type PropertyValues, svg, type TemplateResult } from "li
 import { guard } from "lit/directives/guard.js";
 import { repeat } from "lit/directives/repeat.js";
 import { PiElement } from "../../base/pi-element.js";
+import { ConversationStoreController } from "../../controllers/conversation-store-controller.js";
 import { localizeIn, nearestLang } from "../../i18n/localize.js";
 import type { StringTable } from "../../i18n/strings.js";
 import { emit } from "../../internal/events.js";
-import { ConversationController } from "./conversation-controller.js";
 import { type TranscriptStringKey, type TranscriptStrings, transcriptStrings } from "./strings.js";
 import { styles } from "./transcript.styles.js";
 
@@ -129,7 +129,10 @@ export class PiTranscript extends PiElement {
    */
   declare strings: (StringTable & TranscriptStrings) | undefined;
 
-  readonly #conversation = new ConversationController(this);
+  /** Every new snapshot renders (the render itself compares its parts by identity). */
+  readonly #conversation = new ConversationStoreController(this, (snapshot) => snapshot, {
+    equals: (a, b) => a === b,
+  });
   /** How many entries at the start are not rendered yet (a long history fills in from its end). */
   #unrendered = 0;
   /** The store the rendered window belongs to. */
@@ -162,7 +165,7 @@ export class PiTranscript extends PiElement {
 
   /** The conversation on display; undefined without a store or session. */
   get snapshot(): ConversationSnapshot | undefined {
-    return this.#conversation.snapshot;
+    return this.#conversation.now();
   }
 
   /** Scrolls to the newest text and follows it again. */
