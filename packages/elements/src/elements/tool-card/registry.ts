@@ -85,8 +85,18 @@ export interface ToolRendererEntry extends ToolRendererOptions {
   readonly render: ToolRenderer;
 }
 
-const pageRenderers = new Map<string, ToolRendererEntry>();
-const listeners = new Set<() => void>();
+/**
+ * The page's renderers, one registry per page shared by every copy of the library (a page that loads the bundle and
+ * registers through the package's module, or two bundles), as the session context is: kept under a global symbol.
+ */
+type Registry = { renderers: Map<string, ToolRendererEntry>; listeners: Set<() => void> };
+const REGISTRY = Symbol.for("pi-elements/tool-renderers");
+/** The page's registry, made on first use (importing this module leaves the page alone). */
+function registry(): Registry {
+  const shared = globalThis as { [REGISTRY]?: Registry };
+  shared[REGISTRY] ??= { renderers: new Map(), listeners: new Set() };
+  return shared[REGISTRY];
+}
 
 /**
  * Gives the cards of tool `name` the page's own renderer, in place of the built-in one (or of the generic card).
@@ -98,22 +108,24 @@ export function registerToolRenderer(
   options: ToolRendererOptions = {},
 ): () => void {
   const entry: ToolRendererEntry = { ...options, render };
-  pageRenderers.set(name, entry);
+  const { renderers, listeners } = registry();
+  renderers.set(name, entry);
   for (const listener of listeners) listener();
   return () => {
-    if (pageRenderers.get(name) !== entry) return;
-    pageRenderers.delete(name);
+    if (renderers.get(name) !== entry) return;
+    renderers.delete(name);
     for (const listener of listeners) listener();
   };
 }
 
 /** The page's renderer for `name`, if it registered one. */
 export function pageRenderer(name: string): ToolRendererEntry | undefined {
-  return pageRenderers.get(name);
+  return registry().renderers.get(name);
 }
 
 /** Calls `listener` whenever the page's renderers change; returns the unsubscribe. */
 export function onRenderersChanged(listener: () => void): () => void {
+  const { listeners } = registry();
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
