@@ -219,6 +219,20 @@ for (const version of ["0.73.1", "1.6.0"]) {
       const hrefs = deepAll(answer, "a").map((a) => a.getAttribute("href") ?? "");
       expect(hrefs.filter((href) => !href.startsWith("http"))).to.deep.equal([]);
       expect((window as { injected?: number }).injected).to.equal(undefined);
+
+      // For a person to look at: the turn as the bundle draws it, in both themes.
+      page.host.id = "transcript-shot";
+      for (const theme of ["light", "dark"]) {
+        page.host.style.setProperty("--pi-color-scheme", theme);
+        page.host.style.background = theme === "light" ? "#fff" : "#1e1e24";
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        await executeServerCommand("screenshot", {
+          name: `transcript-real-pi-${version}-${theme}`,
+          selector: "#transcript-shot",
+        });
+      }
+      page.host.removeAttribute("id");
+      page.host.style.removeProperty("--pi-color-scheme");
     });
 
     it("a page that connects mid-answer shows the text so far, then the whole answer once", async () => {
