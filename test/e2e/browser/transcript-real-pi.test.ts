@@ -149,15 +149,17 @@ for (const version of ["0.73.1", "1.6.0"]) {
       });
       await send(page, "Write a note");
 
-      // While it streams: the answer's article is busy and shows a beginning of the answer, not all of it yet (its
-      // code block may still be waiting for the highlighter, so only the text before it is compared).
+      // While it streams: the answer's article is busy and shows a beginning of the answer, not all of it yet (the
+      // stream takes about 1.5 s; only the text before the code block, which may wait for the highlighter, is
+      // compared).
       const seen: string[] = [];
       await waitUntil(
         () => {
           const busy = streamingArticle(page);
-          const text = busy ? answerText(busy) : "";
+          // The answer's article (the one before it streams the thinking and the tool call).
+          const text = busy && !busy.querySelector("pi-tool-card") ? answerText(busy) : "";
           if (text !== "") seen.push(text);
-          return seen.some((t) => t.length < 20);
+          return seen.some((t) => !t.includes("this link."));
         },
         "the answer to stream",
         WAIT,
