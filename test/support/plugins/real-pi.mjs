@@ -4,7 +4,12 @@
 // ?bridge=<ws url>); the runner's server serves that page and the single-file bundle next to it, so the page is
 // same-origin with the test and can sit in an iframe it reads and reloads. "real-pi:stop" ends both. Needs the
 // runner started under tsx (package.json's test:browser) and a built bundle (pnpm build).
+// For a model turn, `{ version, script }` also starts the scripted model (test/support/scripted-model.ts) with that
+// script (an array of ScriptedReply: text, thinking, toolCalls, delayMs…) and points pi at it; "real-pi:script"
+// `{ script }` gives it the next script, and "real-pi:file" `{ path }` reads a file (or null) in pi's throwaway cwd,
+// where the tools pi runs act. A test reads the bridge's ws URL (with its token) from the page URL's `bridge`.
 import { readFile } from "node:fs/promises";
+import { isAbsolute, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -19,6 +24,7 @@ export function realPiPlugin() {
     const entry = running.get(id);
     running.delete(id);
     await entry?.bridge.close();
+    await entry?.model?.close();
     entry?.pi.cleanup();
   }
   return {
@@ -38,10 +44,30 @@ export function realPiPlugin() {
         const { isolatedPi, PI_VERSIONS } = await import("../real-pi.ts");
         const version = PI_VERSIONS.find((v) => v.version === (payload?.version ?? "0.73.1"));
         if (!version) throw new Error(`real-pi:start: no pi ${payload?.version} under test`);
-        const pi = isolatedPi(EXTENSION, { pi: version });
+        let model;
+        if (payload?.script !== undefined) {
+          const { startScriptedModel } = await import("../scripted-model.ts");
+          model = await startScriptedModel(payload.script);
+        }
+        const pi = isolatedPi(EXTENSION, { pi: version, model });
         const bridge = await startBridge({ port: 0, ...pi.options, log: () => {} });
-        running.set(session.id, { pi, bridge });
+        running.set(session.id, { pi, bridge, model });
         return `${PAGE}?bridge=${encodeURIComponent(bridge.url)}`;
+      }
+      if (command === "real-pi:script") {
+        const model = running.get(session.id)?.model;
+        if (!model) throw new Error("real-pi:script: no scripted model (start with a script)");
+        model.setScript(payload.script);
+        return true;
+      }
+      if (command === "real-pi:file") {
+        const pi = running.get(session.id)?.pi;
+        if (!pi) throw new Error("real-pi:file: no pi running");
+        const path = resolve(pi.cwd, payload.path);
+        const inside = relative(pi.cwd, path);
+        if (inside.startsWith("..") || isAbsolute(inside))
+          throw new Error(`real-pi:file: ${payload.path} is outside pi's cwd`);
+        return readFile(path, "utf8").catch(() => null);
       }
       if (command === "real-pi:stop") {
         await stop(session.id);
