@@ -15,7 +15,8 @@
  *   the paint time of every update that arrived before that rAF callback. (Chromium's "event" timing covers input
  *   events only, and "long-animation-frame" entries only frames over 50 ms, so neither times a network-driven
  *   update.) Long tasks: PerformanceObserver("longtask") over the whole stream, which also covers what renders
- *   after the updates (highlighting loading, the code blocks' own renders).
+ *   after the updates (highlighting loading, the code blocks' own renders); `longFrames` splits each frame over 50 ms
+ *   (PerformanceObserver "long-animation-frame") into its scripts and its style-and-layout step.
  * - cost: the time from `state.apply()` of one 20-character delta to the transcript's render done, the streaming
  *   `<pi-markdown>`'s render done (its `updateComplete`) and a forced layout (`getBoundingClientRect`), with the
  *   message already holding 1,000 or 50,000 characters; median over many updates (`renderOnly…` is the same without
@@ -174,6 +175,19 @@ async function stream(options: { length: number; delta: number; intervalMs: numb
     longTasks.push(...list.getEntries());
   });
   observer.observe({ type: "longtask" });
+  // What the long frames spent their time on (Chromium's long-animation-frame entries, frames over 50 ms).
+  type LongFrame = PerformanceEntry & {
+    renderStart: number;
+    styleAndLayoutStart: number;
+    scripts: readonly (PerformanceEntry & { invoker: string; sourceFunctionName: string })[];
+  };
+  const longFrames: LongFrame[] = [];
+  const frames = new PerformanceObserver((list) => {
+    longFrames.push(...(list.getEntries() as LongFrame[]));
+  });
+  if (PerformanceObserver.supportedEntryTypes.includes("long-animation-frame")) {
+    frames.observe({ type: "long-animation-frame" });
+  }
 
   const arrivals: number[] = [];
   const paints: number[] = [];
@@ -210,6 +224,20 @@ async function stream(options: { length: number; delta: number; intervalMs: numb
   for (let i = 0; i < 30; i++) await nextPaint();
   longTasks.push(...observer.takeRecords());
   observer.disconnect();
+  longFrames.push(...(frames.takeRecords() as LongFrame[]));
+  frames.disconnect();
+  const end = (entry: PerformanceEntry) => entry.startTime + entry.duration;
+  /** Per long frame: its length, the script in it, and its rendering step (rAF, style, layout, paint). */
+  const longFrameParts = longFrames.map((frame) => ({
+    ms: frame.duration,
+    scriptMs: frame.scripts.reduce((sum, script) => sum + script.duration, 0),
+    styleAndLayoutMs: frame.styleAndLayoutStart > 0 ? end(frame) - frame.styleAndLayoutStart : 0,
+    renderMs: frame.renderStart > 0 ? end(frame) - frame.renderStart : 0,
+    longestScript: [...frame.scripts]
+      .sort((a, b) => b.duration - a.duration)
+      .slice(0, 1)
+      .map((script) => `${script.invoker} ${script.sourceFunctionName} ${Math.round(script.duration)} ms`)[0],
+  }));
   /** Where in the stream each long task began: the characters applied by then, and its length. */
   const longTasksAt = longTasks.map((entry) => {
     let applied = 0;
@@ -231,6 +259,7 @@ async function stream(options: { length: number; delta: number; intervalMs: numb
     longTasks: longTasks.length,
     longTaskMsMax: Math.max(0, ...longTasks.map((entry) => entry.duration)),
     longTasksAt,
+    longFrames: longFrameParts,
     streamCharacters: text.length,
     streamUpdates: deltas.length,
     streamUpdatesPerSecond: (deltas.length / sent) * 1000,
