@@ -17,8 +17,16 @@ export interface BenchPage {
   close(): Promise<void>;
 }
 
+export interface PageOptions {
+  /**
+   * Serve the page cross-origin isolated (COOP + COEP headers): `performance.now()` then has 5 µs resolution instead
+   * of 100 µs, for figures of a millisecond or less.
+   */
+  isolated?: boolean;
+}
+
 /** Opens a page that has run `entry` (a TypeScript module) as its only script. `gc()` is exposed to the page. */
-export async function openBundledPage(entry: URL): Promise<BenchPage> {
+export async function openBundledPage(entry: URL, options: PageOptions = {}): Promise<BenchPage> {
   const bundle = await build({
     entryPoints: [fileURLToPath(entry)],
     bundle: true,
@@ -31,18 +39,21 @@ export async function openBundledPage(entry: URL): Promise<BenchPage> {
     define: { "process.env.NODE_ENV": '"production"' },
   });
   const script = bundle.outputFiles[0]!.text;
+  const headers = options.isolated
+    ? { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" }
+    : {};
   const server = createServer((request, response) => {
     if (request.url === "/bench.js") {
-      response.writeHead(200, { "content-type": "text/javascript" }).end(script);
+      response.writeHead(200, { ...headers, "content-type": "text/javascript" }).end(script);
     } else {
       response
-        .writeHead(200, { "content-type": "text/html" })
+        .writeHead(200, { ...headers, "content-type": "text/html" })
         .end('<!doctype html><meta charset="utf-8"><script type="module" src="/bench.js"></script>');
     }
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const options = launchOptions() as { args: string[] };
-  const browser: Browser = await chromium.launch({ ...options, args: [...options.args, "--js-flags=--expose-gc"] });
+  const launch = launchOptions() as { args: string[] };
+  const browser: Browser = await chromium.launch({ ...launch, args: [...launch.args, "--js-flags=--expose-gc"] });
   try {
     const page = await browser.newPage();
     const errors: string[] = [];

@@ -16,6 +16,7 @@ const benchmarks = [
   { name: "size", module: "./size.ts" },
   { name: "bridge", module: "./bridge.ts" },
   { name: "conversation", module: "./conversation.ts" },
+  { name: "transcript", module: "./transcript.ts" },
 ];
 
 export type Goals = Record<string, { min?: number; max?: number }>;
