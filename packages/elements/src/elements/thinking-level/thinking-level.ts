@@ -35,7 +35,7 @@ export function offeredThinkingLevels(info: SessionInfo): readonly ThinkingLevel
 
 /**
  * The thinking level, as pi's footer shows it after the model (`• high`) and its shift+tab cycles it: a native
- * select of the levels the model has (see `offeredThinkingLevels` for where they come from on each pi version).
+ * select of the levels the model has (pi 1.x says which; on 0.73.1, which lacks `get_available_thinking_levels`, pi's own rule is applied to the model: see docs/session-controls.md).
  * Choosing one sends `{type: "set_thinking_level", level}`; the session's conversation store then takes the level and
  * asks pi what it chose (pi clamps a level the model lacks). A model that does not reason offers only "off", and the
  * select is disabled with the reason beside it. pi's refusal shows beside the select, in words.
