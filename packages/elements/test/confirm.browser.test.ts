@@ -203,6 +203,27 @@ describe("pi-confirm", () => {
     expect(charLeft(4), "'.' is right of 'D'").to.be.greaterThan(charLeft(0));
   });
 
+  it("in a right-to-left page the message lines up with the heading at the right, whatever the text's direction", async () => {
+    const wrapper = await fixture<HTMLDivElement>(
+      html`<div dir="rtl" lang="ar" style="inline-size: 30em"><pi-confirm heading="Sure?" message="Done."></pi-confirm></div>`,
+    );
+    const el = wrapper.querySelector("pi-confirm")!;
+    el.show();
+    await el.updateComplete;
+    const textBox = (part: string) => {
+      const node = el.shadowRoot!.querySelector(`[part~=${part}]`)!;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      return { text: range.getBoundingClientRect(), box: node.getBoundingClientRect() };
+    };
+    const heading = textBox("heading");
+    const message = textBox("message");
+    expect(Math.abs(message.text.right - message.box.right), "message text at its box's right edge").to.be.lessThan(2);
+    expect(Math.abs(message.text.right - heading.text.right), "message and heading end at the same edge").to.be.lessThan(
+      2,
+    );
+  });
+
   it("an empty message renders no message paragraph and stays accessible", async () => {
     const el = await openConfirm("");
     expect(el.shadowRoot!.querySelector("[part~=message]")).to.equal(null);
