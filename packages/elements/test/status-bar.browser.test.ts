@@ -235,6 +235,19 @@ describe("pi-status-bar", () => {
     expect(truncated!.tabIndex).to.equal(0);
   });
 
+  it("takes no room while it has no status, and its line comes back with the first one", async () => {
+    const agent = new FakeAgent();
+    const el = await fixture<PiStatusBar>(html`<pi-status-bar .session=${agent.session}></pi-status-bar>`);
+    await settle(el);
+    expect(el.getBoundingClientRect().height, "empty: no bare strip").to.equal(0);
+    setStatus(agent, "build", "building");
+    await settle(el);
+    expect(el.getBoundingClientRect().height).to.be.greaterThan(10);
+    setStatus(agent, "build", undefined);
+    await settle(el);
+    expect(el.getBoundingClientRect().height, "cleared again").to.equal(0);
+  });
+
   it("wraps instead of truncating with the wrap attribute", async () => {
     const long = "wrapping mode shows every word of this status on as many lines as it needs to";
     const el = await fixture<PiStatusBar>(

@@ -23,8 +23,8 @@ export const styles = [
       white-space: nowrap;
       text-overflow: ellipsis;
     }
-    [part~="base"]:empty {
-      padding: 0;
+    [part~="base"][hidden] {
+      display: none;
     }
     [part~="entry"] {
       display: inline;

@@ -113,9 +113,16 @@ export class PiStatusBar extends PiElement {
 
   /** An entry keeps its `<li>` while its key stays (`repeat`), so a focused, unfolded entry stays put. */
   protected override render() {
-    return html`<ul part="base list" @focusout=${this.#onFocusOut} aria-label=${localizeOwn(this, "status")}>
+    const items = this.#removalsFirst.items(this.entries);
+    // Hidden while empty: no bare strip of the bar's background, and no empty list for a screen reader to visit.
+    return html`<ul
+      part="base list"
+      ?hidden=${items.length === 0}
+      @focusout=${this.#onFocusOut}
+      aria-label=${localizeOwn(this, "status")}
+    >
       ${repeat(
-        this.#removalsFirst.items(this.entries),
+        items,
         (entry) => entry.key,
         (entry) =>
           html`<li part="entry" dir="auto" data-key=${entry.key} title=${stripAnsi(entry.text)}>${renderAnsi(entry.text)}</li>`,
