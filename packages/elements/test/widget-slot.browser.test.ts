@@ -69,9 +69,11 @@ describe("pi-widget-slot", () => {
     const [widget] = widgets(el);
     expect(lineTexts(widget!)).to.deep.equal(lines(10));
     const button = toggle(widget!)!;
-    expect(button.textContent?.trim()).to.equal("… (widget truncated)");
+    expect(widget!.querySelector('[part~="truncated"]')?.textContent).to.equal("… (widget truncated)");
+    expect(button.textContent?.trim(), "the button names what it does").to.equal("Show all 25 lines");
     expect(button.getAttribute("aria-expanded")).to.equal("false");
-    expect(button.title).to.equal("Show all 25 lines");
+    const look = getComputedStyle(button);
+    expect(look.borderTopStyle, "it looks like a button, not like text").to.equal("solid");
     expect(root(el).getElementById(button.getAttribute("aria-controls")!)).to.equal(
       widget!.querySelector('[part~="lines"]'),
     );
@@ -83,6 +85,7 @@ describe("pi-widget-slot", () => {
     await el.updateComplete;
     expect(lineTexts(widget!)).to.deep.equal(lines(25));
     expect(button.textContent?.trim()).to.equal("Show less");
+    expect(widget!.querySelector('[part~="truncated"]'), "no truncated row once unfolded").to.equal(null);
     expect(button.getAttribute("aria-expanded")).to.equal("true");
     await expect(el).to.be.accessible();
 
@@ -122,7 +125,7 @@ describe("pi-widget-slot", () => {
     expect(widgets(el).map((w) => w.dataset.key)).to.deep.equal(["log", "c"]);
     expect(widgets(el)[0] === log, "the same widget element").to.equal(true);
     expect(toggle(log) === button, "the same toggle").to.equal(true);
-    expect(button.title).to.equal("Show all 15 lines");
+    expect(button.textContent?.trim()).to.equal("Show all 15 lines");
     expect(root(el).activeElement === button, "focus stays on the toggle").to.equal(true);
     expect(blurs).to.deep.equal([]);
   });
@@ -225,7 +228,8 @@ describe("pi-widget-slot", () => {
     );
     const [widget] = widgets(el);
     expect(lineTexts(widget!)[0]).to.equal("任务 line 1 🚀");
-    expect(toggle(widget!)!.textContent?.trim()).to.equal("…（小组件已截断）");
+    expect(toggle(widget!)!.textContent?.trim()).to.equal("显示全部11行");
+    expect(widget!.querySelector(`[part~="truncated"]`)?.textContent).to.equal("…（小组件已截断）");
     const style = getComputedStyle(widget!);
     expect(style.borderRightWidth).to.equal("3px");
     expect(style.borderLeftWidth).to.equal("0px");

@@ -28,22 +28,24 @@ export const styles = [
       overflow-wrap: anywhere;
       tab-size: 4;
     }
+    /* pi's "… (widget truncated)" row, then a button that looks like one and names what it does. */
+    [part~="truncated"] {
+      color: var(--_muted);
+    }
     [part~="toggle-button"] {
       display: block;
-      margin: 0;
-      padding: 0;
-      border: 0;
-      background: none;
-      color: var(--_muted);
+      margin-block-start: calc(var(--_space) / 2);
+      padding: 0.1em 0.6em;
+      border: 1px solid var(--_border);
+      border-radius: calc(var(--_radius) - 2px);
+      background: var(--_bg);
+      color: var(--_text);
       font: inherit;
-      text-align: start;
+      font-size: 0.9em;
       cursor: pointer;
-      /* Shapes the focus ring only: the toggle has no border or background. */
-      border-radius: 2px;
     }
     [part~="toggle-button"]:hover {
-      color: var(--_text);
-      text-decoration: underline;
+      border-color: var(--_accent);
     }
     @media (forced-colors: active) {
       [part~="widget"] {
@@ -51,7 +53,7 @@ export const styles = [
         border-inline-start-width: 3px;
       }
       [part~="toggle-button"] {
-        text-decoration: underline;
+        border-color: ButtonText;
       }
     }
   `,

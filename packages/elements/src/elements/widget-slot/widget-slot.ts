@@ -25,8 +25,8 @@ export interface WidgetToggleDetail {
 /**
  * The widgets extensions place above or below the editor with `setWidget`, in the order pi shows them, each line
  * with its ANSI styling (at most 1,000 styled runs per line; the rest of the line shows unstyled). As in pi, a
- * widget shows at most `max-lines` lines (10) and then a "… (widget truncated)" row; here that row is a button that
- * unfolds the rest (and folds it again). Blank lines keep their height and long lines wrap. The widget key is
+ * widget shows at most `max-lines` lines (10) and then a "… (widget truncated)" row; here a "Show all N lines" button
+ * follows it that unfolds the rest (and "Show less" folds it again). Blank lines keep their height and long lines wrap. The widget key is
  * `data-key` on the widget, not a visible heading.
  *
  * The widgets come from the `session` property, else from an ancestor `<pi-session>`, else from `widgets` (kept in
@@ -40,12 +40,13 @@ export interface WidgetToggleDetail {
  * @csspart lines - The lines of one widget.
  * @csspart line - One line.
  * @csspart button - Each button (the toggles).
- * @csspart toggle-button - The "… (widget truncated)" / "Show less" button.
+ * @csspart truncated - The "… (widget truncated)" row of a folded widget.
+ * @csspart toggle-button - The "Show all N lines" / "Show less" button.
  * @csspart toggle - The same as `toggle-button`: its earlier name, kept as an alias.
  * @csspart link - An OSC 8 hyperlink inside a line.
  * @cssprop --pi-color-surface - Background of a widget.
  * @cssprop --pi-color-border - Border of a widget.
- * @cssprop --pi-color-muted - The toggle's text.
+ * @cssprop --pi-color-muted - The truncated row's text.
  * @cssprop --pi-font-family-mono - Font of the lines.
  * @cssprop --pi-ansi-red - One of the 16 ANSI colours (`--pi-ansi-black` … `--pi-ansi-bright-white`).
  */
@@ -149,6 +150,7 @@ export class PiWidgetSlot extends PiElement {
     return html`<div part="lines" id=${id}>
         ${shown.map((line) => html`<div part="line" dir="auto">${renderAnsi(line)}</div>`)}
       </div>
+      ${truncatable && !expanded ? html`<div part="truncated" dir="auto">${localizeOwn(this, "widgetTruncated")}</div>` : nothing}
       ${
         truncatable
           ? html`<button
@@ -156,10 +158,9 @@ export class PiWidgetSlot extends PiElement {
             part="button toggle-button toggle"
             aria-expanded=${expanded ? "true" : "false"}
             aria-controls=${id}
-            title=${expanded ? nothing : localizeOwn(this, "showAll", { count: lines.length })}
             @click=${() => this.#toggle(widget.key)}
           >
-            ${expanded ? localizeOwn(this, "showLess") : localizeOwn(this, "widgetTruncated")}
+            ${expanded ? localizeOwn(this, "showLess") : localizeOwn(this, "showAll", { count: lines.length })}
           </button>`
           : nothing
       }`;
