@@ -304,3 +304,34 @@ describe("the ended session in the nearest language", () => {
     });
   }
 });
+
+describe("a host that replaces an ended session with a new one", () => {
+  it("no longer says the agent is gone and shows the new session's dialogs, even when both happen in one task", async () => {
+    const first = new FakeAgent();
+    const second = new FakeAgent();
+    const wrapper = await fixture<HTMLElement>(
+      html`<div>
+        <pi-extension-ui .session=${first.session}></pi-extension-ui>
+        <pi-prompt .session=${first.session}></pi-prompt>
+      </div>`,
+    );
+    const host = wrapper.querySelector<PiExtensionUi>("pi-extension-ui")!;
+    const prompt = wrapper.querySelector<PiPrompt>("pi-prompt")!;
+    const ended = (el: Element) => part(el, "session-ended")?.textContent ?? "(none)";
+    await settle();
+    // As a gallery restarting a story or a host reconnecting elsewhere does: the old session ends, the new one is
+    // given in the same task.
+    first.session.close();
+    host.session = second.session;
+    prompt.session = second.session;
+    await settle();
+    expect(ended(host), "pi-extension-ui").to.equal("(none)");
+    expect(ended(prompt), "pi-prompt").to.equal("(none)");
+    second.request("confirm", { title: "Continue?", message: "" });
+    await until(
+      () => host.querySelector("pi-confirm") !== null || host.shadowRoot!.querySelector("pi-confirm") !== null,
+      "the new session's dialog",
+    );
+    expect(ended(host)).to.equal("(none)");
+  });
+});

@@ -59,11 +59,17 @@ export class SessionStoreController<T> implements ReactiveController {
 
   /** The store `value` comes from: the session's, else the fallback; undefined while `value` is. */
   get store(): UiStore | undefined {
+    this.#follow();
     return this.#from;
   }
 
-  /** The selected slice of the current snapshot; undefined while there is no store (no session, no fallback). */
+  /**
+   * The selected slice of the current snapshot; undefined while there is no store (no session, no fallback). Always
+   * of the session in use: read in `willUpdate`, before `hostUpdate` has run, a session assigned since the last
+   * render is taken first (else a host would see the slice of the session it just left).
+   */
   get value(): T | undefined {
+    this.#follow();
     return this.#value;
   }
 
@@ -95,6 +101,11 @@ export class SessionStoreController<T> implements ReactiveController {
       this.#value = undefined;
     }
     if (this.#take(store)) this.#host.requestUpdate();
+  }
+
+  /** Switches to a newly assigned session's store while connected (a disconnected host keeps what it showed). */
+  #follow(): void {
+    if (this.#host.isConnected) this.#sync(false);
   }
 
   #sync(requestUpdate: boolean): void {
