@@ -182,6 +182,9 @@ describe("pi-select", () => {
     expect(filter.getAttribute("role")).to.equal("combobox");
     const listbox = el.shadowRoot!.querySelector<HTMLElement>("[role=listbox]")!;
     expect(listbox.scrollHeight).to.be.greaterThan(listbox.clientHeight);
+    const count = el.shadowRoot!.querySelector("[part~=count]")!;
+    expect(count.textContent, "the list says how long it is").to.equal("500 options");
+    expect(count.getAttribute("role")).to.equal("status");
     const inView = () => {
       const option = el.shadowRoot!.querySelector("[aria-selected=true]")!.getBoundingClientRect();
       const box = listbox.getBoundingClientRect();
@@ -206,6 +209,8 @@ describe("pi-select", () => {
     await el.updateComplete;
     const labels = () => [...el.shadowRoot!.querySelectorAll("[role=option]")].map((o) => o.textContent);
     expect(labels()).to.deep.equal(["task 1", ...Array.from({ length: 10 }, (_, i) => `task ${10 + i}`)]);
+    const count = () => el.shadowRoot!.querySelector("[part~=count]")!.textContent;
+    expect(count()).to.equal("11 of 23 options");
     await press(el, "ArrowDown", "ArrowDown");
     expect(activeLabel(el)).to.equal("task 11");
     const filter = el.shadowRoot!.querySelector<HTMLInputElement>("[part~=filter]")!;
@@ -214,6 +219,7 @@ describe("pi-select", () => {
     await el.updateComplete;
     expect(filter.value).to.equal("kj");
     expect(labels()).to.deep.equal([]);
+    expect(count()).to.equal("0 of 23 options");
     await sendKeys({ press: "Backspace" });
     await sendKeys({ type: "ub" });
     await el.updateComplete;

@@ -10,6 +10,9 @@ export const en = {
   dismiss: "Dismiss",
   filter: "Filter options",
   noMatches: "No matching options",
+  /** Under a long list's filter field: how many options there are, and how many pass the filter. */
+  optionCount: "{count} options",
+  optionMatches: "{shown} of {count} options",
   noOptions: "No options to choose from",
   /** Accessible name of a dialog whose title is empty. */
   untitledDialog: "Question from the agent",
@@ -80,6 +83,8 @@ export const ja: StringTable = {
   dismiss: "閉じる",
   filter: "選択肢を絞り込む",
   noMatches: "一致する選択肢はありません",
+  optionCount: "選択肢{count}件",
+  optionMatches: "{count}件中{shown}件",
   noOptions: "選択肢がありません",
   untitledDialog: "エージェントからの質問",
   secondsLeft: "{seconds}秒",
@@ -132,6 +137,8 @@ export const zhHans: StringTable = {
   dismiss: "关闭",
   filter: "筛选选项",
   noMatches: "没有匹配的选项",
+  optionCount: "共{count}个选项",
+  optionMatches: "{count}个选项中的{shown}个",
   noOptions: "没有可选的选项",
   untitledDialog: "来自代理的问题",
   secondsLeft: "{seconds}秒",

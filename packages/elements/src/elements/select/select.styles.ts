@@ -46,6 +46,11 @@ export const selectStyles = css`
   [part~="active"]:hover {
     background: var(--_selected-bg);
   }
+  .count {
+    margin: 0;
+    color: var(--_muted);
+    font-size: 0.9em;
+  }
   .empty {
     margin: 0;
     color: var(--_muted);

@@ -36,6 +36,7 @@ import { selectStyles } from "./select.styles.js";
  * @csspart error - The alert shown when the session refused an answer (nothing was sent; the dialog stays open).
  * @csspart arming - The bar that fills while the dialog arms (present only then): see DialogElement.
  * @csspart filter - The filter field of a long list.
+ * @csspart count - Under the filter field: "500 options", "12 of 500 options" while filtered (a polite status).
  * @csspart listbox - The scrolling list.
  * @csspart option - Each option.
  * @csspart active - The current option (also `option`).
@@ -260,7 +261,15 @@ export class PiSelect extends DialogElement<SelectRequest, string> {
             })}
           </ul>`
         : html`<p part="empty" class="empty">${this.t(this.#labels.length === 0 ? "noOptions" : "noMatches")}</p>`;
-    return html`${filter}${list}
+    // A long list says how long it is (a scrolled list alone does not), and how many options the filter leaves.
+    const count = filtering
+      ? html`<p part="count" class="count" role="status">${
+          this.filterText === ""
+            ? this.t("optionCount", { count: this.#labels.length })
+            : this.t("optionMatches", { shown: visible.length, count: this.#labels.length })
+        }</p>`
+      : nothing;
+    return html`${filter}${count}${list}
       <div part="actions" class="actions">
         <button part="button cancel-button" @click=${() => this.requestCancel("button")}>${this.t("cancel")}</button>
       </div>`;
