@@ -20,7 +20,19 @@ async function main(): Promise<void> {
     return;
   }
   for (const warning of warnings) process.stderr.write(`[pi-bridge] WARNING: ${warning}\n`);
-  const bridge = await startBridge(options);
+  let bridge: Awaited<ReturnType<typeof startBridge>>;
+  try {
+    bridge = await startBridge(options);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
+    // The likeliest cause is the demo or another bridge on the default port: say so and what to do instead.
+    const port = options.port ?? 8787;
+    process.stderr.write(
+      `pi-bridge: port ${port} on ${options.host ?? "127.0.0.1"} is already in use (is the demo or another pi-bridge running?).\n` +
+        "  Stop it, or pick another port: --port N, or --port 0 for any free one (the URL printed says which).\n",
+    );
+    process.exit(1);
+  }
   process.stdout.write(`${bridge.url}\n`);
   if (options.staticDir !== undefined) {
     process.stdout.write(`${bridge.url.replace(/^ws:/, "http:")}\n`);

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -372,6 +373,29 @@ describe("pi-bridge CLI", () => {
     });
     assert.deepEqual(await exited(child), { code: 1, signal: null });
     assert.match(stderr, /Refusing to bind 0\.0\.0\.0/);
+  });
+
+  it("says what to do when its port is taken, exits 1, and starts no agent", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const child = spawn(
+        process.execPath,
+        ["--import", "tsx", CLI, "--port", String(port), "--", process.execPath, FAKE_AGENT],
+        { stdio: ["ignore", "pipe", "pipe"] },
+      );
+      let stderr = "";
+      child.stderr.setEncoding("utf8").on("data", (text: string) => {
+        stderr += text;
+      });
+      assert.deepEqual(await exited(child), { code: 1, signal: null });
+      assert.match(stderr, new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use`));
+      assert.match(stderr, /--port 0 for any free one/);
+      assert.doesNotMatch(stderr, /agent started/);
+    } finally {
+      taken.close();
+    }
   });
 
   it("exits 2 with the usage on a bad option", async () => {
