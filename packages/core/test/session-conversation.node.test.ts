@@ -244,6 +244,60 @@ describe("conversationOf(session)", () => {
       });
     }
 
+    for (const [type, data] of [
+      ["new_session", { cancelled: false }],
+      ["switch_session", { cancelled: false }],
+      ["fork", { text: "hi", cancelled: false }],
+    ] as const) {
+      test(`another client's ${type} (its answer reaches every client of a bridge): reset and asked again; cancelled: nothing`, () => {
+        const { session, sent, connect, answer, transport } = setup();
+        void conversation(session);
+        connect();
+        sent();
+        transport.receive({
+          type: "response",
+          id: "other-tab-1",
+          command: type,
+          success: true,
+          data: { cancelled: true },
+        });
+        assert.equal(conversation(session).getSnapshot().entries.length, 2, "cancelled: the conversation stays");
+        assert.deepEqual(sent(), []);
+        transport.receive({ type: "response", id: "other-tab-2", command: type, success: true, data });
+        assert.deepEqual(conversation(session).getSnapshot().entries, [], "the other tab's new session shows here too");
+        assert.deepEqual(sent(), CONNECT);
+        answer("get_messages", { messages: [user("forked", 9)] });
+        assert.equal(conversation(session).getSnapshot().entries.length, 1);
+      });
+    }
+
+    test("another client's model, thinking level or name change, or its bash command: pi is asked again", () => {
+      const { session, sent, connect, transport } = setup();
+      void conversation(session);
+      connect();
+      sent();
+      const other = (command: string, data?: unknown) =>
+        transport.receive({ type: "response", id: `other-${command}`, command, success: true, data });
+      other("set_model", model("b"));
+      assert.deepEqual(sent(), ["get_state", "get_available_thinking_levels"]);
+      other("cycle_model", { model: model("c"), thinkingLevel: "low", isScoped: false });
+      assert.deepEqual(sent(), ["get_state", "get_available_thinking_levels"]);
+      other("set_thinking_level");
+      assert.deepEqual(sent(), ["get_state"]);
+      other("cycle_thinking_level", { level: "high" });
+      assert.deepEqual(sent(), ["get_state"]);
+      other("set_session_name");
+      assert.deepEqual(sent(), ["get_state"]);
+      other("bash", { output: "", exitCode: 0, cancelled: false, truncated: false });
+      assert.deepEqual(sent(), ["get_messages"]);
+      other("get_state", state());
+      other("get_messages", { messages: [] });
+      assert.deepEqual(sent(), [], "another client's reads change nothing here");
+      transport.receive({ type: "response", id: "other-x", command: "new_session", success: false, error: "no" });
+      assert.deepEqual(sent(), [], "a failed one neither");
+      assert.equal(conversation(session).getSnapshot().entries.length, 2);
+    });
+
     test("thinking_level_changed and session_info_changed update the info with nothing sent", () => {
       const { session, sent, connect, transport } = setup();
       void conversation(session);

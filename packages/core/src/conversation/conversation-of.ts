@@ -82,6 +82,9 @@ function attachConversation(session: PiSession, options: ConversationOptions): C
       if (command.type === "bash") state.shellAnswered(command.id, true, data);
       sync.onResult(command, data, marks.get(command) ?? 0);
     },
+    otherResult(command, data) {
+      sync.onOtherResult(command, data);
+    },
     commandFailed(command) {
       if (command.type === "bash") state.shellAnswered(command.id, false);
     },

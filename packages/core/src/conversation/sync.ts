@@ -17,6 +17,10 @@
  * | `compaction_end` with a result (the history is now the compacted one) | `get_messages`, `get_session_stats` |
  * | `entry_appended` of a `context_edit` (pi 1.6: a message left or changed in pi's context) | `get_messages` |
  * | `thinking_level_changed`, `session_info_changed` | nothing: the event says it |
+ * | another client's `new_session`, `switch_session`, `fork`, `clone` answered and not cancelled (behind a bridge every client hears every answer): the conversation is reset | as on connect |
+ * | another client's `set_model` or `cycle_model` answered | `get_state`, `get_available_thinking_levels` |
+ * | another client's `set_thinking_level`, `cycle_thinking_level`, `set_session_name` answered | `get_state` |
+ * | another client's `bash` answered | `get_messages` |
  *
  * A refresh that fails (pi 0.73.1 has no `get_available_thinking_levels`) is not reported to the user.
  *
@@ -124,7 +128,27 @@ export class ConversationSync {
       this.connect(false);
     }
   }
+
+  /**
+   * A successful answer to another client's command (behind a bridge every client hears them): what it changed is
+   * asked again, since the command's own fields are not known here.
+   */
+  onOtherResult(command: string, data: unknown): void {
+    const value = (typeof data === "object" && data !== null ? data : {}) as Record<string, unknown>;
+    if (SESSION_CHANGES.has(command)) {
+      if (value.cancelled === true) return;
+      this.#state.reset();
+      this.connect(false);
+    } else if (command === "set_model" || command === "cycle_model") {
+      this.#send("get_state");
+      this.#send("get_available_thinking_levels");
+    } else if (OTHER_STATE_CHANGES.has(command)) this.#send("get_state");
+    else if (command === "bash") this.#send("get_messages");
+  }
 }
+
+/** Another client's commands whose effect `get_state` tells. */
+const OTHER_STATE_CHANGES = new Set(["set_thinking_level", "cycle_thinking_level", "set_session_name"]);
 
 function isContextEdit(entry: unknown): boolean {
   return typeof entry === "object" && entry !== null && (entry as { type?: unknown }).type === "context_edit";

@@ -73,6 +73,11 @@ export interface SessionObserver {
    * running the command, and its answer then matches no command in flight.
    */
   commandFailed?(command: SentCommand, error: string): void;
+  /**
+   * pi answered `success: true` to a command this session did not send (its id matches none in flight): behind a
+   * bridge, every client hears the answers to the others' commands. Only the command's name and the data are known.
+   */
+  otherResult?(command: string, data: unknown): void;
   /** The transport's state changed (the UI store's `connection` already says it). */
   connection?(state: TransportState): void;
 }
@@ -394,6 +399,8 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
         excerpt: excerpt(line),
         id,
       });
+      if (response.success)
+        for (const observer of this.#observers) observer.otherResult?.(response.command, response.data);
       return;
     }
     if (response.success) {
