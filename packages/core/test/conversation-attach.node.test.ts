@@ -29,6 +29,7 @@ function recorder() {
     commandSent: (command) => calls.push(["commandSent", command.type]),
     commandResult: (command, data) => calls.push(["commandResult", [command.type, data]]),
     commandFailed: (command, error) => calls.push(["commandFailed", [command.type, error]]),
+    otherResult: (command, data) => calls.push(["otherResult", [command, data]]),
     connection: (state) => calls.push(["connection", state]),
   };
   return { calls, observer };
@@ -88,6 +89,23 @@ describe("session.attach(observer)", () => {
     ]);
     assert.deepEqual(diagnostics, [{ code: "invalid-message", message: "from the store" }]);
     assert.equal(session.diagnosticCount, 1);
+  });
+
+  test("an answer to a command this session did not send is told as otherResult when it succeeded, and diagnosed", () => {
+    const { transport, session } = setup();
+    const { calls, observer } = recorder();
+    session.attach(observer);
+    const diagnostics: Diagnostic[] = [];
+    session.addEventListener("diagnostic", (event) => diagnostics.push(event.value));
+    transport.receive(
+      { type: "response", id: "another-tab", command: "new_session", success: true, data: { cancelled: false } },
+      { type: "response", id: "another-tab-2", command: "fork", success: false, error: "no" },
+    );
+    assert.deepEqual(calls, [["otherResult", ["new_session", { cancelled: false }]]]);
+    assert.deepEqual(
+      diagnostics.map((d) => d.code),
+      ["unknown-response-id", "unknown-response-id"],
+    );
   });
 
   test("detach stops the calls to that observer only, at once, and twice is once", () => {

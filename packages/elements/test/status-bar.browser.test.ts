@@ -238,13 +238,13 @@ describe("pi-status-bar", () => {
   it("takes no room while it has no status, and its line comes back with the first one", async () => {
     const agent = new FakeAgent();
     const el = await fixture<PiStatusBar>(html`<pi-status-bar .session=${agent.session}></pi-status-bar>`);
-    await settle(el);
+    await settle();
     expect(el.getBoundingClientRect().height, "empty: no bare strip").to.equal(0);
     setStatus(agent, "build", "building");
-    await settle(el);
+    await settle();
     expect(el.getBoundingClientRect().height).to.be.greaterThan(10);
     setStatus(agent, "build", undefined);
-    await settle(el);
+    await settle();
     expect(el.getBoundingClientRect().height, "cleared again").to.equal(0);
   });
 
