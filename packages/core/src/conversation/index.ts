@@ -3,9 +3,12 @@
  * and schemas, and the refresh rule. Its own entry, so that a page that shows only the extension UI pays nothing for
  * it (the reducer, its zod/mini schemas and jsonrepair).
  */
+
+export * from "./attached.js";
 export * from "./conversation-of.js";
 export * from "./conversation-state.js";
 export * from "./messages.js";
+export * from "./queue.js";
 export type * from "./snapshot.js";
 export { parseArguments, StreamingAssistant } from "./streaming.js";
 export * from "./sync.js";
