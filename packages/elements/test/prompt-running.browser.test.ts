@@ -212,7 +212,7 @@ describe("pi-prompt while the agent runs", () => {
     await frame();
     expect(part(el, "queue")!.querySelectorAll("button")).to.have.length(0);
     expect(part(el, "queue-note")!.textContent).to.equal(
-      "This pi cannot take queued messages back: they stay queued, even after Stop.",
+      "This pi cannot take queued messages back: after Stop they stay queued and go with the next message.",
     );
     field(el).focus();
     await sendKeys({ press: "Escape" });

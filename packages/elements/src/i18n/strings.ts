@@ -78,7 +78,7 @@ export const en = {
   takeBack: "Take back",
   takeBackLabel: "Take back: {text}",
   /** pi 0.73.1 cannot clear its queue. */
-  queueKept: "This pi cannot take queued messages back: they stay queued, even after Stop.",
+  queueKept: "This pi cannot take queued messages back: after Stop they stay queued and go with the next message.",
   /** A queued message pi delivered before it could be taken back. */
   alreadySent: "pi had already taken that message.",
   /** The prompt's attached images. */
@@ -141,7 +141,7 @@ export const ja: StringTable = {
   queued: "待機中のメッセージ",
   takeBack: "取り戻す",
   takeBackLabel: "取り戻す: {text}",
-  queueKept: "この pi は待機中のメッセージを取り戻せません。停止しても待機したままです。",
+  queueKept: "この pi は待機中のメッセージを取り戻せません。停止後も待機したままで、次のメッセージと一緒に送られます。",
   alreadySent: "そのメッセージは pi がすでに受け取りました。",
   images: "画像",
   removeImage: "{name} を削除",
@@ -206,7 +206,7 @@ export const zhHans: StringTable = {
   queued: "排队的消息",
   takeBack: "取回",
   takeBackLabel: "取回：{text}",
-  queueKept: "此 pi 无法取回排队的消息：即使停止，它们也仍在排队。",
+  queueKept: "此 pi 无法取回排队的消息：停止后它们仍在排队，并随下一条消息发送。",
   alreadySent: "pi 已经接收了那条消息。",
   images: "图片",
   removeImage: "移除 {name}",

@@ -65,7 +65,7 @@ interface RunSlice {
  * - Escape stops the agent while it streams (or waits to retry), as pi's TUI does: on pi 1.x it first sends
  *   `clear_queue` and puts the queued messages back into the box (steering, then follow-ups, then the text already
  *   there, an empty line between each), then `abort`. pi 0.73.1 has no `clear_queue`: only `abort` is sent, and pi
- *   keeps the queued messages through it (the list keeps showing them, and pi delivers them with the next message).
+ *   keeps the queued messages through it: the list keeps showing them, and pi delivers them with the next message sent.
  *   pi 1.x is told from 0.73.1 by its answer to `get_available_thinking_levels` (see `canClearQueue` in the core).
  * - "/" at the start opens the completion of pi's slash commands (extension commands, prompt templates, skills, as
  *   pi's `get_commands` lists them, asked again each time the list opens so it follows pi's current set): typing
