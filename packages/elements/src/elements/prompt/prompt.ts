@@ -62,18 +62,28 @@ interface RunSlice {
  * - Enter sends: `prompt` while the agent is idle, `steer` while it streams.
  * - Alt+Enter sends `follow_up` while the agent streams (queued until it finishes), `prompt` otherwise.
  * - Shift+Enter inserts a new line; Enter during IME composition never sends.
- * - Escape stops the agent while it streams (or waits to retry), as pi's TUI does: on pi 1.x it first sends
+ * - Escape stops the agent while it streams, as pi's TUI does: on pi 1.x it first sends
  *   `clear_queue` and puts the queued messages back into the box (steering, then follow-ups, then the text already
  *   there, an empty line between each), then `abort`. pi 0.73.1 has no `clear_queue`: only `abort` is sent, and pi
  *   keeps the queued messages through it: the list keeps showing them, and pi delivers them with the next message sent.
- *   pi 1.x is told from 0.73.1 by its answer to `get_available_thinking_levels` (see `canClearQueue` in the core).
+ *   pi 1.x is told from 0.73.1 by its answer to `get_available_thinking_levels` (`canClearQueue` in the core).
  * - "/" at the start opens the completion of pi's slash commands (extension commands, prompt templates, skills, as
  *   pi's `get_commands` lists them, asked again each time the list opens so it follows pi's current set): typing
  *   filters, Up/Down move, Tab or Enter puts the command in the box, a click too, Escape closes the list. Enter on a
  *   command typed out in full sends it. The text field keeps its textbox role (ARIA allows no combobox role on a
  *   textarea) with the combobox's properties: `aria-haspopup="listbox"`, `aria-autocomplete="list"`, and while the
  *   list is open `aria-controls` and `aria-activedescendant`. An IME composition never opens, moves or accepts.
- * The same actions are buttons. Empty or blank messages are not sent (unless images are attached).
+ * The same actions are buttons. Empty or blank messages are not sent (unless images are attached). From sending until pi answers the command
+ * (for a slash command, pi answers once the command has run, dialogs and all), the prompt shows it is running:
+ * "Running…" in its status, `aria-busy` on its base, the send buttons disabled; Enter sends nothing meanwhile, so a
+ * double press never sends the same text twice. The text clears once the agent accepted it;
+ * if the command fails, the text stays for a retry, pi's error shows under the box as an alert (until the text
+ * changes or is sent again), and `pi-send-error` fires. While the session is not connected, sending is
+ * disabled and the connection state is shown; once the session has ended for good (closed, its stream ended, its
+ * reconnects ran out) an alert says that the agent is gone, and the text stays in the box. When the bridge reports that the agent process ended, an alert says
+ * so ("The agent exited (code 1)", the signal's name when it was killed) with the last lines of its stderr behind a
+ * disclosure, and sending stays disabled until the agent starts again. Without a session the element only fires
+ * events (and clears).
  *
  * While the agent works, the status says what it does: "Working…", "Compacting…", "Retrying (2 of 3)…" (a polite
  * live region). Messages pi has queued (its `queue_update`: steering first, then follow-ups, in pi's order) are a
@@ -91,17 +101,7 @@ interface RunSlice {
  * with a remove button, sent as pi's `images` (`{type: "image", data: base64, mimeType}`) with the next prompt, steer
  * or follow-up, and cleared once it is accepted. A file over `maxImageBytes` (default 5 MB), past `maxImages`
  * (default 8), or not such an image is not attached, and an alert says why. Thumbnails are `blob:` URLs (a page whose
- * CSP sets `img-src` needs `blob:` for them), revoked when the image is removed or sent. From sending until pi answers the command
- * (for a slash command, pi answers once the command has run, dialogs and all), the prompt shows it is running:
- * "Running…" in its status, `aria-busy` on its base, the send buttons disabled; Enter sends nothing meanwhile, so a
- * double press never sends the same text twice. The text clears once the agent accepted it;
- * if the command fails, the text stays for a retry, pi's error shows under the box as an alert (until the text
- * changes or is sent again), and `pi-send-error` fires. While the session is not connected, sending is
- * disabled and the connection state is shown; once the session has ended for good (closed, its stream ended, its
- * reconnects ran out) an alert says that the agent is gone, and the text stays in the box. When the bridge reports that the agent process ended, an alert says
- * so ("The agent exited (code 1)", the signal's name when it was killed) with the last lines of its stderr behind a
- * disclosure, and sending stays disabled until the agent starts again. Without a session the element only fires
- * events (and clears).
+ * CSP sets `img-src` needs `blob:` for them), revoked when the image is removed or sent.
  *
  * @event pi-send - A message is being sent; cancelable (the session is then not used and the text stays). `detail: { message: string, command: "prompt" | "steer" | "follow_up", images?: ImageContent[] }`.
  * @event pi-send-error - The session rejected the command; the text is kept. `detail: { message, command, error }`.
