@@ -43,9 +43,12 @@ const realPng = (name: string) => new File([TINY_PNG], name, { type: "image/png"
 function paste(target: HTMLElement, files: File[]) {
   const data = new DataTransfer();
   for (const file of files) data.items.add(file);
-  target.dispatchEvent(
-    new ClipboardEvent("paste", { clipboardData: data, bubbles: true, composed: true, cancelable: true }),
-  );
+  const event = new ClipboardEvent("paste", { clipboardData: data, bubbles: true, composed: true, cancelable: true });
+  // Firefox's constructor copies no files into the event's clipboardData (a real paste has them): hand it the data.
+  if (event.clipboardData?.files.length !== files.length) {
+    Object.defineProperty(event, "clipboardData", { value: data });
+  }
+  target.dispatchEvent(event);
 }
 function drop(target: HTMLElement, files: File[]) {
   const data = new DataTransfer();
