@@ -6,7 +6,8 @@
  * prompt's list of pi's queue, and land in the transcript in pi's order (the answer, the steer and its answer, the
  * follow-up and its answer). Escape while a follow-up is queued stops the turn: on 1.6.0 the queued text comes back
  * into the box and pi runs nothing more; on 0.73.1, which has no `clear_queue`, the message stays in pi's queue (the
- * prompt says so) and pi delivers it with the next message sent.
+ * prompt says so) and pi delivers it with the next message sent. On 1.6.0, Take back on a queued follow-up puts it
+ * into the box, and pi runs the other one, queued again in its place.
  */
 import { expect, waitUntil } from "@open-wc/testing";
 import { executeServerCommand, sendKeys, sendMouse } from "@web/test-runner-commands";
@@ -205,6 +206,44 @@ for (const version of ["0.73.1", "1.6.0"]) {
         ]);
       }
     });
+
+    if (version === "1.6.0") {
+      it("Take back puts a queued follow-up into the box; pi runs the other, still queued in its place", async () => {
+        await executeServerCommand("real-pi:script", {
+          script: [{ text: SLOW, delayMs: 50 }, { text: "Second answered." }],
+        });
+        page.prompt.value = "";
+        const before = articles(page).length;
+        await focusPrompt(page);
+        await sendKeys({ type: "Slow once more" });
+        await sendKeys({ press: "Enter" });
+        await until(page, () => streaming(page), "the answer to stream");
+        for (const text of ["First later", "Second later"]) {
+          await until(page, () => field(page).value === "", "the box to clear");
+          await sendKeys({ type: text });
+          await pressCombo("Alt+Enter");
+        }
+        await until(page, () => queued(page).length === 2, "both follow-ups queued");
+        page.prompt.shadowRoot!.querySelector<HTMLButtonElement>('[aria-label="Take back: First later"]')!.click();
+        await until(page, () => field(page).value === "First later", "the message back in the box");
+        await until(
+          page,
+          () => JSON.stringify(queued(page)) === JSON.stringify(["Follow up Second later Take back"]),
+          "the other still queued",
+        );
+        await until(
+          page,
+          () => !streaming(page) && turns(page).includes("pi: Second answered."),
+          "the other follow-up's answer",
+        );
+        expect(turns(page).slice(before)).to.deep.equal([
+          "You: Slow once more",
+          `pi: ${SLOW.slice(0, 30)}`,
+          "You: Second later",
+          "pi: Second answered.",
+        ]);
+      });
+    }
 
     it("the page threw nothing", () => {
       expect(errors).to.deep.equal([]);
