@@ -224,6 +224,26 @@ describe("pi-prompt while the agent runs", () => {
     expect(field(el).value).to.equal("");
   });
 
+  it("offers Stop (and Escape) while pi waits to retry after its run ended (0.73.1's order)", async () => {
+    const el = await mount("0.73.1");
+    agent.send({ type: "agent_start" });
+    agent.send({ type: "agent_end", messages: [] });
+    agent.send({ type: "auto_retry_start", attempt: 1, maxAttempts: 3, delayMs: 2000 });
+    await frame();
+    expect(el.streaming).to.equal(false);
+    expect(status(el)).to.equal("Retrying (1 of 3)…");
+    expect(part(el, "send-button")).to.exist;
+    part<HTMLButtonElement>(el, "abort-button")!.click();
+    await settle();
+    field(el).focus();
+    await sendKeys({ press: "Escape" });
+    await settle();
+    expect(sent(agent)).to.deep.equal([{ type: "abort" }, { type: "abort" }]);
+    agent.send({ type: "auto_retry_end", success: false, attempt: 1, finalError: "stopped" });
+    await frame();
+    expect(part(el, "abort-button")).to.equal(null);
+  });
+
   it("without a conversation store on the page, still says it is working and steers", async () => {
     const el = await fixture<PiPrompt>(html`<pi-prompt .session=${agent.session}></pi-prompt>`);
     agent.send({ type: "agent_start" });

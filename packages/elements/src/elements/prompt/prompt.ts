@@ -62,7 +62,7 @@ interface RunSlice {
  * - Enter sends: `prompt` while the agent is idle, `steer` while it streams.
  * - Alt+Enter sends `follow_up` while the agent streams (queued until it finishes), `prompt` otherwise.
  * - Shift+Enter inserts a new line; Enter during IME composition never sends.
- * - Escape stops the agent while it streams, as pi's TUI does: on pi 1.x it first sends
+ * - Escape stops the agent while it streams (or compacts, or waits to retry: Stop is shown then too), as pi's TUI does: on pi 1.x it first sends
  *   `clear_queue` and puts the queued messages back into the box (steering, then follow-ups, then the text already
  *   there, an empty line between each), then `abort`. pi 0.73.1 has no `clear_queue`: only `abort` is sent, and pi
  *   keeps the queued messages through it: the list keeps showing them, and pi delivers them with the next message sent.
@@ -245,6 +245,15 @@ export class PiPrompt extends PiElement {
     return this.#store.value?.agentExit;
   }
 
+  /**
+   * Whether pi compacts or waits to retry outside a stream (0.73.1 ends the run before it retries; a compaction of
+   * its own): Stop and Escape then send `abort`, which cancels the retry (and, on 1.x, the compaction).
+   */
+  get #stoppable(): boolean {
+    const status = this.#conversation.value?.run.status;
+    return status === "retrying" || status === "compacting";
+  }
+
   /** Whether a command sent from the box is running: sent, and not yet answered by pi. */
   get running(): boolean {
     return this.#busy;
@@ -322,7 +331,9 @@ export class PiPrompt extends PiElement {
             ? html`${button("steer", "steer", () => this.#send("steer"))}
               ${button("follow-up", "followUp", () => this.#send("follow_up"))}
               ${button("abort", "abort", () => void this.#abort(), this.disabled)}`
-            : button("send", "send", () => this.#send("prompt"))
+            : html`${button("send", "send", () => this.#send("prompt"))}${
+                this.#stoppable ? button("abort", "abort", () => void this.#abort(), this.disabled) : nothing
+              }`
         }
       </div>
       ${
@@ -543,7 +554,7 @@ export class PiPrompt extends PiElement {
   #onKeyDown(event: KeyboardEvent): void {
     if (this.#ime.isComposing(event)) return;
     if (this.#completionKey(event)) return;
-    if (event.key === "Escape" && this.streaming) {
+    if (event.key === "Escape" && (this.streaming || this.#stoppable)) {
       event.preventDefault();
       void this.#abort();
       return;
