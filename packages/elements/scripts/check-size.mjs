@@ -13,7 +13,7 @@ export const MARGIN = 1024;
 /** Ceilings are multiples of this. */
 export const STEP = 256;
 /** What CI enforces: the rule applied to the bundle as last measured. */
-export const CEILING = 46_336;
+export const CEILING = 49_408;
 
 /**
  * The same rule for each conversation bundle (scripts/bundle.mjs): what a page loads before anything renders
@@ -21,7 +21,7 @@ export const CEILING = 46_336;
  */
 export const CONVERSATION_CEILINGS = {
   "pi-transcript.bundle": { eager: 66_816, lazy: 50_688 },
-  "pi-elements.full.bundle": { eager: 102_912, lazy: 50_688 },
+  "pi-elements.full.bundle": { eager: 105_728, lazy: 50_688 },
 };
 
 /** The ceiling the rule gives for a bundle of `bytes`. */

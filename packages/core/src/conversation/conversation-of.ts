@@ -10,6 +10,7 @@ import { excerpt } from "../diagnostics.js";
 import { frameSchedule } from "../session/notifier.js";
 import type { PiSession, SendOptions } from "../session/pi-session.js";
 import type { TransportState } from "../transports/transport.js";
+import { attachedConversation, registerConversation } from "./attached.js";
 import { ConversationState } from "./conversation-state.js";
 import type { ConversationStore } from "./snapshot.js";
 import { ConversationSync } from "./sync.js";
@@ -23,8 +24,6 @@ export interface ConversationOptions {
   schedule?: (flush: () => void) => void;
 }
 
-const stores = new WeakMap<PiSession, ConversationStore>();
-
 /**
  * The conversation store of `session`: committed messages, the message streaming, tool runs, the run's state, the
  * queues and the session info (model, thinking level, stats). `getSnapshot()` and `subscribe(listener)`, both usable
@@ -35,10 +34,10 @@ const stores = new WeakMap<PiSession, ConversationStore>();
  * what was committed.
  */
 export function conversationOf(session: PiSession, options: ConversationOptions = {}): ConversationStore {
-  let store = stores.get(session);
+  let store = attachedConversation(session);
   if (!store) {
     store = attachConversation(session, options);
-    stores.set(session, store);
+    registerConversation(session, store);
   }
   return store;
 }

@@ -70,6 +70,26 @@ export const en = {
   answerRefused: "This answer could not be sent.",
   /** The prompt's command was sent and pi has not answered it yet (a slash command runs until it is done). */
   running: "Running…",
+  /** The agent's run, in the prompt's status. */
+  working: "Working…",
+  compacting: "Compacting…",
+  /** pi waits to retry after an error: attempt {attempt} of {max}. */
+  retrying: "Retrying ({attempt} of {max})…",
+  /** The prompt's list of messages pi has queued while it works. */
+  queued: "Queued messages",
+  /** The button that takes a queued message back into the box; its name adds the message: "Take back: {text}". */
+  takeBack: "Take back",
+  takeBackLabel: "Take back: {text}",
+  /** pi 0.73.1 cannot clear its queue. */
+  queueKept: "This pi cannot take queued messages back: after Stop they stay queued and go with the next message.",
+  /** A queued message pi delivered before it could be taken back. */
+  alreadySent: "pi had already taken that message.",
+  /** The prompt's attached images. */
+  images: "Images",
+  removeImage: "Remove {name}",
+  imageTooLarge: "{name} is larger than {limit}: not attached.",
+  tooManyImages: "At most {count} images: {name} not attached.",
+  notAnImage: "{name} is not a PNG, JPEG, GIF or WebP image: not attached.",
 } as const;
 
 export type StringKey = keyof typeof en;
@@ -120,6 +140,19 @@ export const ja: StringTable = {
   open: "接続済み",
   reconnecting: "再接続中…",
   running: "実行中…",
+  working: "作業中…",
+  compacting: "圧縮中…",
+  retrying: "再試行中（{max}回中{attempt}回目）…",
+  queued: "待機中のメッセージ",
+  takeBack: "取り戻す",
+  takeBackLabel: "取り戻す: {text}",
+  queueKept: "この pi は待機中のメッセージを取り戻せません。停止後も待機したままで、次のメッセージと一緒に送られます。",
+  alreadySent: "そのメッセージは pi がすでに受け取りました。",
+  images: "画像",
+  removeImage: "{name} を削除",
+  imageTooLarge: "{name} は {limit} を超えるため添付しません。",
+  tooManyImages: "画像は {count} 枚までです。{name} は添付しません。",
+  notAnImage: "{name} は PNG・JPEG・GIF・WebP 画像ではないため添付しません。",
   closed: "切断されました",
   agentExited: "エージェントが終了しました（コード {code}）",
   sessionEnded: "セッションは終了しました。エージェントとの接続はありません。",
@@ -174,6 +207,19 @@ export const zhHans: StringTable = {
   open: "已连接",
   reconnecting: "正在重新连接…",
   running: "正在运行…",
+  working: "正在工作…",
+  compacting: "正在压缩…",
+  retrying: "正在重试（第 {attempt} 次，共 {max} 次）…",
+  queued: "排队的消息",
+  takeBack: "取回",
+  takeBackLabel: "取回：{text}",
+  queueKept: "此 pi 无法取回排队的消息：停止后它们仍在排队，并随下一条消息发送。",
+  alreadySent: "pi 已经接收了那条消息。",
+  images: "图片",
+  removeImage: "移除 {name}",
+  imageTooLarge: "{name} 超过 {limit}，未附加。",
+  tooManyImages: "最多 {count} 张图片：{name} 未附加。",
+  notAnImage: "{name} 不是 PNG、JPEG、GIF 或 WebP 图片，未附加。",
   closed: "已断开",
   agentExited: "代理已退出（代码 {code}）",
   sessionEnded: "会话已结束：代理已不在。",

@@ -1,6 +1,12 @@
-import { PiPrompt, type PromptCommand, type PromptSendDetail, type PromptSendErrorDetail } from "./prompt.js";
+import {
+  type ImageContent,
+  PiPrompt,
+  type PromptCommand,
+  type PromptSendDetail,
+  type PromptSendErrorDetail,
+} from "./prompt.js";
 
-export type { PromptCommand, PromptSendDetail, PromptSendErrorDetail };
+export type { ImageContent, PromptCommand, PromptSendDetail, PromptSendErrorDetail };
 export { PiPrompt };
 
 if (!customElements.get("pi-prompt")) customElements.define("pi-prompt", PiPrompt);

@@ -83,6 +83,63 @@ export const styles = [
       white-space: pre-wrap;
       overflow-wrap: anywhere;
     }
+    /* The queue and the images sit above the text, across the whole box. */
+    [part~="queue"],
+    [part~="images"] {
+      flex-basis: 100%;
+      display: flex;
+      flex-direction: column;
+      gap: calc(var(--_space) / 2);
+      margin: 0;
+      padding: 0;
+      list-style: none;
+    }
+    [part~="queued"] {
+      display: flex;
+      align-items: baseline;
+      gap: var(--_space);
+      padding-inline-start: var(--_space);
+      border-inline-start: 3px solid var(--_border);
+    }
+    [part~="queued"][part~="steering"] {
+      border-inline-start-color: var(--_accent);
+    }
+    [part~="queued-kind"] {
+      color: var(--_muted);
+      white-space: nowrap;
+    }
+    [part~="queued-text"] {
+      flex: 1;
+      white-space: pre-wrap;
+      overflow-wrap: anywhere;
+    }
+    [part~="queue-note"] {
+      flex-basis: 100%;
+      margin: 0;
+      color: var(--_muted);
+    }
+    [part~="images"] {
+      flex-direction: row;
+      flex-wrap: wrap;
+    }
+    [part~="image"] {
+      position: relative;
+    }
+    [part~="thumbnail"] {
+      display: block;
+      inline-size: 4rem;
+      block-size: 4rem;
+      object-fit: cover;
+      border: 1px solid var(--_border);
+      border-radius: var(--_radius);
+    }
+    [part~="remove-image-button"] {
+      position: absolute;
+      inset-block-start: 0;
+      inset-inline-end: 0;
+      padding: 0 0.4em;
+      line-height: 1.4;
+    }
     [part~="agent-exit"] {
       flex-basis: 100%;
       padding-inline-start: var(--_space);

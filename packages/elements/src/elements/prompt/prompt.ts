@@ -1,11 +1,21 @@
 import type { AgentExit, CommandType, PiSession, SlashCommand, TransportState } from "@pi-elements/core";
+import {
+  canClearQueue,
+  type Queues,
+  type RunState,
+  restoredEditorText,
+  stopRun,
+  takeBack,
+} from "@pi-elements/core/conversation";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
 import { PiElement } from "../../base/pi-element.js";
+import { ConversationSliceController } from "../../controllers/conversation-slice-controller.js";
 import { ImeGuardController } from "../../controllers/ime-guard-controller.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
-import { localizeOwn } from "../../i18n/localize.js";
+import { localizeOwn, nearestLang } from "../../i18n/localize.js";
 import type { StringKey } from "../../i18n/strings.js";
 import { emit } from "../../internal/events.js";
+import { type Attachment, attach, formatBytes, type ImageContent, refusal } from "./attachments.js";
 import {
   applyCompletion,
   type CompletionItem,
@@ -22,7 +32,11 @@ export type PromptCommand = Extract<CommandType, "prompt" | "steer" | "follow_up
 export interface PromptSendDetail {
   message: string;
   command: PromptCommand;
+  /** The attached images, as pi takes them; absent when none is attached. */
+  images?: ImageContent[];
 }
+
+export type { ImageContent };
 
 /** Detail of `pi-send-error`. */
 export interface PromptSendErrorDetail extends PromptSendDetail {
@@ -36,20 +50,30 @@ interface PromptSlice {
   agentExit: AgentExit | undefined;
 }
 
+interface RunSlice {
+  run: RunState;
+  queue: Queues;
+  clearable: boolean;
+}
+
 /**
  * The message box under the agent, as in pi's TUI. `set_editor_text` from the agent replaces its text (every time,
  * even with the same text twice). Keys:
  * - Enter sends: `prompt` while the agent is idle, `steer` while it streams.
  * - Alt+Enter sends `follow_up` while the agent streams (queued until it finishes), `prompt` otherwise.
  * - Shift+Enter inserts a new line; Enter during IME composition never sends.
- * - Escape sends `abort` while the agent streams.
+ * - Escape stops the agent while it streams (or compacts, or waits to retry: Stop is shown then too), as pi's TUI does: on pi 1.x it first sends
+ *   `clear_queue` and puts the queued messages back into the box (steering, then follow-ups, then the text already
+ *   there, an empty line between each), then `abort`. pi 0.73.1 has no `clear_queue`: only `abort` is sent, and pi
+ *   keeps the queued messages through it: the list keeps showing them, and pi delivers them with the next message sent.
+ *   pi 1.x is told from 0.73.1 by its answer to `get_available_thinking_levels` (`canClearQueue` in the core).
  * - "/" at the start opens the completion of pi's slash commands (extension commands, prompt templates, skills, as
  *   pi's `get_commands` lists them, asked again each time the list opens so it follows pi's current set): typing
  *   filters, Up/Down move, Tab or Enter puts the command in the box, a click too, Escape closes the list. Enter on a
  *   command typed out in full sends it. The text field keeps its textbox role (ARIA allows no combobox role on a
  *   textarea) with the combobox's properties: `aria-haspopup="listbox"`, `aria-autocomplete="list"`, and while the
  *   list is open `aria-controls` and `aria-activedescendant`. An IME composition never opens, moves or accepts.
- * The same actions are buttons. Empty or blank messages are not sent. From sending until pi answers the command
+ * The same actions are buttons. Empty or blank messages are not sent (unless images are attached). From sending until pi answers the command
  * (for a slash command, pi answers once the command has run, dialogs and all), the prompt shows it is running:
  * "Running…" in its status, `aria-busy` on its base, the send buttons disabled; Enter sends nothing meanwhile, so a
  * double press never sends the same text twice. The text clears once the agent accepted it;
@@ -61,9 +85,37 @@ interface PromptSlice {
  * disclosure, and sending stays disabled until the agent starts again. Without a session the element only fires
  * events (and clears).
  *
- * @event pi-send - A message is being sent; cancelable (the session is then not used and the text stays). `detail: { message: string, command: "prompt" | "steer" | "follow_up" }`.
+ * While the agent works, the status says what it does: "Working…", "Compacting…", "Retrying (2 of 3)…" (a polite
+ * live region). Messages pi has queued (its `queue_update`: steering first, then follow-ups, in pi's order) are a
+ * list above the box named "Queued messages"; on pi 1.x each has a "Take back" button (named with the message's
+ * text) that puts it back into the box. pi cannot remove one message over RPC, so taking one back clears both queues
+ * and queues the others again in their order and kind (`takeBack` in the core); a message pi took meanwhile is not
+ * taken (the prompt says so). Only the text comes back: pi's queues hold no images. On pi 0.73.1 the list says that
+ * queued messages cannot be taken back, and has no buttons. The run state and the queues come from the session's
+ * conversation store (`conversationOf(session)` of `@pi-elements/core/conversation`) when the page keeps one (a
+ * `pi-transcript`, the full bundle, or the host's own call); the prompt does not make one itself, so the extension
+ * UI's single file stays without the conversation's reducer. Without it the prompt shows "Working…" while the agent
+ * streams and no queue.
+ *
+ * Images pasted into the box or dropped on it (PNG, JPEG, GIF, WebP) are attached: thumbnails above the box, each
+ * with a remove button, sent as pi's `images` (`{type: "image", data: base64, mimeType}`) with the next prompt, steer
+ * or follow-up, and cleared once it is accepted. A file over `maxImageBytes` (default 5 MB), past `maxImages`
+ * (default 8), or not such an image is not attached, and an alert says why. Thumbnails are `blob:` URLs (a page whose
+ * CSP sets `img-src` needs `blob:` for them), revoked when the image is removed or sent.
+ *
+ * @event pi-send - A message is being sent; cancelable (the session is then not used and the text stays). `detail: { message: string, command: "prompt" | "steer" | "follow_up", images?: ImageContent[] }`.
  * @event pi-send-error - The session rejected the command; the text is kept. `detail: { message, command, error }`.
  * @event pi-abort - Escape or the stop button while the agent streams; cancelable.
+ * @csspart queue - The list of queued messages.
+ * @csspart queued - Each queued message; also `steering` or `follow-up`.
+ * @csspart queued-kind - "Steer" or "Follow up" before its text.
+ * @csspart queued-text - The message's text.
+ * @csspart take-back-button - Takes the message back into the box (pi 1.x).
+ * @csspart queue-note - Says that this pi cannot take queued messages back (pi 0.73.1).
+ * @csspart images - The list of attached images.
+ * @csspart image - Each attached image: its thumbnail (`thumbnail`) and remove button (`remove-image-button`).
+ * @csspart thumbnail - The image's thumbnail.
+ * @csspart remove-image-button - Removes the image.
  * @csspart base - The frame around the text and the buttons.
  * @csspart textarea - The text field.
  * @csspart actions - The buttons.
@@ -77,12 +129,12 @@ interface PromptSlice {
  * @csspart steer - The same as `steer-button`: its earlier name, kept as an alias.
  * @csspart follow-up - The same as `follow-up-button`: its earlier name, kept as an alias.
  * @csspart abort - The same as `abort-button`: its earlier name, kept as an alias.
- * @csspart status - The connection state while connecting or reconnecting, else "Running…" while a command runs
- *   (a polite live region).
+ * @csspart status - The connection state while connecting or reconnecting, else the agent's run ("Working…",
+ *   "Compacting…", "Retrying (2 of 3)…"), else "Running…" while a command runs (a polite live region).
  * @csspart session-ended - The alert shown once the session has ended for good (the agent is gone).
  * @csspart agent-exit - The alert shown while the agent is not running; announced once when it appears.
  * @csspart stderr - The last lines the agent wrote to stderr before it exited (inside `agent-exit`).
- * @csspart error - Why the last message could not be sent: pi's error, in an alert.
+ * @csspart error - Why the last message could not be sent (pi's error), or why an image was not attached, in an alert.
  * @csspart completions - The list of matching slash commands.
  * @csspart completion - Each command in it (the current one also has `active`).
  * @csspart completion-name - "/name".
@@ -102,6 +154,8 @@ export class PiPrompt extends PiElement {
     disabled: { type: Boolean, reflect: true },
     placeholder: { type: String },
     commands: { attribute: false },
+    maxImageBytes: { type: Number, attribute: "max-image-bytes" },
+    maxImages: { type: Number, attribute: "max-images" },
   };
 
   /**
@@ -123,6 +177,18 @@ export class PiPrompt extends PiElement {
    * @default undefined
    */
   declare commands: readonly SlashCommand[] | undefined;
+  /**
+   * The largest image that can be attached, in bytes.
+   * @default 5242880
+   */
+  declare maxImageBytes: number;
+  /**
+   * How many images can be attached to one message.
+   * @default 8
+   */
+  declare maxImages: number;
+  /** The attached images, in order. */
+  #attachments: Attachment[] = [];
   /** A command is in flight. */
   #busy = false;
   /** Why the last message was not sent (pi's error), shown until the text changes or is sent again. */
@@ -143,6 +209,11 @@ export class PiPrompt extends PiElement {
     connection: s.connection,
     agentExit: s.agentExit,
   }));
+  readonly #conversation = new ConversationSliceController<RunSlice>(this, (s) => ({
+    run: s.run,
+    queue: s.queue,
+    clearable: canClearQueue(s.info),
+  }));
   readonly #ime = new ImeGuardController(this);
   #seenEditorSeq: number | undefined;
 
@@ -150,6 +221,18 @@ export class PiPrompt extends PiElement {
     super();
     this.value = "";
     this.disabled = false;
+    this.maxImageBytes = 5 * 1024 * 1024;
+    this.maxImages = 8;
+  }
+
+  /** The images attached to the next message, as pi takes them. */
+  get images(): ImageContent[] {
+    return this.#attachments.map((attachment) => attachment.image);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#clearImages();
   }
 
   /** Whether the agent is streaming (so Enter steers and Escape aborts). */
@@ -160,6 +243,15 @@ export class PiPrompt extends PiElement {
   /** How the agent process ended, while the bridge reports it is not running; undefined otherwise. */
   get agentExit(): AgentExit | undefined {
     return this.#store.value?.agentExit;
+  }
+
+  /**
+   * Whether pi compacts or waits to retry outside a stream (0.73.1 ends the run before it retries; a compaction of
+   * its own): Stop and Escape then send `abort`, which cancels the retry (and, on 1.x, the compaction).
+   */
+  get #stoppable(): boolean {
+    const status = this.#conversation.value?.run.status;
+    return status === "retrying" || status === "compacting";
   }
 
   /** Whether a command sent from the box is running: sent, and not yet answered by pi. */
@@ -202,9 +294,18 @@ export class PiPrompt extends PiElement {
     const open = matches.length > 0;
     const active = Math.min(this.#active, matches.length - 1);
     const connecting = state !== undefined && state !== "open" && state !== "closed";
-    const status = connecting ? localizeOwn(this, state) : this.#busy ? localizeOwn(this, "running") : "";
-    return html`<div part="base" aria-busy=${this.#busy ? "true" : nothing}>
+    const status = connecting
+      ? localizeOwn(this, state)
+      : this.#runStatus() || (this.#busy ? localizeOwn(this, "running") : "");
+    return html`<div
+      part="base"
+      aria-busy=${this.#busy ? "true" : nothing}
+      @dragover=${this.#onDragOver}
+      @drop=${this.#onDrop}
+    >
       ${open ? this.#renderCompletions(matches, active) : nothing}
+      ${this.#renderQueue()}
+      ${this.#renderImages()}
       <textarea
         part="textarea"
         rows="1"
@@ -222,14 +323,17 @@ export class PiPrompt extends PiElement {
         @compositionend=${() => this.#syncQuery(false)}
         @keyup=${this.#onKeyUp}
         @blur=${this.#onBlur}
+        @paste=${this.#onPaste}
       ></textarea>
       <div part="actions">
         ${
           this.streaming
             ? html`${button("steer", "steer", () => this.#send("steer"))}
               ${button("follow-up", "followUp", () => this.#send("follow_up"))}
-              ${button("abort", "abort", () => this.#abort(), this.disabled)}`
-            : button("send", "send", () => this.#send("prompt"))
+              ${button("abort", "abort", () => void this.#abort(), this.disabled)}`
+            : html`${button("send", "send", () => this.#send("prompt"))}${
+                this.#stoppable ? button("abort", "abort", () => void this.#abort(), this.disabled) : nothing
+              }`
         }
       </div>
       ${
@@ -258,6 +362,60 @@ export class PiPrompt extends PiElement {
         ? html`<details><summary>${text}</summary><pre part="stderr">${tail.join("\n")}</pre></details>`
         : text
     }</div>`;
+  }
+
+  /** What the agent's run is doing, for the status; "" while it is idle. */
+  #runStatus(): string {
+    const run = this.#conversation.value?.run;
+    if (run?.status === "compacting") return localizeOwn(this, "compacting");
+    if (run?.status === "retrying") {
+      return localizeOwn(this, "retrying", { attempt: run.retry?.attempt ?? 1, max: run.retry?.maxAttempts ?? "?" });
+    }
+    return run?.status === "streaming" || this.streaming ? localizeOwn(this, "working") : "";
+  }
+
+  #renderQueue() {
+    const slice = this.#conversation.value;
+    if (!slice) return nothing;
+    const { queue, clearable } = slice;
+    if (queue.steering.length + queue.followUp.length === 0) return nothing;
+    const item = (text: string, which: keyof Queues) =>
+      html`<li part="queued ${which === "steering" ? "steering" : "follow-up"}">
+        <span part="queued-kind">${localizeOwn(this, which === "steering" ? "steer" : "followUp")}</span>
+        <span part="queued-text">${text}</span>
+        ${
+          clearable
+            ? html`<button
+                type="button"
+                part="button take-back-button"
+                aria-label=${localizeOwn(this, "takeBackLabel", { text })}
+                ?disabled=${this.#busy || this.disabled}
+                @click=${() => void this.#takeBack(which, text)}
+              >${localizeOwn(this, "takeBack")}</button>`
+            : nothing
+        }
+      </li>`;
+    return html`<ul part="queue" aria-label=${localizeOwn(this, "queued")}>
+        ${queue.steering.map((text) => item(text, "steering"))}${queue.followUp.map((text) => item(text, "followUp"))}
+      </ul>
+      ${clearable ? nothing : html`<p part="queue-note">${localizeOwn(this, "queueKept")}</p>`}`;
+  }
+
+  #renderImages() {
+    if (this.#attachments.length === 0) return nothing;
+    return html`<ul part="images" aria-label=${localizeOwn(this, "images")}>
+      ${this.#attachments.map(
+        (attachment) => html`<li part="image">
+          <img part="thumbnail" src=${attachment.url} alt=${attachment.name} />
+          <button
+            type="button"
+            part="button remove-image-button"
+            aria-label=${localizeOwn(this, "removeImage", { name: attachment.name })}
+            @click=${() => this.#removeImage(attachment)}
+          >×</button>
+        </li>`,
+      )}
+    </ul>`;
   }
 
   #renderCompletions(matches: readonly CompletionItem[], active: number) {
@@ -396,9 +554,9 @@ export class PiPrompt extends PiElement {
   #onKeyDown(event: KeyboardEvent): void {
     if (this.#ime.isComposing(event)) return;
     if (this.#completionKey(event)) return;
-    if (event.key === "Escape" && this.streaming) {
+    if (event.key === "Escape" && (this.streaming || this.#stoppable)) {
       event.preventDefault();
-      this.#abort();
+      void this.#abort();
       return;
     }
     if (event.key !== "Enter" || event.shiftKey || event.ctrlKey || event.metaKey) return;
@@ -408,8 +566,10 @@ export class PiPrompt extends PiElement {
 
   async #send(command: PromptCommand): Promise<void> {
     const message = this.value;
-    if (!this.canSend || message.trim() === "") return;
-    const detail: PromptSendDetail = { message, command };
+    const attachments = this.#attachments;
+    if (!this.canSend || (message.trim() === "" && attachments.length === 0)) return;
+    const images = attachments.map((attachment) => attachment.image);
+    const detail: PromptSendDetail = images.length > 0 ? { message, command, images } : { message, command };
     if (!emit(this, "pi-send", detail, true)) return;
     // The command is on its way: its completion list closes, even while the text stays until pi answers.
     this.#query = undefined;
@@ -419,7 +579,7 @@ export class PiPrompt extends PiElement {
       this.#setBusy(true);
       try {
         // The error is shown here, beside the text kept for a retry, rather than as a second notification.
-        await session.send(command, { message }, { report: false });
+        await session.send(command, images.length > 0 ? { message, images } : { message }, { report: false });
       } catch (error) {
         this.#sendError = error instanceof Error ? error.message : String(error);
         emit(this, "pi-send-error", { ...detail, error });
@@ -430,6 +590,8 @@ export class PiPrompt extends PiElement {
     }
     // Text typed while the command was in flight is the user's next message: keep it.
     if (this.value === message) this.value = "";
+    // The images went with it; any attached meanwhile stay for the next one.
+    for (const attachment of attachments) this.#removeImage(attachment);
   }
 
   #setBusy(busy: boolean): void {
@@ -437,10 +599,95 @@ export class PiPrompt extends PiElement {
     this.requestUpdate();
   }
 
-  #abort(): void {
-    if (!emit(this, "pi-abort", undefined, true)) return;
-    this.#store.session?.send("abort", {}).catch(() => {
-      // The agent may already have finished; nothing to tell the user.
-    });
+  async #abort(): Promise<void> {
+    const session = this.#store.session;
+    if (!emit(this, "pi-abort", undefined, true) || !session) return;
+    const cleared = await stopRun(session, this.#conversation.value?.clearable ?? false);
+    if (cleared) this.#putBack(restoredEditorText(cleared, this.value));
+  }
+
+  /** Takes a queued message back into the box (pi 1.x). */
+  async #takeBack(queue: keyof Queues, text: string): Promise<void> {
+    const session = this.#store.session;
+    if (!session || this.#busy) return;
+    this.#setBusy(true);
+    this.#sendError = undefined;
+    try {
+      const { taken, unsent } = await takeBack(session, queue, text);
+      if (taken === undefined) this.#sendError = localizeOwn(this, "alreadySent");
+      this.#putBack(
+        restoredEditorText(
+          { steering: [...(taken === undefined ? [] : [taken]), ...unsent], followUp: [] },
+          this.value,
+        ),
+      );
+    } catch (error) {
+      this.#sendError = error instanceof Error ? error.message : String(error);
+    } finally {
+      this.#setBusy(false);
+    }
+  }
+
+  /** Puts text into the box, caret at its end, focused. */
+  #putBack(text: string): void {
+    this.value = text;
+    const field = this.renderRoot.querySelector("textarea");
+    if (!field) return;
+    field.value = text;
+    field.setSelectionRange(text.length, text.length);
+    field.focus();
+  }
+
+  #onPaste(event: ClipboardEvent): void {
+    const files = [...(event.clipboardData?.files ?? [])];
+    if (files.length === 0) return;
+    event.preventDefault();
+    void this.#addFiles(files);
+  }
+
+  #onDragOver(event: DragEvent): void {
+    if (event.dataTransfer?.types.includes("Files")) event.preventDefault();
+  }
+
+  #onDrop(event: DragEvent): void {
+    const files = [...(event.dataTransfer?.files ?? [])];
+    if (files.length === 0) return;
+    event.preventDefault();
+    void this.#addFiles(files);
+  }
+
+  /** Attaches the files that pass; the last refusal is shown in the alert. */
+  async #addFiles(files: readonly File[]): Promise<void> {
+    if (this.disabled) return;
+    let refused: string | undefined;
+    let count = this.#attachments.length;
+    const reading: Promise<Attachment>[] = [];
+    for (const file of files) {
+      const why = refusal(file, count, this.maxImageBytes, this.maxImages);
+      if (why) {
+        const limit = formatBytes(this.maxImageBytes, nearestLang(this));
+        refused = localizeOwn(this, why.key, { name: why.name, limit, count: this.maxImages });
+      } else {
+        count += 1;
+        reading.push(attach(file));
+      }
+    }
+    this.#sendError = refused;
+    this.requestUpdate();
+    const read = await Promise.allSettled(reading);
+    for (const result of read)
+      if (result.status === "fulfilled") this.#attachments = [...this.#attachments, result.value];
+    this.requestUpdate();
+  }
+
+  #removeImage(attachment: Attachment): void {
+    URL.revokeObjectURL(attachment.url);
+    this.#attachments = this.#attachments.filter((item) => item !== attachment);
+    this.requestUpdate();
+  }
+
+  #clearImages(): void {
+    for (const attachment of this.#attachments) URL.revokeObjectURL(attachment.url);
+    this.#attachments = [];
   }
 }
