@@ -111,16 +111,18 @@ export class PiStatusBar extends PiElement {
     );
   }
 
-  /** An entry keeps its `<li>` while its key stays (`repeat`), so a focused, unfolded entry stays put. */
+  /**
+   * An entry keeps its `<li>` while its key stays (`repeat`), so a focused, unfolded entry stays put. No whitespace
+   * around the entries: with none, the list is `:empty` (Lit's markers are comments) and the bar takes no room.
+   */
   protected override render() {
-    return html`<ul part="base list" @focusout=${this.#onFocusOut} aria-label=${localizeOwn(this, "status")}>
-      ${repeat(
-        this.#removalsFirst.items(this.entries),
-        (entry) => entry.key,
-        (entry) =>
-          html`<li part="entry" dir="auto" data-key=${entry.key} title=${stripAnsi(entry.text)}>${renderAnsi(entry.text)}</li>`,
-      )}
-    </ul>`;
+    const entries = repeat(
+      this.#removalsFirst.items(this.entries),
+      (entry) => entry.key,
+      (entry) =>
+        html`<li part="entry" dir="auto" data-key=${entry.key} title=${stripAnsi(entry.text)}>${renderAnsi(entry.text)}</li>`,
+    );
+    return html`<ul part="base list" @focusout=${this.#onFocusOut} aria-label=${localizeOwn(this, "status")}>${entries}</ul>`;
   }
 
   protected override updated(changed: PropertyValues<this>): void {
