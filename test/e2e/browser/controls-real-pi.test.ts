@@ -5,8 +5,9 @@
  * full index.html" block, on the no-build full bundle, dist/pi-elements.full.bundle.js) in an iframe. Every action is
  * a user's, by keyboard: a prompt typed and sent; another model picked in pi-model-picker, which pi's own `get_state`
  * (asked from a client of the test's, not the page's session) then reports; a thinking level picked, which pi reports
- * too; New session and Fork… in pi-session-actions; a reload of the page mid-answer. What is asserted is what a reader
- * sees: the transcript, the tool card, the stats, the prompt's text.
+ * too and sends the next turn's request with (the scripted model's requests); New session and Fork… in
+ * pi-session-actions; a reload of the page mid-answer. What is asserted is what a reader sees: the transcript, the
+ * tool card, the stats, the prompt's text. One pi per version for the whole file (about 10 s an engine).
  *
  * What each pi version could and could not do is the same here, but for the thinking levels offered: pi 1.6.0 says
  * (get_available_thinking_levels), pi 0.73.1 cannot, and the element applies 0.73.1's own rule to the model.
@@ -245,12 +246,21 @@ for (const version of ["0.73.1", "1.6.0"]) {
       expect(select().value).to.equal("high");
     });
 
-    it("Fork… from an earlier message takes the transcript back to before it and puts its text in the prompt", async () => {
+    it("the next turn goes to the model and level picked; Fork… from an earlier message takes the transcript back to before it and puts its text in the prompt", async () => {
       await executeServerCommand("real-pi:script", { script: [{ text: SECOND_ANSWER }] });
       const before = frame.inputTokens();
       await frame.send("Second question");
       await frame.settled(SECOND_ANSWER);
       await waitUntil(() => frame.inputTokens() > before, "the stats to grow again", WAIT);
+      // The turn after the choices: pi asked the model picked, at the level picked (openai-completions'
+      // reasoning_effort); the first turn asked pi's first model at its default level.
+      const requests =
+        await executeServerCommand<Array<{ model: string; reasoning_effort?: string }>>("real-pi:requests");
+      expect(requests.map((r) => `${r.model} ${r.reasoning_effort}`)).to.deep.equal([
+        "scripted-model medium",
+        "scripted-model medium",
+        "b-model high",
+      ]);
       expect(frame.articles()).to.have.length(5);
 
       await frame.focus(frame.part("pi-session-actions", "[part~=fork-button]")!);

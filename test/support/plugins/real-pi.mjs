@@ -10,7 +10,8 @@
 // where the tools pi runs act. A test reads the bridge's ws URL (with its token) from the page URL's `bridge`.
 // `{ version, script, choices: true }` gives pi three scripted models to choose from (piModelChoicesJson);
 // "real-pi:rpc" `{ command }` sends one command (e.g. `{ type: "get_state" }`) to pi from a client of its own and
-// returns pi's response, so a test reads what pi itself reports. /readme/full/index.html?bridge=<ws url> serves
+// returns pi's response, so a test reads what pi itself reports; "real-pi:requests" returns the scripted model's
+// requests so far, but for their messages and tools (the model and options pi asked with). /readme/full/index.html?bridge=<ws url> serves
 // README.md's complete page ("embedding: full index.html") as written, but for the bundle's address (the dist/ here)
 // and its pi-session's url (that bridge).
 import { readFile, writeFile } from "node:fs/promises";
@@ -114,6 +115,11 @@ export function realPiPlugin() {
         } finally {
           await client.close();
         }
+      }
+      if (command === "real-pi:requests") {
+        const model = running.get(session.id)?.model;
+        if (!model) throw new Error("real-pi:requests: no scripted model (start with a script)");
+        return model.requests.map(({ messages, tools, ...rest }) => rest);
       }
       if (command === "real-pi:stop") {
         await stop(session.id);
