@@ -254,8 +254,9 @@ for (const version of ["0.73.1", "1.6.0"]) {
       await waitUntil(() => frame.inputTokens() > before, "the stats to grow again", WAIT);
       // The turn after the choices: pi asked the model picked, at the level picked (openai-completions'
       // reasoning_effort); the first turn asked pi's first model at its default level.
-      const requests =
-        await executeServerCommand<Array<{ model: string; reasoning_effort?: string }>>("real-pi:requests");
+      const requests = await executeServerCommand<Array<{ model: string; reasoning_effort?: string }>, undefined>(
+        "real-pi:requests",
+      );
       expect(requests.map((r) => `${r.model} ${r.reasoning_effort}`)).to.deep.equal([
         "scripted-model medium",
         "scripted-model medium",
