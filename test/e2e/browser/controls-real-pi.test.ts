@@ -296,6 +296,26 @@ for (const version of ["0.73.1", "1.6.0"]) {
         "the prompt to hold the forked message",
         WAIT,
       );
+
+      // pi (both versions) goes back to the model the forked branch began with and keeps the thinking level; the
+      // page shows what pi reports, not what was picked before.
+      const forked = await piState();
+      expect([forked.model.id, forked.thinkingLevel]).to.deep.equal(["scripted-model", "high"]);
+      await waitUntil(() => frame.modelName().includes("Scripted test model"), "the picker to show pi's model", WAIT);
+      expect(frame.part<HTMLSelectElement>("pi-thinking-level", "select")!.value).to.equal("high");
+      // For a person to look at: README's page after a turn, in both themes (test-results/screenshots/<engine>/).
+      frame.iframe.id = "controls-shot";
+      const root = frame.doc.documentElement;
+      for (const theme of ["light", "dark"]) {
+        root.style.colorScheme = theme;
+        root.style.setProperty("--pi-color-scheme", theme);
+        await new Promise((resolve) => frame.window.requestAnimationFrame(resolve));
+        await executeServerCommand("screenshot", {
+          name: `controls-real-pi-${version}-${theme}`,
+          selector: "#controls-shot",
+        });
+      }
+      root.removeAttribute("style");
     });
 
     it("New session, confirmed by keyboard, empties the transcript", async () => {
