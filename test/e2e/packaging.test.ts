@@ -12,11 +12,15 @@
  * - README.md's "Embedding in a page" taken literally: its `index.html` and `ext.ts` blocks written as files, its
  *   `npx pi-bridge …` line run as written (with pi on PATH), the printed address opened, the extension's dialog
  *   answered, with pi 0.73.1 and pi 1.6.0 on PATH. The page loads the installed single-file bundle from a plain
- *   `<script type="module">`.
+ *   `<script type="module">`;
+ * - its second page, a complete pi web UI on the installed full bundle, taken as literally, with pi set up with the
+ *   scripted model (test/support/scripted-model.ts) in its models.json: a prompt typed and sent, the answer after a
+ *   bash run pi really makes, the stats counting the turn, and axe-core finding nothing on the page in light and dark.
  *
  * npm's cache is kept in node_modules/.cache/pi-elements-packaging, so a second run needs no download.
  * PACKAGING_SCREENSHOT=/tmp/embed saves the README page with its dialog open (/tmp/embed-0.73.1-dialog.png) and
- * answered (/tmp/embed-0.73.1-answered.png).
+ * answered (/tmp/embed-0.73.1-answered.png), and the complete page after its turn in both themes at 1280 and 375 px
+ * (/tmp/embed-full-0.73.1-dark-375.png).
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, execFile, spawn } from "node:child_process";

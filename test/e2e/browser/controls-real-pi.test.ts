@@ -297,8 +297,8 @@ for (const version of ["0.73.1", "1.6.0"]) {
         WAIT,
       );
 
-      // pi (both versions) goes back to the model the forked branch began with and keeps the thinking level; the
-      // page shows what pi reports, not what was picked before.
+      // A fork makes pi (both versions) start a new runtime, which takes the model of its command line's --model
+      // again (not the one picked since) and keeps the thinking level picked: the page shows what pi reports.
       const forked = await piState();
       expect([forked.model.id, forked.thinkingLevel]).to.deep.equal(["scripted-model", "high"]);
       await waitUntil(() => frame.modelName().includes("Scripted test model"), "the picker to show pi's model", WAIT);
