@@ -419,7 +419,7 @@ describe("the packed packages, installed with npm into a fresh project", { timeo
   }
 
   for (const version of PI_VERSIONS) {
-    it(`follows README.md's complete pi web UI as written: a turn with a bash run, the stats, axe-clean (pi ${version.version})`, async (t) => {
+    it(`follows README.md's complete pi web UI as written: a turn with a bash run, the stats, axe-clean, /hello (pi ${version.version})`, async (t) => {
       writeFileSync(join(project, "index.html"), readmeBlock("full index.html"));
       writeFileSync(join(project, "ext.ts"), readmeBlock("ext.ts"));
       const bridgeCommand = readmeBlock("commands")
@@ -475,6 +475,13 @@ describe("the packed packages, installed with npm into a fresh project", { timeo
           }
         }
       }
+      // The extension's dialog works in this page too.
+      await prompt.fill("/hello");
+      await prompt.press("Enter");
+      const input = page.locator("pi-extension-ui pi-input").getByRole("textbox");
+      await input.fill("Grace");
+      await input.press("Enter");
+      await page.locator("pi-notifications", { hasText: "Hello, Grace!" }).waitFor();
       assert.deepEqual(errors, []);
       await page.close();
       await stopBridgeProcess(bridge);
