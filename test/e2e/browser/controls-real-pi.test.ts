@@ -7,7 +7,9 @@
  * (asked from a client of the test's, not the page's session) then reports; a thinking level picked, which pi reports
  * too and sends the next turn's request with (the scripted model's requests); New session and Fork… in
  * pi-session-actions; a reload of the page mid-answer. What is asserted is what a reader sees: the transcript, the
- * tool card, the stats, the prompt's text. One pi per version for the whole file (about 10 s an engine).
+ * tool card, the stats, the prompt's text; and axe-core, run in the page's document, finds nothing with a
+ * conversation on it in either theme. One pi per version for the whole file (10 to 15 s an engine when the machine is
+ * otherwise idle).
  *
  * What each pi version could and could not do is the same here, but for the thinking levels offered: pi 1.6.0 says
  * (get_available_thinking_levels), pi 0.73.1 cannot, and the element applies 0.73.1's own rule to the model.
@@ -314,6 +316,33 @@ for (const version of ["0.73.1", "1.6.0"]) {
           name: `controls-real-pi-${version}-${theme}`,
           selector: "#controls-shot",
         });
+      }
+      root.removeAttribute("style");
+    });
+
+    it("axe finds nothing on the page with a conversation on it, in light and dark", async function () {
+      this.timeout(90_000);
+      // axe-core runs inside the page's own document, loaded there as a classic script.
+      const script = frame.doc.createElement("script");
+      script.src = "/node_modules/axe-core/axe.min.js";
+      const loaded = new Promise((resolve, reject) => {
+        script.addEventListener("load", resolve);
+        script.addEventListener("error", reject);
+      });
+      frame.doc.head.append(script);
+      await loaded;
+      const { axe } = frame.window as unknown as {
+        axe: { run(context: Document): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> };
+      };
+      const root = frame.doc.documentElement;
+      for (const theme of ["light", "dark"]) {
+        root.style.colorScheme = theme;
+        root.style.setProperty("--pi-color-scheme", theme);
+        const { violations } = await axe.run(frame.doc);
+        expect(
+          violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`),
+          theme,
+        ).to.deep.equal([]);
       }
       root.removeAttribute("style");
     });
