@@ -12,11 +12,15 @@
  * - README.md's "Embedding in a page" taken literally: its `index.html` and `ext.ts` blocks written as files, its
  *   `npx pi-bridge …` line run as written (with pi on PATH), the printed address opened, the extension's dialog
  *   answered, with pi 0.73.1 and pi 1.6.0 on PATH. The page loads the installed single-file bundle from a plain
- *   `<script type="module">`.
+ *   `<script type="module">`;
+ * - its second page, a complete pi web UI on the installed full bundle, taken as literally, with pi set up with the
+ *   scripted model (test/support/scripted-model.ts) in its models.json: a prompt typed and sent, the answer after a
+ *   bash run pi really makes, the stats counting the turn, and axe-core finding nothing on the page in light and dark.
  *
  * npm's cache is kept in node_modules/.cache/pi-elements-packaging, so a second run needs no download.
  * PACKAGING_SCREENSHOT=/tmp/embed saves the README page with its dialog open (/tmp/embed-0.73.1-dialog.png) and
- * answered (/tmp/embed-0.73.1-answered.png).
+ * answered (/tmp/embed-0.73.1-answered.png), and the complete page after its turn in both themes at 1280 and 375 px
+ * (/tmp/embed-full-0.73.1-dark-375.png).
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, execFile, spawn } from "node:child_process";
@@ -29,11 +33,16 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { type Browser, chromium, type LaunchOptions, type Page } from "playwright-core";
 import { isolatedPi, PI_VERSIONS, piScript } from "../support/real-pi.js";
+import { type ScriptedModel, startScriptedModel } from "../support/scripted-model.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const NPM_CACHE = join(ROOT, "node_modules/.cache/pi-elements-packaging/npm");
 const EXTENSION = join(ROOT, "test/fixtures/pi/extensions/ui-exercise.ts");
 const PACKAGES = ["core", "elements", "bridge"] as const;
+const AXE = join(ROOT, "node_modules/axe-core/axe.min.js");
+/** The complete page's turn: pi runs this with bash, then answers. */
+const FULL_PAGE_COMMAND = "echo hello from bash";
+const FULL_PAGE_ANSWER = "Bash said hello; the page shows its run above.";
 /** The shared Chromium settings (scripts/chromium.mjs ships no types; a computed specifier keeps tsc out of it). */
 const chromiumScript = new URL("../../scripts/chromium.mjs", import.meta.url).href;
 const { launchOptions } = (await import(chromiumScript)) as { launchOptions(): LaunchOptions };
@@ -55,6 +64,11 @@ function userEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!/^npm_/i.test(key)) env[key] = value;
   return { ...env, ...extra };
+}
+
+/** What the page's `axe.run()` answers, as far as the test reads it. */
+interface AxeResults {
+  violations: { id: string; nodes: { target: unknown }[] }[];
 }
 
 interface PackedFile {
@@ -244,6 +258,7 @@ describe("the packed packages, installed with npm into a fresh project", { timeo
   let browser: Browser;
   const bridges: Bridge[] = [];
   const homes: (() => void)[] = [];
+  const models: ScriptedModel[] = [];
 
   before(async () => {
     mkdirSync(tarballs);
@@ -279,6 +294,7 @@ describe("the packed packages, installed with npm into a fresh project", { timeo
   after(async () => {
     await browser?.close();
     for (const bridge of bridges) await stopBridgeProcess(bridge);
+    for (const model of models) await model.close();
     for (const cleanup of homes) cleanup();
     rmSync(work, { recursive: true, force: true });
   });
@@ -396,6 +412,76 @@ describe("the packed packages, installed with npm into a fresh project", { timeo
       await input.press("Enter");
       await page.locator("pi-notifications", { hasText: "Hello, Grace!" }).waitFor();
       if (screenshot) await page.screenshot({ path: `${screenshot}-${version.version}-answered.png` });
+      assert.deepEqual(errors, []);
+      await page.close();
+      await stopBridgeProcess(bridge);
+    });
+  }
+
+  for (const version of PI_VERSIONS) {
+    it(`follows README.md's complete pi web UI as written: a turn with a bash run, the stats, axe-clean, /hello (pi ${version.version})`, async (t) => {
+      writeFileSync(join(project, "index.html"), readmeBlock("full index.html"));
+      writeFileSync(join(project, "ext.ts"), readmeBlock("ext.ts"));
+      const bridgeCommand = readmeBlock("commands")
+        .split("\n")
+        .find((line) => line.startsWith("npx pi-bridge "));
+      assert.ok(bridgeCommand, "the README starts the bridge with npx pi-bridge");
+      assert.ok(await portIsFree(8787), "the README's bridge uses port 8787, which something else holds");
+      const bin = mkdtempSync(join(tmpdir(), "pi-elements-path-"));
+      homes.push(() => rmSync(bin, { recursive: true, force: true }));
+      writeFileSync(join(bin, "pi"), `#!/bin/sh\nexec "${version.node}" "${piScript(version)}" "$@"\n`);
+      chmodSync(join(bin, "pi"), 0o755);
+      // pi set up as a user sets it up with a model of their own: a models.json in its agent dir (the scripted
+      // model, pi's only one, so the one it starts with).
+      const model = await startScriptedModel([
+        { toolCalls: [{ name: "bash", arguments: { command: FULL_PAGE_COMMAND } }] },
+        { text: FULL_PAGE_ANSWER, delayMs: 5 },
+      ]);
+      models.push(model);
+      const pi = isolatedPi(undefined, { pi: version, model });
+      homes.push(pi.cleanup);
+      const env = userEnv({ ...pi.options.env, PATH: `${bin}:${process.env.PATH ?? ""}` });
+      const bridge = await startBridgeProcess("bash", ["-c", bridgeCommand], { cwd: project, env });
+      bridges.push(bridge);
+      // Stopped even when an assertion fails: the next pi version's run needs port 8787.
+      t.after(() => stopBridgeProcess(bridge));
+
+      const { page, errors } = await open(browser, bridge.page);
+      await page.locator("pi-model-picker", { hasText: "Scripted test model" }).first().waitFor();
+      const prompt = page.locator("pi-prompt").getByRole("textbox");
+      await prompt.fill("Say hello with bash");
+      await prompt.press("Enter");
+      const transcript = page.locator("pi-transcript");
+      await transcript.getByRole("article").filter({ hasText: FULL_PAGE_ANSWER }).waitFor();
+      await page.locator("pi-transcript pi-tool-card", { hasText: "hello from bash" }).waitFor();
+      await page.locator("pi-session-stats", { hasText: "↑" }).waitFor();
+      assert.equal(await transcript.getByRole("article").count(), 3, "the prompt, the bash run, the answer");
+      assert.equal(await page.locator("pi-transcript [aria-busy=true]").count(), 0, "nothing streams any more");
+
+      await page.addScriptTag({ path: AXE });
+      const screenshot = process.env.PACKAGING_SCREENSHOT;
+      for (const colorScheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme });
+        const violations = await page.evaluate(async () => {
+          const { axe } = window as unknown as { axe: { run(): Promise<AxeResults> } };
+          const result = await axe.run();
+          return result.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+        });
+        assert.deepEqual(violations, [], `axe finds nothing in ${colorScheme}`);
+        if (screenshot) {
+          for (const width of [1280, 375]) {
+            await page.setViewportSize({ width, height: width === 375 ? 720 : 800 });
+            await page.screenshot({ path: `${screenshot}-full-${version.version}-${colorScheme}-${width}.png` });
+          }
+        }
+      }
+      // The extension's dialog works in this page too.
+      await prompt.fill("/hello");
+      await prompt.press("Enter");
+      const input = page.locator("pi-extension-ui pi-input").getByRole("textbox");
+      await input.fill("Grace");
+      await input.press("Enter");
+      await page.locator("pi-notifications", { hasText: "Hello, Grace!" }).waitFor();
       assert.deepEqual(errors, []);
       await page.close();
       await stopBridgeProcess(bridge);

@@ -84,6 +84,40 @@ export function piModelsJson(model: Pick<ScriptedModel, "baseUrl">, options: { r
   });
 }
 
+/** The models of `piModelChoicesJson`, as `provider/id`: the first is the one pi starts with (`--model`). */
+export const SCRIPTED_MODEL_CHOICES = ["scripted/scripted-model", "scripted/scripted-plain", "scripted-b/b-model"];
+
+/**
+ * A models.json with a choice, all answered by `model`: the scripted model (reasoning), a plain one beside it, and a
+ * second provider's reasoning model, for tests that switch models or thinking levels.
+ */
+export function piModelChoicesJson(model: Pick<ScriptedModel, "baseUrl">): string {
+  const common = { baseUrl: model.baseUrl, api: "openai-completions", apiKey: "scripted-test-key" };
+  return JSON.stringify({
+    providers: {
+      [SCRIPTED_PROVIDER]: {
+        ...common,
+        models: [
+          {
+            id: SCRIPTED_MODEL_ID,
+            name: "Scripted test model",
+            contextWindow: 128000,
+            maxTokens: 4096,
+            reasoning: true,
+          },
+          { id: "scripted-plain", name: "Scripted plain model", contextWindow: 32000, maxTokens: 2048 },
+        ],
+      },
+      "scripted-b": {
+        ...common,
+        models: [
+          { id: "b-model", name: "Second provider model", contextWindow: 1000000, maxTokens: 8192, reasoning: true },
+        ],
+      },
+    },
+  });
+}
+
 export async function startScriptedModel(initial: Script = []): Promise<ScriptedModel> {
   let script: Script = initial;
   let served = 0;

@@ -42,6 +42,17 @@ describe("pi-status-bar", () => {
     expect(list?.getAttribute("aria-label")).to.equal("Status");
   });
 
+  it("takes no room while it has no status (a page's footer shows no empty box), and its line once it has one", async () => {
+    const el = await fixture<PiStatusBar>(html`<pi-status-bar></pi-status-bar>`);
+    expect(el.getBoundingClientRect().height).to.equal(0);
+    el.statuses = [{ key: "a", text: "ready" }];
+    await el.updateComplete;
+    expect(el.getBoundingClientRect().height).to.be.greaterThan(10);
+    el.statuses = [];
+    await el.updateComplete;
+    expect(el.getBoundingClientRect().height).to.equal(0);
+  });
+
   it("truncates inside a narrow grid or flex track instead of widening it to fit every entry", async () => {
     const statuses = Array.from({ length: 8 }, (_, i) => ({ key: `k${i}`, text: `a long status entry number ${i}` }));
     for (const display of ["grid", "flex"]) {

@@ -8,8 +8,14 @@
 // script (an array of ScriptedReply: text, thinking, toolCalls, delayMs…) and points pi at it; "real-pi:script"
 // `{ script }` gives it the next script, and "real-pi:file" `{ path }` reads a file (or null) in pi's throwaway cwd,
 // where the tools pi runs act. A test reads the bridge's ws URL (with its token) from the page URL's `bridge`.
-import { readFile } from "node:fs/promises";
-import { isAbsolute, relative, resolve } from "node:path";
+// `{ version, script, choices: true }` gives pi three scripted models to choose from (piModelChoicesJson);
+// "real-pi:rpc" `{ command }` sends one command (e.g. `{ type: "get_state" }`) to pi from a client of its own and
+// returns pi's response, so a test reads what pi itself reports; "real-pi:requests" returns the scripted model's
+// requests so far, but for their messages and tools (the model and options pi asked with). /readme/full/index.html?bridge=<ws url> serves
+// README.md's complete page ("embedding: full index.html") as written, but for the bundle's address (the dist/ here)
+// and its pi-session's url (that bridge).
+import { readFile, writeFile } from "node:fs/promises";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -17,7 +23,24 @@ const EXTENSION = `${ROOT}test/fixtures/pi/extensions/ui-exercise.ts`;
 const BUNDLE = `${ROOT}packages/elements/dist/pi-elements.bundle.js`;
 const PAGE = "/demo/hosts/plain/index.html";
 
+const README = `${ROOT}README.md`;
+const README_PAGE = "/readme/full/index.html";
+
+/** The fenced block after `<!-- embedding: NAME -->` in README.md (as test/e2e/packaging.test.ts reads it). */
+function readmeBlock(readme, name) {
+  const marker = `<!-- embedding: ${name} -->`;
+  const at = readme.indexOf(marker);
+  const block = at === -1 ? null : /^```[a-z]*\n([\s\S]*?)^```$/m.exec(readme.slice(at + marker.length));
+  if (!block) throw new Error(`README.md has no block after ${marker}`);
+  return block[1];
+}
+
+function escapeAttribute(text) {
+  return text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+}
+
 export function realPiPlugin() {
+  let rpcs = 0;
   /** One pi and bridge per test session (one test file in one engine). */
   const running = new Map();
   async function stop(id) {
@@ -33,6 +56,13 @@ export function realPiPlugin() {
       // The page loads ./pi-elements.bundle.js: the bundle as built, byte for byte.
       if (context.path === "/demo/hosts/plain/pi-elements.bundle.js") {
         return { body: await readFile(BUNDLE, "utf8"), type: "js" };
+      }
+      if (context.path === README_PAGE) {
+        const bridge = context.URL.searchParams.get("bridge") ?? "";
+        const page = readmeBlock(await readFile(README, "utf8"), "full index.html")
+          .replace('src="./node_modules/@pi-elements/elements/dist/', 'src="/packages/elements/dist/')
+          .replace('<pi-session url="/">', `<pi-session url="${escapeAttribute(bridge)}">`);
+        return { body: page, type: "html" };
       }
       return undefined;
     },
@@ -50,6 +80,10 @@ export function realPiPlugin() {
           model = await startScriptedModel(payload.script);
         }
         const pi = isolatedPi(EXTENSION, { pi: version, model });
+        if (payload?.choices === true && model) {
+          const { piModelChoicesJson } = await import("../scripted-model.ts");
+          await writeFile(join(pi.home, "agent", "models.json"), piModelChoicesJson(model));
+        }
         const bridge = await startBridge({ port: 0, ...pi.options, log: () => {} });
         running.set(session.id, { pi, bridge, model });
         return `${PAGE}?bridge=${encodeURIComponent(bridge.url)}`;
@@ -68,6 +102,24 @@ export function realPiPlugin() {
         if (inside.startsWith("..") || isAbsolute(inside))
           throw new Error(`real-pi:file: ${payload.path} is outside pi's cwd`);
         return readFile(path, "utf8").catch(() => null);
+      }
+      if (command === "real-pi:rpc") {
+        const entry = running.get(session.id);
+        if (!entry) throw new Error("real-pi:rpc: no pi running");
+        const { TestClient } = await import("../../../packages/bridge/test/support/harness.ts");
+        const client = await TestClient.connect(entry.bridge.url);
+        try {
+          const id = `real-pi-rpc-${++rpcs}`;
+          client.send({ ...payload.command, id });
+          return await client.next((r) => r.type === "response" && r.id === id);
+        } finally {
+          await client.close();
+        }
+      }
+      if (command === "real-pi:requests") {
+        const model = running.get(session.id)?.model;
+        if (!model) throw new Error("real-pi:requests: no scripted model (start with a script)");
+        return model.requests.map(({ messages, tools, ...rest }) => rest);
       }
       if (command === "real-pi:stop") {
         await stop(session.id);
