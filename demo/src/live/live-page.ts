@@ -87,7 +87,9 @@ export class DemoLive extends LitElement {
           </div>
           <pi-session-actions .session=${session}></pi-session-actions>
         </header>
-        <section class="conversation" aria-label="Conversation">
+        <section class="conversation" aria-labelledby="conversation">
+          <!-- The transcript's authors are h3s: this keeps the page's headings in order. -->
+          <h2 id="conversation" class="visually-hidden">Conversation</h2>
           <pi-transcript .session=${session}></pi-transcript>
         </section>
         <section class="composer" aria-label="Prompt">
@@ -113,6 +115,8 @@ export class DemoLive extends LitElement {
   static override styles = css`
     :host { display: block; block-size: 100%; min-block-size: 0; }
     h1 { margin: 0; font-size: 1.2rem; }
+    .visually-hidden { position: absolute; inline-size: 1px; block-size: 1px; overflow: hidden; clip-path: inset(50%);
+      white-space: nowrap; }
     .app {
       block-size: 100%;
       display: grid;
@@ -125,7 +129,8 @@ export class DemoLive extends LitElement {
       padding-block-end: 0.6rem; border-block-end: 1px solid var(--demo-border); }
     .title { display: flex; align-items: baseline; gap: 0.75rem; margin-inline-end: auto; }
     .model { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 0.75rem; }
-    .conversation { grid-area: conversation; min-block-size: 0; display: grid;
+    .conversation { grid-area: conversation; min-block-size: 0; display: grid; grid-template-columns: minmax(0, 1fr);
+      position: relative;
       border: 1px solid var(--demo-border); border-radius: 6px; overflow: hidden; }
     pi-transcript { min-block-size: 0; }
     .composer { grid-area: composer; display: grid; grid-template-columns: minmax(0, 1fr); gap: 0.5rem; }
