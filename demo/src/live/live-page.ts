@@ -61,7 +61,7 @@ export class DemoLive extends LitElement {
       <span id="try">Try</span>
       ${SUGGESTED_PROMPTS.map(
         (prompt) =>
-          html`<button type="button" ?disabled=${!idle} title=${prompt.message}
+          html`<button type="button" dir="auto" ?disabled=${!idle} title=${prompt.message}
             @click=${() => this.#suggest(prompt.message)}>${prompt.label}</button>`,
       )}
     </div>`;
@@ -148,7 +148,7 @@ export class DemoLive extends LitElement {
       .app {
         block-size: auto;
         grid-template-columns: minmax(0, 1fr);
-        grid-template-rows: auto minmax(18rem, 70dvh) auto auto auto;
+        grid-template-rows: auto minmax(16rem, calc(100dvh - 18rem)) auto auto auto;
         grid-template-areas: "bar" "conversation" "composer" "footer" "commands";
       }
       .commands { overflow: visible; padding-block-start: 0.5rem; border-block-start: 1px solid var(--demo-border); }
