@@ -32,19 +32,29 @@ Serves the demo (gallery, playground, live page) and a real pi behind the bridge
   --help             this text.
 `;
 
-const { values } = parseArgs({
-  options: {
-    gallery: { type: "boolean", default: false },
-    real: { type: "boolean", default: false },
-    isolated: { type: "boolean", default: false },
-    model: { type: "string" },
-    cwd: { type: "string" },
-    pace: { type: "string", default: "30" },
-    port: { type: "string", default: "5173" },
-    "bridge-port": { type: "string", default: "8787" },
-    help: { type: "boolean", short: "h", default: false },
-  },
-});
+/** The command line, a wrong option said in one line with the help (not a stack trace). */
+function commandLine() {
+  try {
+    return parseArgs({
+      options: {
+        gallery: { type: "boolean", default: false },
+        real: { type: "boolean", default: false },
+        isolated: { type: "boolean", default: false },
+        model: { type: "string" },
+        cwd: { type: "string" },
+        pace: { type: "string", default: "30" },
+        port: { type: "string", default: "5173" },
+        "bridge-port": { type: "string", default: "8787" },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${HELP}`);
+    process.exit(2);
+  }
+}
+
+const { values } = commandLine();
 
 if (values.help) {
   process.stdout.write(HELP);

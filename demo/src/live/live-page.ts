@@ -67,6 +67,13 @@ export class DemoLive extends LitElement {
     </div>`;
   }
 
+  /** A first-time reader's hint while the conversation is empty. */
+  #empty() {
+    const conversation = this.conversation;
+    if (!conversation?.historyLoaded || conversation.entries.length > 0 || conversation.streaming) return "";
+    return html`<p class="empty">Nothing here yet. Write to pi below, or pick one of the suggestions.</p>`;
+  }
+
   override render() {
     const session = this.session;
     if (!session) {
@@ -91,6 +98,7 @@ export class DemoLive extends LitElement {
           <!-- The transcript's authors are h3s: this keeps the page's headings in order. -->
           <h2 id="conversation" class="visually-hidden">Conversation</h2>
           <pi-transcript .session=${session}></pi-transcript>
+          ${this.#empty()}
         </section>
         <section class="composer" aria-label="Prompt">
           <pi-widget-slot .session=${session} placement="aboveEditor"></pi-widget-slot>
@@ -108,7 +116,8 @@ export class DemoLive extends LitElement {
           <demo-command-list .session=${session}></demo-command-list>
         </aside>
       </div>
-      <pi-notifications .session=${session}></pi-notifications>
+      <!-- Toasts float over the page's bottom corner, as pi's do over its editor. -->
+      <pi-notifications .session=${session} floating></pi-notifications>
     `;
   }
 
@@ -133,6 +142,8 @@ export class DemoLive extends LitElement {
       position: relative;
       border: 1px solid var(--demo-border); border-radius: 6px; overflow: hidden; }
     pi-transcript { min-block-size: 0; }
+    .empty { position: absolute; inset: 0; margin: auto; block-size: fit-content; padding: 1rem; text-align: center;
+      color: var(--demo-muted); pointer-events: none; }
     .composer { grid-area: composer; display: grid; grid-template-columns: minmax(0, 1fr); gap: 0.5rem; }
     .suggestions { display: flex; flex-wrap: wrap; align-items: center; gap: 0.4rem; font-size: 0.85rem; }
     .suggestions span { color: var(--demo-muted); }
