@@ -214,8 +214,8 @@ export const transcriptStories: StoryModule = {
     story({
       name: "A long history",
       description:
-        "80 turns at once: the newest entries paint first, the earlier ones fill in a chunk per frame; each is laid out only near the viewport, and stays findable.",
-      knobs: { turns: { type: "number", value: 80, min: 1, max: 500, step: 1 } },
+        "50 turns (100 entries) at once: the newest 60 paint first, the earlier ones fill in a chunk per frame; each is laid out only near the viewport, and stays findable.",
+      knobs: { turns: { type: "number", value: 50, min: 1, max: 500, step: 1 } },
       render: ({ session }) =>
         html`<div style="block-size: 32rem"><pi-transcript .session=${session}></pi-transcript></div>`,
       play: (agent, args) => {
