@@ -1,25 +1,108 @@
 // The demo, in one command (scripts/demo.sh builds first): the bridge with a real pi running the showcase
-// extension, and the demo app served by Vite. `--gallery` serves the gallery and playground with no agent.
-// `--isolated` runs pi with a temporary HOME, so none of your pi settings, keys or extensions are used.
-import { mkdtempSync } from "node:fs";
+// extension, and the demo app served by Vite. By default pi needs no API key: it talks to the demo's scripted
+// OpenAI-compatible model (demo/model/script.ts) on loopback, with a throwaway HOME, and works in a throwaway folder
+// seeded with a tiny project, where the tools it runs really act. `--real` uses your own pi settings, keys and model
+// instead. `--gallery` serves the gallery and playground with no agent. `--help` lists every option.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { defaultAgentCommand, type RunningBridge, startBridge } from "@pi-elements/bridge";
 import { createServer } from "vite";
+import { demoReply, SEED_FILES } from "../demo/model/script.js";
+import { type ScriptedModel, startScriptedModel } from "../test/support/scripted-model.js";
 
-const { values } = parseArgs({
-  options: {
-    gallery: { type: "boolean", default: false },
-    isolated: { type: "boolean", default: false },
-    port: { type: "string", default: "5173" },
-    "bridge-port": { type: "string", default: "8787" },
-  },
-});
+const HELP = `Usage: bash scripts/demo.sh [options]
+
+Serves the demo (gallery, playground, live page) and a real pi behind the bridge.
+
+  (no option)        pi talks to the demo's scripted model: no API key, nothing leaves this machine. It runs
+                     with a throwaway HOME and works in a throwaway folder seeded with a tiny project; the
+                     tools it calls (bash, edit, write) really run there.
+  --real             pi uses your own settings and keys (~/.pi/agent) and your default model: a real provider.
+  --model P/ID       with --real: the model to start with, e.g. anthropic/claude-sonnet-4-5 (pi's --model).
+  --cwd DIR          where pi works. Default: a throwaway folder seeded with the tiny project (also with --real,
+                     so a real model edits nothing of yours unless you say so).
+  --pace MS          the scripted model's milliseconds between two streamed chunks (default 30; 0: at once).
+  --gallery          the gallery and playground only, no pi.
+  --isolated         the default now (a throwaway HOME); kept so older commands still work.
+  --port N           the page's port (default 5173; 0 picks a free one).
+  --bridge-port N    the bridge's port (default 8787; 0 picks a free one).
+  --help             this text.
+`;
+
+/** The command line, a wrong option said in one line with the help (not a stack trace). */
+function commandLine() {
+  try {
+    return parseArgs({
+      options: {
+        gallery: { type: "boolean", default: false },
+        real: { type: "boolean", default: false },
+        isolated: { type: "boolean", default: false },
+        model: { type: "string" },
+        cwd: { type: "string" },
+        pace: { type: "string", default: "30" },
+        port: { type: "string", default: "5173" },
+        "bridge-port": { type: "string", default: "8787" },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${HELP}`);
+    process.exit(2);
+  }
+}
+
+const { values } = commandLine();
+
+if (values.help) {
+  process.stdout.write(HELP);
+  process.exit(0);
+}
+const pace = Number(values.pace);
+if (!Number.isFinite(pace) || pace < 0) {
+  process.stderr.write(`--pace wants milliseconds (a number, 0 or more), not ${JSON.stringify(values.pace)}\n`);
+  process.exit(2);
+}
+if (values.model !== undefined && !values.real) {
+  process.stderr.write("--model is for --real: the scripted model is the only one without a key\n");
+  process.exit(2);
+}
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const showcase = join(root, "demo/showcase/pi-extension.ts");
+/** How pi names the scripted model: `--model demo/scripted`, shown by the model picker as "(demo) Scripted model". */
+const DEMO_PROVIDER = "demo";
+const DEMO_MODEL_ID = "scripted";
+
+/** pi's models.json (in the throwaway agent dir) that names the scripted server as an OpenAI-compatible provider. */
+function modelsJson(model: ScriptedModel): string {
+  const scripted = {
+    id: DEMO_MODEL_ID,
+    name: "Scripted model",
+    reasoning: true,
+    contextWindow: 128000,
+    maxTokens: 4096,
+  };
+  // pi wants a key for a provider; the scripted server ignores it.
+  const provider = { baseUrl: model.baseUrl, api: "openai-completions", apiKey: "none", models: [scripted] };
+  return `${JSON.stringify({ providers: { [DEMO_PROVIDER]: provider } }, null, 2)}\n`;
+}
+
+/** Folders made for this run, removed when it stops. */
+const throwaway: string[] = [];
+
+/** A fresh folder with the tiny project the scripted turns work on. */
+function seededWorkspace(): string {
+  const dir = mkdtempSync(join(tmpdir(), "pi-elements-demo-work-"));
+  throwaway.push(dir);
+  for (const [path, content] of Object.entries(SEED_FILES)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+  return dir;
+}
 
 const vite = await createServer({
   configFile: join(root, "demo/vite.config.ts"),
@@ -29,17 +112,33 @@ await vite.listen();
 const pageUrl = vite.resolvedUrls?.local[0] ?? `http://127.0.0.1:${values.port}/`;
 
 let bridge: RunningBridge | undefined;
+let model: ScriptedModel | undefined;
+let cwd = "";
 if (!values.gallery) {
   const pi = defaultAgentCommand(root);
   console.error(`[bridge] agent: ${pi.description}`);
   const env = { ...process.env };
-  if (values.isolated) {
-    const home = mkdtempSync(join(tmpdir(), "pi-elements-demo-"));
-    Object.assign(env, { HOME: home, PI_CODING_AGENT_DIR: join(home, "agent") });
+  const args = [...pi.args, "--no-session", "-e", showcase];
+  cwd =
+    values.cwd === undefined
+      ? seededWorkspace()
+      : resolve(process.env["PI_DEMO_INVOKED_FROM"] ?? process.cwd(), values.cwd);
+  if (values.real) {
+    if (values.model !== undefined) args.push("--model", values.model);
+  } else {
+    // pi's own models.json in a throwaway agent dir names the scripted server, so no setting or key of yours is read.
+    model = await startScriptedModel((request) => demoReply(request, pace));
+    const home = mkdtempSync(join(tmpdir(), "pi-elements-demo-home-"));
+    throwaway.push(home);
+    const agentDir = join(home, "agent");
+    mkdirSync(agentDir, { recursive: true });
+    writeFileSync(join(agentDir, "models.json"), modelsJson(model));
+    Object.assign(env, { HOME: home, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1" });
+    args.push("--offline", "-ne", "-ns", "-np", "-nc", "--model", `${DEMO_PROVIDER}/${DEMO_MODEL_ID}`);
   }
   const options = {
-    agent: { command: pi.command, args: [...pi.args, "--no-session", "-e", showcase] },
-    cwd: root,
+    agent: { command: pi.command, args },
+    cwd,
     env,
     log: (line: string) => console.error(`[bridge] ${line}`),
   };
@@ -56,6 +155,14 @@ console.log(`  Gallery and playground:  ${pageUrl}`);
 if (bridge) {
   console.log(`  Live page with real pi:  ${pageUrl}?bridge=${encodeURIComponent(bridge.url)}#/live`);
   console.log(`  (the bridge token is in that link; the bridge only accepts loopback pages)`);
+  console.log(
+    model
+      ? `  Model: the demo's scripted model (no API key; its replies are scripted, the tools pi runs are real)`
+      : `  Model: ${values.model ?? "your pi's default"}, with your pi settings and keys`,
+  );
+  console.log(
+    `  pi works in:             ${cwd}${values.cwd === undefined ? " (a throwaway copy of a tiny project)" : ""}`,
+  );
 }
 console.log(`  Ctrl+C stops everything.`);
 console.log("");
@@ -64,8 +171,12 @@ let stopping = false;
 const stop = async () => {
   if (stopping) return;
   stopping = true;
-  await Promise.allSettled([bridge?.close(), vite.close()]);
+  await Promise.allSettled([bridge?.close(), vite.close(), model?.close()]);
   process.exit(0);
 };
+// On any exit: Vite ends the process on SIGTERM by itself, possibly before `stop` is done.
+process.on("exit", () => {
+  for (const dir of throwaway) rmSync(dir, { recursive: true, force: true });
+});
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);

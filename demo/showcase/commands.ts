@@ -39,7 +39,7 @@ export function onSessionStart(ui: ShowcaseUi): void {
     `Type ${ui.fg("accent", "/")} to see the commands, e.g. ${ui.fg("accent", "/pick")} or ${ui.fg("accent", "/gate")}.`,
   ]);
   ui.setStatus("0-agent", ui.fg("success", "● ready"));
-  ui.setStatus("1-model", ui.fg("muted", "no model needed for extension commands"));
+  ui.setStatus("1-model", ui.fg("muted", "extension commands need no model"));
 }
 
 export const commands: Record<string, ShowcaseCommand> = {

@@ -8,6 +8,9 @@ import "@pi-elements/elements/elements/model-picker.js";
 import "@pi-elements/elements/elements/session-actions.js";
 import "@pi-elements/elements/elements/session-stats.js";
 import "@pi-elements/elements/elements/thinking-level.js";
+// The conversation's elements (pi-transcript, pi-markdown, pi-code-block, pi-tool-card), for the live page; from
+// source, as the gallery's stories import them (one copy of their types).
+import "../../packages/elements/src/transcript.js";
 import "./app/session-controls.js";
 import "./gallery/story-view.js";
 import "./playground/playground-page.js";
@@ -56,6 +59,8 @@ export class DemoApp extends LitElement {
   }
 
   protected override updated(): void {
+    // The live page fills the window below the header (its conversation is what scrolls), the gallery grows.
+    this.toggleAttribute("data-live", this.route.page === "live");
     document.documentElement.style.colorScheme = this.theme === "auto" ? "light dark" : this.theme;
     document.documentElement.style.setProperty("--pi-color-scheme", this.theme === "auto" ? "light dark" : this.theme);
   }
@@ -154,6 +159,14 @@ export class DemoApp extends LitElement {
     nav a:hover { background: var(--demo-code-bg); }
     nav a[aria-current="page"] { background: var(--demo-selected); font-weight: 600; }
     main { padding: 1.25rem 1.5rem; min-width: 0; }
+    /* The live page: the whole width for the conversation; the story list opens from the menu button, over it. */
+    :host([data-live]) { block-size: 100dvh; min-height: 0; grid-template-columns: minmax(0, 1fr); }
+    :host([data-live]) main { grid-row: 2; grid-column: 1; min-block-size: 0; overflow: auto; padding-block: 0.9rem; }
+    :host([data-live]) .menu { display: inline-block; }
+    :host([data-live]) nav { display: none; }
+    :host([data-live]) nav[data-open] { display: block; grid-row: 2; grid-column: 1; z-index: 2; justify-self: start;
+      inline-size: min(18rem, 100%); box-sizing: border-box; min-block-size: 0; background: var(--demo-bg);
+      border-inline-end: 1px solid var(--demo-border); border-bottom: 1px solid var(--demo-border); }
     .story-head h1 { margin: 0 0 0.25rem; font-size: 1.3rem; }
     .story-head p { margin: 0 0 1rem; color: var(--demo-muted); }
     /* A phone: one column; the story list opens from the menu button, over the page. */
@@ -163,6 +176,9 @@ export class DemoApp extends LitElement {
       nav { display: none; border-inline-end: 0; border-bottom: 1px solid var(--demo-border); }
       nav[data-open] { display: block; }
       main { padding: 1rem; }
+      /* A phone: the live page is taller than the window; the page scrolls, its conversation keeps a height. */
+      :host([data-live]) { block-size: auto; min-height: 100dvh; }
+      :host([data-live]) main { overflow: visible; padding: 0.75rem; }
       .story-head h1 { font-size: 1.15rem; }
     }
   `;

@@ -1,13 +1,16 @@
 /**
- * The README's demo command, as a newcomer runs it (scripts/demo.ts after the build; `--isolated` so pi uses a
- * throwaway home): it prints its URLs, the gallery and the playground work with no agent, and the live page reaches
- * the real pi 0.73.1 running the showcase extension through the bridge: a slash command's select is answered with
- * the mouse and pi reports what it received.
+ * The README's demo command, as a newcomer runs it (scripts/demo.ts after the build, with no option and no API key in
+ * its environment): it prints its URLs, the gallery and the playground work with no agent, and the live page reaches
+ * the real pi 0.73.1 running the showcase extension through the bridge, with the demo's scripted model: a streamed
+ * conversation in which pi really runs its tools in the throwaway folder the demo prints (a bash run, an edit with
+ * its diff, a test written and run, an rm the showcase's permission gate asks about), the whole pi web UI laid out at
+ * 1280 and 375 px in both themes, and a slash command's select answered with the mouse.
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
@@ -16,6 +19,18 @@ import { dialogsArmed } from "../support/armed.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+/** `DEMO_SCREENSHOT=/tmp/demo` writes the live page's PNGs (/tmp/demo-1280-light.png…) for a person to look at. */
+const SCREENSHOT = process.env["DEMO_SCREENSHOT"];
+
+/**
+ * The environment without anything that looks like a provider's key: the demo must not need one. Nor node's test
+ * runner's mark, which pi's bash would pass on to the `node --test` it runs (that one would then skip its files).
+ */
+function keylessEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/API_KEY|_TOKEN|OAUTH|^NODE_TEST_CONTEXT$/i.test(name)),
+  );
+}
 
 /** axe's WCAG 2 A/AA and best-practice violations on the whole page, one line each. */
 async function axeViolations(page: Page): Promise<string[]> {
@@ -28,17 +43,56 @@ async function axeViolations(page: Page): Promise<string[]> {
   });
 }
 
+/** Waits until pi's turn is over as the page shows it: nothing streams, and the run is idle. */
+async function turnOver(page: Page): Promise<void> {
+  await page.waitForFunction(deepFind, "pi-transcript");
+  await page.waitForFunction(() => {
+    // (No named helper in here: tsx would wrap it in a `__name` the page does not have.)
+    const transcript = (window as unknown as { deepFind(selector: string): Element | undefined }).deepFind(
+      "pi-transcript",
+    ) as { snapshot?: { run: { status: string }; streaming: unknown } } | undefined;
+    return transcript?.snapshot?.run.status === "idle" && transcript.snapshot.streaming === undefined;
+  });
+}
+
+/**
+ * Installs `window.deepFind(selector)` in the page, the first element matching `selector` across open shadow roots,
+ * and says whether it finds one.
+ */
+function deepFind(selector: string): boolean {
+  const install = new Function(
+    "selector",
+    `window.deepFind = (s) => {
+      const stack = [document];
+      while (stack.length > 0) {
+        const root = stack.shift();
+        const found = root.querySelector(s);
+        if (found) return found;
+        for (const element of root.querySelectorAll("*")) if (element.shadowRoot) stack.push(element.shadowRoot);
+      }
+      return undefined;
+    };
+    return window.deepFind(selector) !== undefined;`,
+  );
+  return install(selector) as boolean;
+}
+
 describe("the demo command", { timeout: 180_000 }, () => {
   let demo: ChildProcess;
   let browser: Browser;
   let galleryUrl = "";
   let liveUrl = "";
+  /** The throwaway folder pi works in, as the demo prints it. */
+  let workspace = "";
+  /** The live page after the scripted conversation, kept for the layout checks. */
+  let conversation: Page | undefined;
 
   before(async () => {
     demo = spawn(
       process.execPath,
-      ["--import", "tsx", "scripts/demo.ts", "--isolated", "--port", "0", "--bridge-port", "0"],
-      { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
+      // A quick pace: the scripted model streams in small chunks still, just not at a reader's speed.
+      ["--import", "tsx", "scripts/demo.ts", "--port", "0", "--bridge-port", "0", "--pace", "8"],
+      { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: keylessEnv() },
     );
     let output = "";
     await new Promise<void>((resolve, reject) => {
@@ -47,9 +101,11 @@ describe("the demo command", { timeout: 180_000 }, () => {
         output += chunk.toString();
         const gallery = /Gallery and playground:\s+(\S+)/.exec(output);
         const live = /Live page with real pi:\s+(\S+)/.exec(output);
-        if (gallery?.[1] && live?.[1]) {
+        const cwd = /pi works in:\s+(\S+)/.exec(output);
+        if (gallery?.[1] && live?.[1] && cwd?.[1]) {
           galleryUrl = gallery[1];
           liveUrl = live[1];
+          workspace = cwd[1];
           clearTimeout(timer);
           resolve();
         }
@@ -66,6 +122,8 @@ describe("the demo command", { timeout: 180_000 }, () => {
       demo.kill("SIGTERM");
       await exited;
     }
+    // The throwaway folder goes with the demo.
+    assert.equal(existsSync(workspace), false, `${workspace} is removed`);
   });
 
   async function open(
@@ -110,6 +168,113 @@ describe("the demo command", { timeout: 180_000 }, () => {
     await page.keyboard.press("Enter");
     await page.locator("pi-notifications", { hasText: 'select answered "production"' }).waitFor();
     assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it("has a real conversation with no API key: streamed thinking and Markdown, tools pi really runs, a diff, a follow-up", async () => {
+    const { page, errors } = await open(liveUrl);
+    conversation = page;
+    await page.getByRole("status").getByText("Connected").waitFor();
+    await page.getByRole("button", { name: "Model: Scripted model" }).waitFor();
+    const transcript = page.locator("pi-transcript");
+    await page.getByRole("button", { name: "Make greet() friendlier" }).click();
+
+    // It streams: the article being written shows a beginning of pi's Markdown before the whole of it.
+    await page.waitForFunction(deepFind, "pi-transcript");
+    const partial = await page.waitForFunction(
+      () => {
+        const streaming = (window as unknown as { deepFind(selector: string): Element | undefined }).deepFind(
+          "[part~=streaming]",
+        );
+        const markdown = streaming?.querySelector("pi-markdown")?.shadowRoot?.textContent ?? "";
+        return markdown.includes("tiny ES module") && !markdown.includes("make it warmer") ? markdown : false;
+      },
+      undefined,
+      { polling: "raf" },
+    );
+    assert.match(String(await partial.jsonValue()), /tiny ES module/);
+    await transcript.locator("pi-markdown", { hasText: "is friendlier now" }).waitFor();
+    await turnOver(page);
+
+    // Thinking, collapsed once done; the bash card shows what pi's run printed (file names the command never named).
+    await transcript.locator("details[part~=thinking]").first().waitFor();
+    const ls = transcript.locator("pi-tool-card", { hasText: "ls -1 && cat greet.js" });
+    await ls.locator("[part~=output]", { hasText: "package.json" }).waitFor();
+    // The edit's diff, and the file really changed in pi's throwaway folder; pi ran the new code.
+    const edit = transcript.locator("pi-tool-card", { has: page.locator("[part~=diff]") });
+    await edit.locator("[part~=diff-added]", { hasText: "Nice to see you." }).waitFor();
+    await edit.locator("[part~=diff-removed]", { hasText: '"Hello, " + name' }).waitFor();
+    assert.match(readFileSync(join(workspace, "greet.js"), "utf8"), /`Hello, \$\{name\}! Nice to see you\.`/);
+    // The answer quotes that run in a code block.
+    const answer = transcript.locator("pi-markdown", { hasText: "is friendlier now" });
+    const codeOf = (markdown: typeof answer) =>
+      markdown
+        .locator("pi-code-block")
+        .first()
+        .evaluate((block) => (block as HTMLElement & { code: string }).code);
+    assert.equal(await codeOf(answer), "Hello, pi! Nice to see you.");
+    // The footer counts the turn's tokens.
+    await page.locator("pi-session-stats [part~=input]").waitFor();
+
+    // A follow-up: pi writes a test and runs it; the answer quotes node's own summary.
+    await page.getByRole("button", { name: "Add a test" }).click();
+    await transcript.locator("pi-markdown", { hasText: "The test is in" }).waitFor();
+    await turnOver(page);
+    assert.match(readFileSync(join(workspace, "greet.test.js"), "utf8"), /node:test/);
+    assert.match(await codeOf(transcript.locator("pi-markdown", { hasText: "The test is in" })), /^# pass 1$/m);
+
+    // The extension's UI in a model turn: the showcase's permission gate asks before pi runs rm; No blocks it.
+    await page.getByRole("button", { name: "Clean up the build folder" }).click();
+    const gate = page.locator("pi-extension-ui pi-confirm", { hasText: "rm -rf build" });
+    await gate.waitFor();
+    await gate.getByRole("button", { name: "No", exact: true }).click();
+    await transcript.locator("pi-markdown", { hasText: "You said no, so nothing was deleted" }).waitFor();
+    await turnOver(page);
+    assert.equal(existsSync(join(workspace, "build/bundle.js")), true);
+    assert.deepEqual(errors, []);
+  });
+
+  it("lays the live page out at 1280 and 375 px in light and dark: no sideways scroll, every part on screen, axe clean", async () => {
+    const page = conversation;
+    assert.ok(page, "the conversation test ran first");
+    const select = page.locator(".top select").first();
+    for (const [width, height] of [
+      [1280, 800],
+      [375, 740],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      for (const theme of ["light", "dark"]) {
+        await select.selectOption(theme);
+        await page.locator("pi-transcript [part~=entry]").first().waitFor();
+        assert.equal(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 0);
+        for (const part of [
+          "pi-model-picker",
+          "pi-thinking-level",
+          "pi-session-actions",
+          "pi-transcript",
+          "pi-prompt",
+        ]) {
+          const box = await page.locator(part).boundingBox();
+          assert.ok(box && box.width > 0 && box.height > 0, `${part} is laid out at ${width} px`);
+          assert.ok(
+            box.x >= 0 && box.x + box.width <= width,
+            `${part} fits across ${width} px: ${JSON.stringify(box)}`,
+          );
+        }
+        // The conversation is the region that scrolls, and it keeps a readable height.
+        const feed = await page.locator("pi-transcript").boundingBox();
+        assert.ok(feed && feed.height >= 250, `the transcript is ${feed?.height} px tall at ${width} px`);
+        await page.locator("pi-session-stats").scrollIntoViewIfNeeded();
+        assert.ok(await page.locator("pi-status-bar").isVisible());
+        if (width === 1280) {
+          // Everything on one screen: the footer is in the window without scrolling the page.
+          const footer = await page.locator("pi-session-stats").boundingBox();
+          assert.ok(footer && footer.y + footer.height <= height, "the footer is on screen");
+        }
+        assert.deepEqual(await axeViolations(page), [], `axe at ${width} px, ${theme}`);
+        if (SCREENSHOT) await page.screenshot({ path: `${SCREENSHOT}-${width}-${theme}.png` });
+      }
+    }
     await page.close();
   });
 

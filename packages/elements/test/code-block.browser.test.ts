@@ -32,7 +32,7 @@ function fakeClipboard(succeed = true): { written: string[]; restore: () => void
 describe("pi-code-block", () => {
   before(() => loadHighlighter());
 
-  it("shows the language and the code, highlighted, in a focusable, named, left-to-right region", async () => {
+  it("shows the language and the code, highlighted, in a focusable, named, left-to-right group", async () => {
     const el = await fixture<PiCodeBlock>(
       html`<pi-code-block .code=${"const a = 'x';"} language="ts"></pi-code-block>`,
     );
@@ -40,7 +40,7 @@ describe("pi-code-block", () => {
     const code = part(el, "code");
     expect([code.tabIndex, code.getAttribute("role"), code.getAttribute("aria-label"), code.dir]).to.deep.equal([
       0,
-      "region",
+      "group",
       "Code (ts)",
       "ltr",
     ]);
@@ -48,6 +48,18 @@ describe("pi-code-block", () => {
     expect(code.querySelector(".hljs-keyword")?.textContent).to.equal("const");
     expect(code.querySelector(".hljs-string")?.textContent).to.equal("'x'");
     expect(code.textContent).to.equal("const a = 'x';");
+  });
+
+  it("is no landmark: a message with two code blocks in one language passes axe (landmark-unique)", async () => {
+    // A transcript holds many code blocks, often in one language, so "Code (js)" is not a unique name: each block is
+    // a named, focusable group that scrolls, not a region landmark.
+    const el = await fixture<HTMLElement>(
+      html`<div><pi-code-block .code=${"a();"} language="js"></pi-code-block>
+        <pi-code-block .code=${"b();"} language="js"></pi-code-block></div>`,
+    );
+    const codes = [...el.querySelectorAll("pi-code-block")].map((block) => part(block as PiCodeBlock, "code"));
+    expect(codes.map((code) => code.getAttribute("role"))).to.deep.equal(["group", "group"]);
+    await expect(el).to.be.accessible();
   });
 
   it("shows code without a language, or in one the highlighter does not know, as plain text", async () => {

@@ -1,5 +1,6 @@
 /** Every story module, in sidebar order. */
 import type { StoryModule } from "../story.js";
+import { codeBlockStories } from "./code-block.stories.js";
 import { confirmStories, editorStories, inputStories, queueStories, selectStories } from "./dialogs.stories.js";
 import { notificationStories, promptStories, statusStories, widgetStories } from "./display.stories.js";
 import { markdownStories } from "./markdown.stories.js";
@@ -18,6 +19,7 @@ export const storyModules: StoryModule[] = [
   notificationStories,
   promptStories,
   markdownStories,
+  codeBlockStories,
   toolCardStories,
   transcriptStories,
   sessionControlsStories,

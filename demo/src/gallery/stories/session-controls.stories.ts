@@ -32,14 +32,37 @@ const MODELS: readonly Model[] = [
   model("ollama", "qwen3:32b", "Qwen3 32B (ローカル)", true, 32768),
 ];
 
+/** What a story changes in pi's answers. */
+interface Situation {
+  /** The model pi starts with (an index into MODELS). Default 0, a reasoning model. */
+  model?: number;
+  /** `get_session_stats` of a session with nothing in it yet. */
+  fresh?: boolean;
+  /** Right after a compaction: pi does not know the context use. */
+  compacted?: boolean;
+  /** Commands pi refuses, with its error text. */
+  refusals?: Readonly<Record<string, string>>;
+}
+
 /** Makes the agent answer the controls' commands as pi `version` does, keeping the state they change. */
-function answerAsPi(agent: StoryAgent, version: string, percent: number, streaming: boolean): void {
-  let current: Model = MODELS[0]!;
+function answerAsPi(
+  agent: StoryAgent,
+  version: string,
+  percent: number,
+  streaming: boolean,
+  situation: Situation = {},
+): void {
+  let current: Model = MODELS[situation.model ?? 0]!;
   let level = "medium";
   let name: string | undefined;
   const levels = () => (current.reasoning ? ["off", "minimal", "low", "medium", "high"] : ["off"]);
-  agent.refusals =
-    version === "0.73.1" ? { get_available_thinking_levels: "Unknown command: get_available_thinking_levels" } : {};
+  agent.refusals = {
+    ...(version === "0.73.1"
+      ? { get_available_thinking_levels: "Unknown command: get_available_thinking_levels" }
+      : {}),
+    ...situation.refusals,
+  };
+  if (!current.reasoning) level = "off";
   agent.answers = {
     get_state: () => ({
       model: current,
@@ -57,21 +80,36 @@ function answerAsPi(agent: StoryAgent, version: string, percent: number, streami
     get_messages: { messages: [] },
     get_available_models: { models: MODELS },
     get_available_thinking_levels: () => ({ levels: levels() }),
-    get_session_stats: () => ({
-      sessionId: "01a233ea-9a4d-7175-886e-082132188cc7",
-      userMessages: 3,
-      assistantMessages: 3,
-      toolCalls: 4,
-      toolResults: 4,
-      totalMessages: 14,
-      tokens: { input: 48210, output: 9120, cacheRead: 152000, cacheWrite: 4100, total: 213430 },
-      cost: 0.4215,
-      contextUsage: {
-        tokens: Math.round((percent / 100) * current.contextWindow),
-        contextWindow: current.contextWindow,
-        percent,
-      },
-    }),
+    get_session_stats: () =>
+      situation.fresh
+        ? {
+            sessionId: "01a233ea-9a4d-7175-886e-082132188cc7",
+            userMessages: 0,
+            assistantMessages: 0,
+            toolCalls: 0,
+            toolResults: 0,
+            totalMessages: 0,
+            tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+            cost: 0,
+            contextUsage: { tokens: 0, contextWindow: current.contextWindow, percent: 0 },
+          }
+        : {
+            sessionId: "01a233ea-9a4d-7175-886e-082132188cc7",
+            userMessages: 3,
+            assistantMessages: 3,
+            toolCalls: 4,
+            toolResults: 4,
+            totalMessages: 14,
+            tokens: { input: 48210, output: 9120, cacheRead: 152000, cacheWrite: 4100, total: 213430 },
+            cost: 0.4215,
+            contextUsage: situation.compacted
+              ? { tokens: null, contextWindow: current.contextWindow, percent: null }
+              : {
+                  tokens: Math.round((percent / 100) * current.contextWindow),
+                  contextWindow: current.contextWindow,
+                  percent,
+                },
+          },
     set_model: (command: Record<string, unknown>) => {
       current = MODELS.find((m) => m.provider === command["provider"] && m.id === command["modelId"]) ?? current;
       if (!current.reasoning) level = "off";
@@ -148,6 +186,63 @@ export const sessionControlsStories: StoryModule = {
       },
       play: (agent, args) => {
         if (args.streaming) agent.raw({ type: "agent_start" });
+      },
+    }),
+    story({
+      name: "A model that does not reason",
+      description:
+        "pi-model-picker and pi-thinking-level on Claude Haiku 3.5: the only level is off, so the select is disabled and says why. Pick a reasoning model to enable it.",
+      knobs,
+      render: ({ session, agent }, args) => {
+        answerAsPi(agent, args.pi, args.contextPercent, args.streaming, { model: 1 });
+        return html`<div style="display: flex; flex-wrap: wrap; gap: 0.75rem; align-items: center; padding: 0.5rem; background: Canvas; color: CanvasText">
+          <pi-model-picker .session=${session}></pi-model-picker>
+          <pi-thinking-level .session=${session}></pi-thinking-level>
+        </div>`;
+      },
+    }),
+    story({
+      name: "A fresh session",
+      description:
+        "pi-session-stats before the first turn: no tokens, no cost, the context empty (pi leaves zero parts out).",
+      knobs: { ...knobs, contextPercent: { ...knobs.contextPercent, value: 0 } },
+      render: ({ session, agent }, args) => {
+        answerAsPi(agent, args.pi, args.contextPercent, args.streaming, { fresh: true });
+        return html`<div style="padding: 0.5rem; background: Canvas; color: CanvasText"><pi-session-stats .session=${session}></pi-session-stats></div>`;
+      },
+    }),
+    story({
+      name: "Just compacted",
+      description:
+        "Right after a compaction pi does not know the context use: the context part shows ?/window, as pi does.",
+      knobs,
+      render: ({ session, agent }, args) => {
+        answerAsPi(agent, args.pi, args.contextPercent, args.streaming, { compacted: true });
+        return html`<div style="padding: 0.5rem; background: Canvas; color: CanvasText"><pi-session-stats .session=${session}></pi-session-stats></div>`;
+      },
+    }),
+    story({
+      name: "pi refuses",
+      description:
+        "pi answers with an error: the model list cannot be had (the picker says so in words); choosing a level, naming, forking and exporting are refused too (try them: each error shows beside its control).",
+      knobs,
+      render: ({ session, agent }, args) => {
+        answerAsPi(agent, args.pi, args.contextPercent, args.streaming, {
+          refusals: {
+            get_available_models: "No API key found for any provider",
+            set_thinking_level: "Thinking level is locked by the project settings",
+            set_session_name: "Session name is read-only",
+            get_fork_messages: "Nothing to fork from yet",
+            export_html: "EACCES: permission denied, open '/home/user/.pi/agent/sessions/export.html'",
+          },
+        });
+        return html`<div style="display: grid; gap: 0.5rem; padding: 0.5rem; background: Canvas; color: CanvasText">
+          <div style="display: flex; flex-wrap: wrap; gap: 0.75rem; align-items: center">
+            <pi-model-picker .session=${session}></pi-model-picker>
+            <pi-thinking-level .session=${session}></pi-thinking-level>
+          </div>
+          <pi-session-actions .session=${session}></pi-session-actions>
+        </div>`;
       },
     }),
   ],

@@ -202,5 +202,33 @@ export const transcriptStories: StoryModule = {
         agent.raw({ type: "agent_end", messages: [] });
       },
     }),
+    story({
+      name: "Tool output expanded",
+      description:
+        "The same conversation with every tool card open (tools-expanded; Ctrl+O or the toolbar toggles it).",
+      knobs: {},
+      render: ({ session }) =>
+        html`<div style="block-size: 32rem"><pi-transcript .session=${session} tools-expanded></pi-transcript></div>`,
+      play: (agent) => conversation(agent),
+    }),
+    story({
+      name: "A long history",
+      description:
+        "50 turns (100 entries) at once: the newest 60 paint first, the earlier ones fill in a chunk per frame; each is laid out only near the viewport, and stays findable.",
+      knobs: { turns: { type: "number", value: 50, min: 1, max: 500, step: 1 } },
+      render: ({ session }) =>
+        html`<div style="block-size: 32rem"><pi-transcript .session=${session}></pi-transcript></div>`,
+      play: (agent, args) => {
+        for (let i = 1; i <= args.turns; i++) {
+          userTurn(agent, `Question ${i}: what does step ${i} do?`);
+          assistantTurn(
+            agent,
+            [{ type: "text", text: `Step **${i}** checks \`item-${i}\` and moves on.` }],
+            {},
+            { size: 400 },
+          );
+        }
+      },
+    }),
   ],
 };

@@ -41,7 +41,8 @@ function renderTree(nodes: readonly Node[]): unknown[] {
  * @csspart header - The line with the language and the copy button.
  * @csspart language - The language's name.
  * @csspart copy - The copy button; `data-state` is `copied` or `failed` for a moment after a copy.
- * @csspart code - The scrollable `<pre>` (focusable, so the keyboard can scroll it).
+ * @csspart code - The scrollable `<pre>` (focusable, so the keyboard can scroll it): a group named "Code (LANGUAGE)", not a
+ *   region landmark, since a message may hold many blocks in one language.
  * @cssprop --pi-color-syntax-keyword - Keywords; also `-comment`, `-function`, `-variable`, `-string`, `-number`,
  * `-type`.
  * @cssprop --pi-code-block-max-height - Caps the code's height (it scrolls); none by default.
@@ -155,7 +156,7 @@ export class PiCodeBlock extends PiElement {
         part="code"
         dir="ltr"
         tabindex="0"
-        role="region"
+        role="group"
         aria-label=${language ? this.#t("codeRegionLanguage", { language }) : this.#t("codeRegion")}
         aria-busy=${this.streaming ? "true" : nothing}
       ><code>${tree ? renderTree(tree.tree.children) : code}</code></pre>

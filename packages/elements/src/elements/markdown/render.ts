@@ -175,7 +175,7 @@ const alignClass = (align: Tokens.TableCell["align"]) => (align ? `align-${align
 
 function table(token: Tokens.Table, context: RenderContext): TemplateResult {
   // The scroll container is focusable so that a wide table scrolls from the keyboard.
-  return html`<div part="table-region" role="region" tabindex="0" aria-label=${context.t("markdownTable")}>
+  return html`<div part="table-region" role="group" tabindex="0" aria-label=${context.t("markdownTable")}>
     <table part="table">
       <thead>
         <tr>
