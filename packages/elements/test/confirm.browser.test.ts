@@ -219,9 +219,10 @@ describe("pi-confirm", () => {
     const heading = textBox("heading");
     const message = textBox("message");
     expect(Math.abs(message.text.right - message.box.right), "message text at its box's right edge").to.be.lessThan(2);
-    expect(Math.abs(message.text.right - heading.text.right), "message and heading end at the same edge").to.be.lessThan(
-      2,
-    );
+    expect(
+      Math.abs(message.text.right - heading.text.right),
+      "message and heading end at the same edge",
+    ).to.be.lessThan(2);
   });
 
   it("an empty message renders no message paragraph and stays accessible", async () => {
