@@ -97,7 +97,7 @@ describe("pi-markdown: every construct", () => {
 
     const region = $(el, '[part~="table-region"]')!;
     expect([region.getAttribute("role"), region.tabIndex, region.getAttribute("aria-label")]).to.deep.equal([
-      "region",
+      "group",
       0,
       "Table",
     ]);
