@@ -9,6 +9,7 @@ import { expect, fixture, html, waitUntil } from "@open-wc/testing";
 import { ConversationState } from "@pi-elements/core/conversation";
 import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
 import "../src/transcript.js";
+import { pressCombo } from "../../../test/support/engine.js";
 import type { PiToolCard } from "../src/elements/tool-card/tool-card.js";
 import type { PiTranscript } from "../src/elements/transcript/transcript.js";
 import { everyState, TOOL_NAMES } from "./support/transcript.js";
@@ -179,10 +180,10 @@ describe("pi-transcript nested tool calls", () => {
     const toggle = read.shadowRoot!.querySelector('[part~="toggle-button"]');
     for (let i = 0; i < 4 && deepActive() !== toggle; i++) await sendKeys({ press: "Tab" });
     expect(deepActive() === toggle, "and to its toggle").to.equal(true);
-    await sendKeys({ press: "Control+o" });
+    await pressCombo("Control+o");
     await settled(el);
     expect(cards(el).every((c) => c.expanded)).to.equal(true);
-    await sendKeys({ press: "Control+o" });
+    await pressCombo("Control+o");
     await settled(el);
     expect(cards(el).some((c) => c.expanded)).to.equal(false);
   });
@@ -224,7 +225,9 @@ describe("pi-transcript keyboard into real tool cards", () => {
 describe("pi-transcript at 375 px", () => {
   for (const theme of ["light", "dark"] as const) {
     for (const dir of ["ltr", "rtl"] as const) {
-      it(`${theme}, ${dir}: nothing overflows sideways; code reads left to right; screenshots`, async () => {
+      it(`${theme}, ${dir}: nothing overflows sideways; code reads left to right; screenshots`, async function (this: Mocha.Context) {
+        // A bound against a hang: a screenshot a viewport at a time takes a while in WebKit's driver.
+        this.timeout(120000);
         const { el } = await show({ theme, dir, width: "375px", height: "640px", streaming: true });
         el.toolsExpanded = true;
         await settled(el);
