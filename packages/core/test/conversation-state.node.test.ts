@@ -364,6 +364,67 @@ describe("history (get_messages) and the merge rule", () => {
     assert.deepEqual(run?.result, { content: [{ type: "text", text: "a" }], details: undefined });
   });
 
+  test("pi 1.6's nestedCalls on a toolResult: the calls a tool made, each under its parent; live runs kept", () => {
+    const state = new ConversationState();
+    // call_9/1 was seen live, with its result; the history's record of it (no results) must not replace it.
+    state.apply({
+      type: "tool_execution_start",
+      toolCallId: "call_9/1",
+      toolName: "read",
+      args: { path: "a.txt" },
+      parentToolCallId: "call_9",
+    });
+    state.apply({
+      type: "tool_execution_end",
+      toolCallId: "call_9/1",
+      toolName: "read",
+      result: { content: [{ type: "text", text: "live text" }] },
+      isError: false,
+      parentToolCallId: "call_9",
+    });
+    state.setHistory(
+      [
+        {
+          role: "toolResult",
+          toolCallId: "call_9",
+          toolName: "subagent",
+          content: [{ type: "text", text: "done" }],
+          isError: false,
+          timestamp: 9,
+          nestedCalls: {
+            complete: false,
+            calls: [
+              { id: "call_9/1", name: "read", arguments: { path: "a.txt" }, status: "ok", durationMs: 4 },
+              { id: "call_9/2", name: "bash", arguments: { command: "make" }, status: "error", error: "exit 2" },
+              { id: "call_9/2/1", name: "ls", argumentsBytes: 90000, status: "unfinished" },
+              { id: "odd", name: "grep", status: "ok" },
+              { name: "no id", status: "ok" },
+              "junk",
+            ],
+          },
+        },
+      ],
+      0,
+    );
+    const { tools } = state.getSnapshot();
+    assert.deepEqual(tools.get("call_9/1")?.result, { content: [{ type: "text", text: "live text" }] });
+    const bash = tools.get("call_9/2");
+    assert.equal(bash?.parentToolCallId, "call_9");
+    assert.equal(bash?.status, "error");
+    assert.deepEqual(bash?.args, { command: "make" });
+    assert.deepEqual(bash?.result, { content: [{ type: "text", text: "exit 2" }] });
+    // Nested in a nested call: its parent is the call its id extends.
+    const ls = tools.get("call_9/2/1");
+    assert.equal(ls?.parentToolCallId, "call_9/2");
+    assert.equal(ls?.status, "error", "unfinished when its caller finished: it failed");
+    assert.deepEqual(ls?.args, undefined);
+    // An id not of pi's form belongs to the calling tool.
+    assert.equal(tools.get("odd")?.parentToolCallId, "call_9");
+    assert.equal(tools.get("odd")?.status, "done");
+    assert.equal(tools.get("call_9")?.parentToolCallId, undefined);
+    assert.deepEqual([...tools.keys()], ["call_9/1", "call_9", "call_9/2", "call_9/2/1", "odd"]);
+  });
+
   test("joining mid-message: 0.73.1's partial brings the message back; 1.6.0's deltas wait for message_end", () => {
     const message = assistant([{ type: "text", text: "Hello there, friend" }]);
     const expected: Record<WireVersion, string | undefined> = { "0.73.1": "Hello there, friend", "1.6.0": undefined };

@@ -32,7 +32,7 @@ function fakeClipboard(succeed = true): { written: string[]; restore: () => void
 describe("pi-code-block", () => {
   before(() => loadHighlighter());
 
-  it("shows the language and the code, highlighted, in a focusable, named, left-to-right group", async () => {
+  it("shows the language and the code, highlighted, in a focusable, named, left-to-right group (not a landmark)", async () => {
     const el = await fixture<PiCodeBlock>(
       html`<pi-code-block .code=${"const a = 'x';"} language="ts"></pi-code-block>`,
     );

@@ -10,11 +10,16 @@ import { expect, fixture, html, waitUntil } from "@open-wc/testing";
 import type { AgentEventBase } from "@pi-elements/core";
 import { ConversationState } from "@pi-elements/core/conversation";
 import { assistant, streamAssistant } from "../../core/test/conversation-wire.js";
-import "../src/elements/transcript/define.js";
+import "../src/transcript.js";
 import type { PiTranscript } from "../src/elements/transcript/transcript.js";
-import { defineStandIns, longHistory } from "./support/transcript.js";
+import { longHistory } from "./support/transcript.js";
 
-defineStandIns();
+/**
+ * A bound against a hang, not a timed assertion: with the real pi-markdown and pi-tool-card, filling in 1,500
+ * articles took 16.6 s in Firefox and 2.2 s in Chromium on two cores shared with other runs (up to 27 s in Chromium at
+ * a load average of 23); the figure is printed below.
+ */
+const FILL_BOUND_MS = 90000;
 
 const nextFrame = () => new Promise<number>((resolve) => requestAnimationFrame(resolve));
 /** Resolves after the frame that follows now has painted (a task queued from its animation-frame callback). */
@@ -58,7 +63,8 @@ describe("pi-transcript with 2,000 messages", () => {
   state.setHistory(messages, 0);
   const setHistoryMs = performance.now() - setHistoryStart;
 
-  it("every message's text is in the DOM, each article laid out only near the view, the DOM a fixed size per message", async () => {
+  it("every message's text is in the DOM, each article laid out only near the view, the DOM a fixed size per message", async function (this: Mocha.Context) {
+    this.timeout(FILL_BOUND_MS + 30000);
     expect(messages.length).to.equal(2000);
     const { el, ms, first } = await rebuild(state);
     // The first paint shows the newest entries; the earlier ones fill in, a chunk per task, the feed busy meanwhile.
@@ -66,7 +72,7 @@ describe("pi-transcript with 2,000 messages", () => {
     expect(first).to.be.at.most(60);
     const fillStart = performance.now();
     expect(feed.getAttribute("aria-busy")).to.equal("true");
-    await waitUntil(() => articles(el).length === 1500, "every entry rendered", { timeout: 20000 });
+    await waitUntil(() => articles(el).length === 1500, "every entry rendered", { timeout: FILL_BOUND_MS });
     const fillMs = performance.now() - fillStart;
     expect(feed.hasAttribute("aria-busy")).to.equal(false);
     const all = articles(el);
@@ -78,16 +84,18 @@ describe("pi-transcript with 2,000 messages", () => {
     const nodes = countNodes(el.shadowRoot!);
     console.log(
       `historyRebuildMs=${ms.toFixed(1)} (first paint, ${first} articles; all ${all.length} after ${fillMs.toFixed(0)} ms more) setHistoryMs=${setHistoryMs.toFixed(1)} ` +
-        `historyDomNodes=${nodes} (${(nodes / messages.length).toFixed(1)} per message, stand-ins for pi-markdown/pi-tool-card)`,
+        `historyDomNodes=${nodes} (${(nodes / messages.length).toFixed(1)} per message, with the real pi-markdown and pi-tool-card)`,
     );
-    // Bounded per message: a fixed template per entry, whatever the session's length.
-    expect(nodes / messages.length).to.be.lessThan(30);
+    // Bounded per message: a fixed template per entry (the real elements' shadow trees included: about 54 nodes a
+    // message here), whatever the session's length.
+    expect(nodes / messages.length).to.be.lessThan(64);
     // The view starts at the newest text.
     const base = el.shadowRoot!.querySelector<HTMLElement>('[part~="base"]')!;
     expect(base.scrollHeight - base.scrollTop - base.clientHeight).to.be.lessThan(2);
   });
 
-  it("a reader who scrolls up while the history fills in keeps their place", async () => {
+  it("a reader who scrolls up while the history fills in keeps their place", async function (this: Mocha.Context) {
+    this.timeout(FILL_BOUND_MS + 30000);
     const { el } = await rebuild(state);
     const base = el.shadowRoot!.querySelector<HTMLElement>('[part~="base"]')!;
     base.scrollTop = 0;
@@ -95,18 +103,19 @@ describe("pi-transcript with 2,000 messages", () => {
     await waitUntil(() => !jump.hidden, "scrolled up: Jump to latest shows");
     const top = articles(el)[0]!;
     const before = top.getBoundingClientRect().top - base.getBoundingClientRect().top;
-    await waitUntil(() => articles(el).length === 1500, "every entry rendered", { timeout: 20000 });
+    await waitUntil(() => articles(el).length === 1500, "every entry rendered", { timeout: FILL_BOUND_MS });
     expect(articles(el)[0]).to.not.equal(top);
     const after = top.getBoundingClientRect().top - base.getBoundingClientRect().top;
     expect(Math.abs(after - before), `${before} → ${after}`).to.be.lessThan(2);
     expect(jump.hidden).to.equal(false);
   });
 
-  it("a token streamed after 2,000 messages renders only the streaming article", async () => {
+  it("a token streamed after 2,000 messages renders only the streaming article", async function (this: Mocha.Context) {
+    this.timeout(FILL_BOUND_MS + 30000);
     const live = new ConversationState();
     live.setHistory(messages, 0);
     const { el } = await rebuild(live);
-    await waitUntil(() => articles(el).length === 1500, "every entry rendered", { timeout: 20000 });
+    await waitUntil(() => articles(el).length === 1500, "every entry rendered", { timeout: FILL_BOUND_MS });
     const first = articles(el)[0]!;
     let mutations = 0;
     const observer = new MutationObserver((records) => {

@@ -7,12 +7,10 @@ import { ContextProvider } from "@lit/context";
 import { expect, fixture, html, waitUntil } from "@open-wc/testing";
 import { ConversationState } from "@pi-elements/core/conversation";
 import { sessionContext } from "../src/context.js";
-import "../src/elements/transcript/define.js";
+import "../src/transcript.js";
 import type { PiTranscript } from "../src/elements/transcript/transcript.js";
 import { FakeAgent } from "./session-fake-agent.js";
-import { defineStandIns, loadRecords, recorded, replay, VERSIONS, type Version } from "./support/transcript.js";
-
-defineStandIns();
+import { loadRecords, recorded, replay, VERSIONS, type Version } from "./support/transcript.js";
 
 const root = (el: PiTranscript) => el.shadowRoot!;
 const articles = (el: PiTranscript) => [...root(el).querySelectorAll<HTMLElement>('[part~="feed"] > article')];

@@ -486,7 +486,42 @@ export class ConversationState implements ConversationStore {
       durationMs: old?.durationMs,
       parentToolCallId: old?.parentToolCallId,
     });
+    this.#nestedFromHistory(message.toolCallId, message.nestedCalls);
     this.#toolsView = undefined;
+  }
+
+  /**
+   * pi 1.6: the calls a tool made to other tools (`ctx.executeTool()`, e.g. codemode or a subagent) have no messages
+   * of their own; the caller's `toolResult` keeps a bounded record of them (`nestedCalls.calls`: id, name, arguments,
+   * status, duration, error; never results). After a reload they come from there, each with its parent: pi names a
+   * nested call `<parent id>/<n>`, so the parent is the id up to the last `/` when that is a call of this record,
+   * else the calling tool. A run seen live keeps what its events said. `unfinished` (still running when its caller
+   * finished) shows as failed: it will not finish now, and its result is lost.
+   */
+  #nestedFromHistory(callerId: string, nested: unknown): void {
+    if (!isObject(nested) || !Array.isArray(nested.calls)) return;
+    const ids = new Set<string>([callerId]);
+    for (const call of nested.calls) if (isObject(call) && typeof call.id === "string") ids.add(call.id);
+    for (const call of nested.calls) {
+      if (!isObject(call) || typeof call.id !== "string" || call.id === callerId) continue;
+      const old = this.#tools.get(call.id);
+      if (old && old.status !== "running") continue;
+      const cut = call.id.lastIndexOf("/");
+      const prefix = cut > 0 ? call.id.slice(0, cut) : undefined;
+      const isError = call.status !== "ok";
+      const error = str(call.error);
+      this.#tools.set(call.id, {
+        toolCallId: call.id,
+        toolName: str(call.name) ?? old?.toolName ?? "",
+        args: isObject(call.arguments) ? call.arguments : old?.args,
+        status: isError ? "error" : "done",
+        partialResult: old?.partialResult,
+        result: error === undefined ? undefined : { content: [{ type: "text", text: error }] },
+        isError,
+        durationMs: typeof call.durationMs === "number" ? call.durationMs : old?.durationMs,
+        parentToolCallId: prefix !== undefined && ids.has(prefix) ? prefix : callerId,
+      });
+    }
   }
 
   #onCompactionEnd(event: AgentEventBase): void {

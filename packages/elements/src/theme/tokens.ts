@@ -2,7 +2,7 @@
  * Design tokens shared by every element. A page themes pi-elements with public `--pi-*` custom properties; each
  * element reads them through a private `--_*` twin whose fallback is pi's own theme colour, in both schemes:
  * `light-dark()` picks by the element's used `color-scheme`, which follows `prefers-color-scheme` unless the
- * `theme="light" | "dark"` attribute forces one.
+ * `theme="light" | "dark"` attribute forces one, on the element and every element inside it.
  *
  * A page switches every element at once with the inheritable `--pi-color-scheme: light | dark` on any ancestor.
  *
@@ -36,11 +36,14 @@ export const tokens = css`
     font-family: var(--_font);
     font-size: var(--_font-size);
   }
+  /* The theme attribute also reaches the elements inside (a transcript's cards, Markdown and code blocks). */
   :host([theme="light"]) {
     color-scheme: light;
+    --pi-color-scheme: light;
   }
   :host([theme="dark"]) {
     color-scheme: dark;
+    --pi-color-scheme: dark;
   }
   :host([hidden]) {
     display: none !important;

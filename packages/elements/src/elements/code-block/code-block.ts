@@ -41,8 +41,8 @@ function renderTree(nodes: readonly Node[]): unknown[] {
  * @csspart header - The line with the language and the copy button.
  * @csspart language - The language's name.
  * @csspart copy - The copy button; `data-state` is `copied` or `failed` for a moment after a copy.
- * @csspart code - The scrollable `<pre>` (focusable, so the keyboard can scroll it): a group named "Code (LANGUAGE)", not a
- *   region landmark, since a message may hold many blocks in one language.
+ * @csspart code - The scrollable `<pre>` (focusable, so the keyboard can scroll it): a group named "Code (language)",
+ *   not a region, since a conversation holds many and landmarks must be few and unique.
  * @cssprop --pi-color-syntax-keyword - Keywords; also `-comment`, `-function`, `-variable`, `-string`, `-number`,
  * `-type`.
  * @cssprop --pi-code-block-max-height - Caps the code's height (it scrolls); none by default.
@@ -139,7 +139,8 @@ export class PiCodeBlock extends PiElement {
     const state = this._copyState;
     const label = state === "copied" ? "codeCopied" : state === "failed" ? "codeCopyFailed" : "codeCopy";
     const tree = this.#highlighted;
-    return html`<div part="base">
+    // Left to right as a whole, header too, also inside a right-to-left page: code reads left to right.
+    return html`<div part="base" dir="ltr">
       <div part="header">
         <span part="language" dir="ltr">${language || nothing}</span>
         <button

@@ -114,6 +114,11 @@ export const styles = [
       padding: 0.25em 0.6em;
       border: 1px solid var(--_border);
       text-align: start;
+      /*
+       * Words stay whole (a container's overflow-wrap: anywhere would let a narrow view squeeze the columns down to a
+       * letter each): a table too wide for its words scrolls in its region instead.
+       */
+      overflow-wrap: normal;
     }
     th {
       background: var(--_surface);

@@ -21,7 +21,8 @@ const GROUP = 32;
  * - No request leaves the page because of the text: an image (`![alt](url)`) shows as a link to its URL unless
  *   `images="allow"`, since a model can be led to put data into an image URL. With `images="allow"` only `http(s)`
  *   images load, lazily and without a referrer.
- * - Tables scroll inside a focusable group named "Table" (a group, not a region landmark: a message may hold several); task-list checkboxes are disabled and named "Task".
+ * - Tables scroll inside a focusable group named "Table" (a group, not a region: a page with many tables must not
+ *   fill its landmarks with them); task-list checkboxes are disabled and named "Task".
  * - Every top-level block, list item, quote and table cell has `dir="auto"`: a paragraph in Arabic or Hebrew reads
  *   right to left, whatever the page's direction (blocks inside a quote or an item follow their container).
  * - Code blocks are `<pi-code-block>` elements (highlighting loads lazily, on the first code block with a language).

@@ -173,9 +173,23 @@ function list(token: Tokens.List, context: RenderContext, depth: number): Templa
 
 const alignClass = (align: Tokens.TableCell["align"]) => (align ? `align-${align}` : nothing);
 
+/** The strong direction of the first letter in `text` (what `dir="auto"` would find), or undefined without one. */
+function firstStrong(text: string): "ltr" | "rtl" | undefined {
+  const letter = /[\p{L}]/u.exec(text)?.[0];
+  if (letter === undefined) return undefined;
+  return /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Adlam}]/u.test(
+    letter,
+  )
+    ? "rtl"
+    : "ltr";
+}
+
 function table(token: Tokens.Table, context: RenderContext): TemplateResult {
-  // The scroll container is focusable so that a wide table scrolls from the keyboard.
-  return html`<div part="table-region" role="group" tabindex="0" aria-label=${context.t("markdownTable")}>
+  // The scroll container is focusable so that a wide table scrolls from the keyboard. Its direction is its text's:
+  // an English table keeps its columns left to right in a right-to-left page, an Arabic one right to left. Set here,
+  // since dir="auto" on it would skip its cells (each has a dir of its own).
+  const text = [...token.header, ...token.rows.flat()].map((cell) => cell.text).join(" ");
+  return html`<div part="table-region" role="group" tabindex="0" dir=${firstStrong(text) ?? nothing} aria-label=${context.t("markdownTable")}>
     <table part="table">
       <thead>
         <tr>

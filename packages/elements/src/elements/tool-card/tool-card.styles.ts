@@ -41,7 +41,9 @@ export const styles = [
     }
     [part~="status"] {
       flex: none;
-      inline-size: 1ch;
+      /* At least 1ch; a wider glyph (● in a proportional fallback font) must not touch the name. */
+      min-inline-size: 1ch;
+      text-align: center;
       font-family: var(--_font-mono);
     }
     [part~="status"]::before {
@@ -64,7 +66,8 @@ export const styles = [
       font-weight: 600;
     }
     [part~="subject"] {
-      flex: 1 1 12ch;
+      /* A narrow card (a phone) gives a long subject a line of its own rather than a column a word wide. */
+      flex: 1 1 24ch;
       min-inline-size: 0;
       font-family: var(--_font-mono);
       white-space: pre-wrap;
@@ -77,8 +80,15 @@ export const styles = [
       font-variant-numeric: tabular-nums;
       white-space: nowrap;
     }
-    [part~="body"][hidden] {
+    [part~="body"][hidden],
+    [part~="nested"][hidden] {
       display: none;
+    }
+    [part~="nested"] {
+      display: flex;
+      flex-direction: column;
+      gap: calc(var(--_space) / 2);
+      padding: 0 var(--_space) calc(var(--_space) / 2);
     }
     [part~="body"] {
       display: flex;

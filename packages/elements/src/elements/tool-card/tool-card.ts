@@ -71,6 +71,10 @@ function formatDuration(lang: string, ms: number, decimals: boolean): string {
  * The card is a group named "tool: subject" (e.g. "bash: ls -la"), so it reads as one unit inside the assistant's
  * message; it is `aria-busy` while its call runs.
  *
+ * Its children (the default slot) show inside that group, below the body: the transcript puts there the cards of
+ * the calls this one made (pi 1.6's nested calls, `parentToolCallId`), so each reads as part of its caller.
+ *
+ * @slot - Shown inside the card, after its body: the cards of the calls this tool made.
  * @event pi-tool-card-toggle - The user expanded or collapsed the card with its button. `detail: { id: string | undefined, expanded: boolean }`.
  * @csspart base - The card (role=group, `data-status` streaming, pending, running, done or error).
  * @csspart header - The first row: status, tool name, subject, time.
@@ -79,6 +83,7 @@ function formatDuration(lang: string, ms: number, decimals: boolean): string {
  * @csspart subject - What the call acts on.
  * @csspart time - Elapsed time while running, duration when done.
  * @csspart body - What the tool's renderer draws.
+ * @csspart nested - Around the default slot (the calls this tool made); hidden while nothing is slotted.
  * @csspart output - A tool's output (a `<pre>`).
  * @csspart code - File content (`<pi-code-block>` or a `<pre>`).
  * @csspart button - Each button (the toggles).
@@ -244,6 +249,7 @@ export class PiToolCard extends PiElement {
         (image) =>
           html`<img part="image" src=${image.src} alt=${this.#localize("imageAlt", { type: image.mimeType })} />`,
       )}</div>
+      <div part="nested" hidden><slot @slotchange=${this.#showNested}></slot></div>
     </div>`;
   }
 
@@ -252,7 +258,14 @@ export class PiToolCard extends PiElement {
     // A body with nothing to show (a call still streaming, a write that succeeded silently) takes no room.
     const body = this.renderRoot.querySelector<HTMLElement>('[part~="body"]');
     if (body) body.hidden = body.childElementCount === 0 && (body.textContent ?? "").trim() === "";
+    this.#showNested();
   }
+
+  /** The nested calls' area takes room only when something is slotted into it. */
+  #showNested = (): void => {
+    const slot = this.renderRoot.querySelector<HTMLSlotElement>('[part~="nested"] > slot');
+    if (slot?.parentElement) slot.parentElement.hidden = slot.assignedElements().length === 0;
+  };
 
   #statusText(status: ToolCardStatus): string {
     const keys = {

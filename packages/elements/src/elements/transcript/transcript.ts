@@ -68,9 +68,12 @@ const COPY_ICON = svg`<rect x="5.5" y="5.5" width="8" height="9" rx="1.5" /><pat
  * latest" button appears. A new user message brings its turn into view. Every user and assistant message has a copy
  * button (its Markdown; `pi-copy` fires too). Ctrl+O, or the toolbar's button, expands or collapses every tool card.
  *
+ * A call a tool made (pi 1.6's nested calls, e.g. from a subagent or codemode: `parentToolCallId`) shows as a card
+ * inside its caller's card, below its output, as deep as they nest.
+ *
  * Accessibility: the messages are a feed (APG feed pattern) of articles, each named by its author ("You", "pi", or
  * what the entry is); Page Down / Page Up move focus to the next / previous article, Tab moves into an article's
- * tool cards and buttons. The message being streamed is `aria-busy`; one polite announcement is made per finished
+ * tool cards and buttons (nested cards' too). The message being streamed is `aria-busy`; one polite announcement is made per finished
  * assistant message, never per token.
  *
  * Long sessions: each committed entry renders once (keyed by its `key`, and guarded, so an entry is not rendered
@@ -523,12 +526,31 @@ export class PiTranscript extends PiElement {
         }
         case "toolCall": {
           const id = (block as { id: string }).id;
-          return html`<pi-tool-card .call=${block} .execution=${tools.get(id)} .expanded=${this.toolsExpanded}></pi-tool-card>`;
+          return html`<pi-tool-card .call=${block} .execution=${tools.get(id)} .expanded=${this.toolsExpanded}
+            >${this.#renderNested(id, tools, new Set([id]))}</pi-tool-card
+          >`;
         }
         default:
           return html`<pre class="json" dir="ltr">${safeJson(block)}</pre>`;
       }
     });
+  }
+
+  /** The cards of the calls `parentId` made (pi 1.6's nested calls), inside its card, each with its own below it. */
+  #renderNested(
+    parentId: string,
+    tools: ReadonlyMap<string, ToolExecution>,
+    seen: ReadonlySet<string>,
+  ): TemplateResult[] | typeof nothing {
+    const children = nestedRuns(tools).get(parentId);
+    if (!children) return nothing;
+    return children.map((run) =>
+      seen.has(run.toolCallId)
+        ? html``
+        : html`<pi-tool-card .execution=${run} .expanded=${this.toolsExpanded}
+            >${this.#renderNested(run.toolCallId, tools, new Set([...seen, run.toolCallId]))}</pi-tool-card
+          >`,
+    );
   }
 
   #renderStop(message: AssistantMessage) {
@@ -732,13 +754,41 @@ function appended(
   return next.filter((entry) => !known.has(entry.key));
 }
 
-/** The tool runs an assistant entry shows: part of its render's inputs. */
+const nestedIndex = new WeakMap<ReadonlyMap<string, ToolExecution>, ReadonlyMap<string, readonly ToolExecution[]>>();
+
+/** The runs made by another run (pi 1.6's `parentToolCallId`), by their parent's id, in the order they started. */
+function nestedRuns(tools: ReadonlyMap<string, ToolExecution>): ReadonlyMap<string, readonly ToolExecution[]> {
+  let index = nestedIndex.get(tools);
+  if (!index) {
+    const byParent = new Map<string, ToolExecution[]>();
+    for (const run of tools.values()) {
+      const parent = run.parentToolCallId;
+      if (parent === undefined || parent === run.toolCallId) continue;
+      const list = byParent.get(parent);
+      if (list) list.push(run);
+      else byParent.set(parent, [run]);
+    }
+    index = byParent;
+    nestedIndex.set(tools, index);
+  }
+  return index;
+}
+
+/** The tool runs an assistant entry shows, with the calls nested in them: part of its render's inputs. */
 function toolRunsOf(entry: ConversationEntry, tools: ReadonlyMap<string, ToolExecution>): unknown[] {
   if (entry.kind !== "message") return [];
   if (entry.message.role === "toolResult") return [tools.get(entry.message.toolCallId)];
   if (entry.message.role !== "assistant") return [];
   const runs: unknown[] = [];
-  for (const block of entry.message.content) if (block.type === "toolCall") runs.push(tools.get(block.id));
+  const nested = nestedRuns(tools);
+  const seen = new Set<string>();
+  const add = (id: string) => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    runs.push(tools.get(id));
+    for (const child of nested.get(id) ?? []) add(child.toolCallId);
+  };
+  for (const block of entry.message.content) if (block.type === "toolCall") add(block.id);
   return runs;
 }
 
