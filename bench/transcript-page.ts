@@ -317,6 +317,7 @@ async function costRun(side: Side, text: string, size: number, updates: number, 
     transcript.store = state;
     await nextPaint();
     await nextPaint();
+    performance.mark("cost-start");
     for (let i = 0; i < warmup + updates; i++) {
       const piece = text.slice(applied, applied + delta);
       applied += delta;
@@ -335,6 +336,7 @@ async function costRun(side: Side, text: string, size: number, updates: number, 
       if (i >= warmup) scripts.push(rendered - t0);
       await yieldTask();
     }
+    performance.mark("cost-end");
     transcript.remove();
   } else {
     const element = document.createElement(side === "naive" ? "bench-naive-markdown" : "pi-markdown") as Markdown;
@@ -344,6 +346,7 @@ async function costRun(side: Side, text: string, size: number, updates: number, 
     document.body.append(element);
     await element.updateComplete;
     await nextPaint();
+    performance.mark("cost-start");
     for (let i = 0; i < warmup + updates; i++) {
       applied += delta;
       const t0 = performance.now();
@@ -356,6 +359,7 @@ async function costRun(side: Side, text: string, size: number, updates: number, 
       if (i >= warmup) scripts.push(rendered - t0);
       await yieldTask();
     }
+    performance.mark("cost-end");
     element.remove();
   }
   return { times, scripts };
@@ -479,3 +483,20 @@ async function benchTranscript(options: {
 }
 
 (globalThis as unknown as { benchTranscript: typeof benchTranscript }).benchTranscript = benchTranscript;
+
+/** For transcript-profile.ts: the parts, each run alone under a trace (highlighting loaded first, as above). */
+async function profileTranscript(part: "stream" | "cost" | "history", options: Record<string, number>) {
+  const warm = document.createElement("pi-markdown") as Markdown;
+  warm.text = "```ts\nconst a = 1;\n```\n";
+  document.body.append(warm);
+  for (let i = 0; i < 20; i++) await nextPaint();
+  warm.remove();
+  if (part === "stream") return stream({ length: 50_000, delta: 50, intervalMs: 10, ...options });
+  if (part === "history") return history({ turns: 500, runs: 1, ...options });
+  const size = options.size ?? 1_000;
+  const updates = options.updates ?? 200;
+  const text = answer(size + (updates + 10) * 20);
+  const run = await costRun(options.naive ? "naive" : "transcript", text, size, updates, 20, 5);
+  return { median: median(run.times), renderOnly: median(run.scripts) };
+}
+(globalThis as unknown as { profileTranscript: typeof profileTranscript }).profileTranscript = profileTranscript;

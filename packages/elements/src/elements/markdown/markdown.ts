@@ -111,9 +111,16 @@ export class PiMarkdown extends PiElement {
     const tail = final.slice(groups.length * GROUP).concat(rest);
     const tailGroups: (readonly Block[])[] = [];
     for (let start = 0; start < tail.length; start += GROUP) tailGroups.push(tail.slice(start, start + GROUP));
-    // One array, so that a group keeps its part when its blocks become final.
-    const drawn = groups.map((group) => guard([group, loadImages, lang], () => group.map(draw)));
-    for (const group of tailGroups) drawn.push(guard([...group, loadImages, lang], () => group.map(draw)));
+    // One array of one template, so that a group keeps its element (and its part) when its blocks become final. A
+    // full group of final blocks is a layout boundary (`final` in the styles): a block growing below it lays out its
+    // group and the groups' container, not every block of the message.
+    const wrap = (group: readonly Block[], final: boolean) =>
+      html`<div class=${final ? "group final" : "group"}>${guard(
+        final ? [group, loadImages, lang] : [...group, loadImages, lang],
+        () => group.map(draw),
+      )}</div>`;
+    const drawn = groups.map((group) => wrap(group, true));
+    for (const group of tailGroups) drawn.push(wrap(group, false));
     return html`<div part="base">${drawn}</div>`;
   }
 }
