@@ -20,10 +20,10 @@ export const styles = [
       overflow-wrap: anywhere;
     }
     /*
-     * The blocks come in groups of 32 (see render). A group of final blocks is contained (layout and style): what
-     * grows after it never lays it out again, so an update's layout does not grow with the message. Containment keeps
-     * the margins of its blocks inside it: every block's bottom margin is --_space, so the block after a contained
-     * group has --_space less at its top, and the gap is what the two margins collapsed to before.
+     * The blocks are in groups of 32 (see render). A group of final blocks is contained
+     * (layout and style): what grows after it never lays it out again, so an update's layout does not grow with the
+     * message. Containment keeps the margins of its blocks inside it: every block's bottom margin is --_space, so the
+     * block after a contained group has --_space less at its top, and the gap is what the two margins collapsed to.
      */
     .final {
       contain: layout style;

@@ -11,6 +11,12 @@ import { type MarkdownStringKey, markdownStrings } from "./strings.js";
 const GROUP = 32;
 
 /**
+ * Whether a block draws anything: blank lines and link reference definitions do not, and are left out rather than
+ * drawn as `nothing` (each item of an array costs Lit two comment nodes).
+ */
+const shown = (entry: Block) => entry.token.type !== "space" && entry.token.type !== "def";
+
+/**
  * A Markdown message from the model (GitHub-flavoured: tables, task lists, strikethrough, autolinks), rendered safe
  * by construction: marked lexes it, and every token becomes a Lit template, so no text is ever parsed as HTML.
  *
@@ -117,7 +123,7 @@ export class PiMarkdown extends PiElement {
     const wrap = (group: readonly Block[], final: boolean) =>
       html`<div class=${final ? "group final" : "group"}>${guard(
         final ? [group, loadImages, lang] : [...group, loadImages, lang],
-        () => group.map(draw),
+        () => group.filter(shown).map(draw),
       )}</div>`;
     const drawn = groups.map((group) => wrap(group, true));
     for (const group of tailGroups) drawn.push(wrap(group, false));
