@@ -8,7 +8,6 @@ import type { AgentEventBase } from "@pi-elements/core";
 import { ConversationState } from "@pi-elements/core/conversation";
 import { assistant, streamAssistant, userTurn } from "../../core/test/conversation-wire.js";
 import "../src/elements/transcript/define.js";
-import type { PiTranscript } from "../src/elements/transcript/transcript.js";
 import { defineStandIns } from "./support/transcript.js";
 
 defineStandIns();
