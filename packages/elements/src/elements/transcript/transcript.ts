@@ -65,10 +65,12 @@ const COPY_ICON = svg`<rect x="5.5" y="5.5" width="8" height="9" rx="1.5" /><pat
  * `session` property, else of an ancestor `<pi-session>`'s session.
  *
  * Reading while it streams: the view stays at the newest text unless the reader scrolled up; then a "Jump to
- * latest" button appears. A new user message brings its turn into view. A store change renders at once when the
- * transcript has not rendered since the last frame; the changes after it render together in the next frame (a stream
- * can be faster than frames are painted; `updateComplete` waits for them), and the view follows in that frame. Every user and assistant message has a copy
+ * latest" button appears. A new user message brings its turn into view. Every user and assistant message has a copy
  * button (its Markdown; `pi-copy` fires too). Ctrl+O, or the toolbar's button, expands or collapses every tool card.
+ *
+ * Rendering: a store change renders at once when the transcript has not rendered since the last frame; the changes
+ * after it render together in the next frame (a stream can come faster than frames are painted; `updateComplete`
+ * waits for them), and the view follows the newest text in that frame.
  *
  * Accessibility: the messages are a feed (APG feed pattern) of articles, each named by its author ("You", "pi", or
  * what the entry is); Page Down / Page Up move focus to the next / previous article, Tab moves into an article's
