@@ -190,11 +190,11 @@ export class PiCodeBlock extends PiElement {
     const state = this._copyState;
     const label = state === "copied" ? "codeCopied" : state === "failed" ? "codeCopyFailed" : "codeCopy";
     const tree = this.#highlighted;
-    // The tree as highlighted last (not diffed again while only a plain tail grows), then what arrived since.
-    const shown =
-      tree && code.startsWith(tree.code)
-        ? [guard([tree.tree], () => renderTree(tree.tree.children)), code.slice(tree.code.length)]
-        : code;
+    // The tree as highlighted last (not diffed again while only a plain tail grows), then what arrived since; two
+    // bindings rather than an array of two (Lit marks each array item with two comment nodes).
+    const current = tree && code.startsWith(tree.code) ? tree : undefined;
+    const shown = current ? guard([current.tree], () => renderTree(current.tree.children)) : code;
+    const since = current && current.code.length < code.length ? code.slice(current.code.length) : nothing;
     return html`<div part="base">
       <div part="header">
         <span part="language" dir="ltr">${language || nothing}</span>
@@ -215,7 +215,7 @@ export class PiCodeBlock extends PiElement {
         role="region"
         aria-label=${language ? this.#t("codeRegionLanguage", { language }) : this.#t("codeRegion")}
         aria-busy=${this.streaming ? "true" : nothing}
-      ><code>${shown}</code></pre>
+      ><code>${shown}${since}</code></pre>
       <span class="visually-hidden" role="status">${state === "idle" ? "" : this.#t(label)}</span>
     </div>`;
   }
