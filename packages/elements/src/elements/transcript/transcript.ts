@@ -157,8 +157,8 @@ export class PiTranscript extends PiElement {
   /** Whether the transcript rendered since the last frame began, and whether a store change waits for the next. */
   #renderedSinceFrame = false;
   #changePending = false;
-  /** Whether the render under way changes only the streaming message. */
-  #streamOnly = false;
+  /** From the frame's first callback to its second: a render then is followed by the second. */
+  #inFrame = false;
   /** The next frame's two callbacks (see #scheduleFrame), and what waits for the first (updateComplete). */
   #frame: number | undefined;
   #frameFollow: number | undefined;
@@ -243,6 +243,7 @@ export class PiTranscript extends PiElement {
     if (this.#frame !== undefined) return;
     this.#frame = requestAnimationFrame(() => {
       this.#frame = undefined;
+      this.#inFrame = true;
       this.#renderedSinceFrame = false;
       if (this.#changePending) {
         this.#changePending = false;
@@ -252,6 +253,7 @@ export class PiTranscript extends PiElement {
     });
     this.#frameFollow = requestAnimationFrame(() => {
       this.#frameFollow = undefined;
+      this.#inFrame = false;
       this.#follow();
     });
   }
@@ -279,9 +281,6 @@ export class PiTranscript extends PiElement {
   /** After the controllers (a new `store` or `session` is taken by then), before render. */
   protected override update(changed: PropertyValues<this>): void {
     const next = this.snapshot;
-    // Only the streaming message changed (a stream's update): the view follows in the next frame (see updated).
-    this.#streamOnly =
-      !!next && !!this.#shown && next !== this.#shown && next.entries === this.#shown.entries && changed.size === 0;
     if (next && next !== this.#shown) {
       // A snapshot of another store is not the one before: nothing finished, nothing was added.
       const prev = this.#conversation.store === this.#windowOf ? this.#shown : undefined;
@@ -689,10 +688,10 @@ export class PiTranscript extends PiElement {
       const ms = Math.max(1, performance.now() - step.began);
       this.#fillChunk = Math.min(1000, Math.max(20, Math.round((this.#fillChunk * FILL_BUDGET_MS) / ms)));
     }
-    // A stream's update is followed in the next frame (see #scheduleFrame), without a layout of its own; anything
-    // else (a history, new entries, a fill step) at once, as it may move the view far. The frame also ends this
+    // A render in the frame's first callback is followed by its second (see #scheduleFrame), without a layout of
+    // its own; one between frames (at most one store change a frame) at once, as before. The frame also ends this
     // frame's turn to render at once.
-    if (!this.#streamOnly) this.#follow();
+    if (!this.#inFrame) this.#follow();
     this.#renderedSinceFrame = true;
     this.#scheduleFrame();
     this.#scheduleFill();
