@@ -5,8 +5,9 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { build, type Plugin } from "esbuild";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { launchOptions } from "../scripts/chromium.mjs";
 
@@ -25,6 +26,31 @@ export interface PageOptions {
   isolated?: boolean;
 }
 
+/**
+ * `BENCH_ELEMENTS_DIST=dir` bundles the page with the elements' build in `dir` instead of packages/elements/dist (an
+ * earlier build copied aside, to compare two versions in one session under the same load). `dir` must be inside
+ * packages/elements (e.g. packages/elements/node_modules/.old-dist) so that its imports of lit and the core resolve,
+ * with a package.json of `{ "type": "module", "sideEffects": true }` (else the elements' `sideEffects` list drops
+ * its define.js imports).
+ */
+function elementsDistPlugin(): Plugin[] {
+  const dir = process.env.BENCH_ELEMENTS_DIST;
+  if (!dir) return [];
+  const dist = fileURLToPath(new URL("../packages/elements/dist/", import.meta.url));
+  const other = `${resolve(dir)}/`;
+  return [
+    {
+      name: "elements-dist",
+      setup(build) {
+        build.onResolve({ filter: /elements\/dist\// }, (args) => {
+          const path = resolve(args.resolveDir, args.path);
+          return path.startsWith(dist) ? { path: other + path.slice(dist.length) } : undefined;
+        });
+      },
+    },
+  ];
+}
+
 /** Opens a page that has run `entry` (a TypeScript module) as its only script. `gc()` is exposed to the page. */
 export async function openBundledPage(entry: URL, options: PageOptions = {}): Promise<BenchPage> {
   const bundle = await build({
@@ -36,6 +62,7 @@ export async function openBundledPage(entry: URL, options: PageOptions = {}): Pr
     minify: process.env.BENCH_MINIFY !== "0",
     write: false,
     conditions: ["browser", "production"],
+    plugins: elementsDistPlugin(),
     define: { "process.env.NODE_ENV": '"production"' },
   });
   const script = bundle.outputFiles[0]!.text;

@@ -20,7 +20,9 @@
  * - cost: the time from `state.apply()` of one 20-character delta to the transcript's render done, the streaming
  *   `<pi-markdown>`'s render done (its `updateComplete`) and a forced layout (`getBoundingClientRect`), with the
  *   message already holding 1,000 or 50,000 characters; median over many updates (`renderOnly…` is the same without
- *   the layout, to tell script from layout). In the same rounds, interleaved (sides and sizes in a rotating order,
+ *   the layout, to tell script from layout). Each delta comes after a frame (the transcript renders at most one
+ *   store change between frames at once; later ones wait for the next frame), so this is the work of one update,
+ *   not the wait for a frame. In the same rounds, interleaved (sides and sizes in a rotating order,
  *   the same deltas): the same delta to a standalone `<pi-markdown>` (the element alone), and to a naive element
  *   (NaiveMarkdown below) that lexes the whole text again on every update with the same parser and renders every
  *   block again through pi-markdown's own renderer and styles, with no guards (Lit still skips DOM writes of
@@ -317,6 +319,7 @@ async function costRun(side: Side, text: string, size: number, updates: number, 
     transcript.store = state;
     await nextPaint();
     await nextPaint();
+    performance.mark("cost-start");
     for (let i = 0; i < warmup + updates; i++) {
       const piece = text.slice(applied, applied + delta);
       applied += delta;
@@ -333,8 +336,12 @@ async function costRun(side: Side, text: string, size: number, updates: number, 
       if (markdown.text.length !== applied) throw new Error(`transcript: ${markdown.text.length} ≠ ${applied}`);
       if (i >= warmup) times.push(t1 - t0);
       if (i >= warmup) scripts.push(rendered - t0);
-      await yieldTask();
+      // The next delta after a frame: the transcript renders a store change at once when it has not rendered since
+      // the last frame (later ones wait for the next frame and render together), so this times the work of one
+      // update, not the wait for a frame.
+      await nextPaint();
     }
+    performance.mark("cost-end");
     transcript.remove();
   } else {
     const element = document.createElement(side === "naive" ? "bench-naive-markdown" : "pi-markdown") as Markdown;
@@ -344,6 +351,7 @@ async function costRun(side: Side, text: string, size: number, updates: number, 
     document.body.append(element);
     await element.updateComplete;
     await nextPaint();
+    performance.mark("cost-start");
     for (let i = 0; i < warmup + updates; i++) {
       applied += delta;
       const t0 = performance.now();
@@ -354,8 +362,9 @@ async function costRun(side: Side, text: string, size: number, updates: number, 
       const t1 = performance.now();
       if (i >= warmup) times.push(t1 - t0);
       if (i >= warmup) scripts.push(rendered - t0);
-      await yieldTask();
+      await nextPaint();
     }
+    performance.mark("cost-end");
     element.remove();
   }
   return { times, scripts };
@@ -479,3 +488,20 @@ async function benchTranscript(options: {
 }
 
 (globalThis as unknown as { benchTranscript: typeof benchTranscript }).benchTranscript = benchTranscript;
+
+/** For transcript-profile.ts: the parts, each run alone under a trace (highlighting loaded first, as above). */
+async function profileTranscript(part: "stream" | "cost" | "history", options: Record<string, number>) {
+  const warm = document.createElement("pi-markdown") as Markdown;
+  warm.text = "```ts\nconst a = 1;\n```\n";
+  document.body.append(warm);
+  for (let i = 0; i < 20; i++) await nextPaint();
+  warm.remove();
+  if (part === "stream") return stream({ length: 50_000, delta: 50, intervalMs: 10, ...options });
+  if (part === "history") return history({ turns: 500, runs: 1, ...options });
+  const size = options.size ?? 1_000;
+  const updates = options.updates ?? 200;
+  const text = answer(size + (updates + 10) * 20);
+  const run = await costRun(options.naive ? "naive" : "transcript", text, size, updates, 20, 5);
+  return { median: median(run.times), renderOnly: median(run.scripts) };
+}
+(globalThis as unknown as { profileTranscript: typeof profileTranscript }).profileTranscript = profileTranscript;

@@ -30,6 +30,7 @@ export class ConversationSliceController<T> implements ReactiveController {
   readonly #host: ConversationStoreHost;
   readonly #select: (snapshot: ConversationSnapshot) => T;
   readonly #equals: (a: T, b: T) => boolean;
+  readonly #changed: (update: () => void) => void;
   readonly #consumer: ContextConsumer<typeof sessionContext, ConversationStoreHost>;
   #subscribed: ConversationStore | undefined;
   #unsubscribe: (() => void) | undefined;
@@ -37,7 +38,11 @@ export class ConversationSliceController<T> implements ReactiveController {
   #offAttached: (() => void) | undefined;
   readonly #lookup: (session: PiSession) => ConversationStore | undefined;
 
-  /** `equals`: when the slice counts as unchanged; default `shallowEqual` (a selector may build a new object of parts). */
+  /**
+   * `equals`: when the slice counts as unchanged; default `shallowEqual` (a selector may build a new object of parts).
+   * `changed`: how a changed slice reaches the host; by default `update` (the host's `requestUpdate`) is called at
+   * once. A host that renders at most once a frame passes its own (pi-transcript).
+   */
   constructor(
     host: ConversationStoreHost,
     select: (snapshot: ConversationSnapshot) => T,
@@ -45,12 +50,14 @@ export class ConversationSliceController<T> implements ReactiveController {
       equals?: (a: T, b: T) => boolean;
       /** How the store of a session is found; default `attachedConversation` (never makes one). */
       lookup?: (session: PiSession) => ConversationStore | undefined;
+      changed?: (update: () => void) => void;
     } = {},
   ) {
     this.#lookup = options.lookup ?? attachedConversation;
     this.#host = host;
     this.#select = select;
     this.#equals = options.equals ?? shallowEqual;
+    this.#changed = options.changed ?? ((update) => update());
     this.#consumer = new ContextConsumer(host, {
       context: sessionContext,
       subscribe: true,
@@ -105,6 +112,8 @@ export class ConversationSliceController<T> implements ReactiveController {
     this.#sync(false);
   }
 
+  readonly #requestUpdate = (): void => this.#host.requestUpdate();
+
   #sync(requestUpdate: boolean): void {
     if (!this.#host.isConnected) return;
     const store = this.store;
@@ -118,7 +127,7 @@ export class ConversationSliceController<T> implements ReactiveController {
         const next = this.#select(store.getSnapshot());
         if (this.#value !== undefined && this.#equals(this.#value, next)) return;
         this.#value = next;
-        this.#host.requestUpdate();
+        this.#changed(this.#requestUpdate);
       });
       this.#value = this.#select(store.getSnapshot());
     } else this.#value = undefined;

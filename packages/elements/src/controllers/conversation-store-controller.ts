@@ -12,11 +12,14 @@ import { ConversationSliceController, type ConversationStoreHost } from "./conve
 export type { ConversationStoreHost };
 
 export class ConversationStoreController<T> extends ConversationSliceController<T> {
-  /** `equals`: when the slice counts as unchanged; default `shallowEqual` (a selector may build a new object of parts). */
+  /**
+   * `equals`: when the slice counts as unchanged; default `shallowEqual` (a selector may build a new object of parts).
+   * `changed`: how a changed slice reaches the host (see ConversationSliceController).
+   */
   constructor(
     host: ConversationStoreHost,
     select: (snapshot: ConversationSnapshot) => T,
-    options: { equals?: (a: T, b: T) => boolean } = {},
+    options: { equals?: (a: T, b: T) => boolean; changed?: (update: () => void) => void } = {},
   ) {
     super(host, select, { ...options, lookup: conversationOf });
   }

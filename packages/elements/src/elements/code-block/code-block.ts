@@ -1,4 +1,5 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from "lit";
+import { guard } from "lit/directives/guard.js";
 import { PiElement } from "../../base/pi-element.js";
 import { localizeIn } from "../../i18n/localize.js";
 import { styles } from "./code-block.styles.js";
@@ -8,6 +9,15 @@ import { type CodeBlockStringKey, codeBlockStrings } from "./strings.js";
 
 /** Code longer than this is shown unhighlighted: highlighting a megabyte would block the page for seconds. */
 export const MAX_HIGHLIGHT_LENGTH = 100_000;
+
+/**
+ * While streaming, code longer than this is not highlighted again on every change: the part highlighted last stays
+ * as it is, what arrived since shows plain after it, and the whole is highlighted again at most every
+ * STREAMING_HIGHLIGHT_MS (or ten times as long as the last highlight took, up to a second). Highlighting is a pass
+ * over the whole code, so at 100 updates a second a long block would otherwise cost more with every line.
+ */
+export const STREAMING_HIGHLIGHT_LENGTH = 2_000;
+const STREAMING_HIGHLIGHT_MS = 150;
 
 /** How long the copy button says "Copied" (or "Copy failed"). */
 const COPIED_MS = 2000;
@@ -31,8 +41,9 @@ function renderTree(nodes: readonly Node[]): unknown[] {
  * The highlighter (lowlight over highlight.js's `common` languages) is a separate module that the first code block
  * with a known `language` loads with `import()`; until it has loaded the code shows plain. From then on every change
  * of `code` is highlighted before it is drawn, so a block that grows while streaming never shows unhighlighted text
- * again. Code without a language, in a language the highlighter does not know, or longer than 100,000 characters,
- * stays plain. Colours are classes in the element's stylesheet (no style attributes), so it works under a strict CSP.
+ * again; only while `streaming`, a block longer than 2,000 characters is highlighted again at most every 150 ms, the
+ * part highlighted last kept as it was and what arrived since shown plain after it. Code without a language, in a
+ * language the highlighter does not know, or longer than 100,000 characters, stays plain. Colours are classes in the element's stylesheet (no style attributes), so it works under a strict CSP.
  *
  * The copy button writes `code` with `navigator.clipboard.writeText`; it then says "Copied" (or "Copy failed") for
  * two seconds, and a polite live region announces the same.
@@ -68,6 +79,10 @@ export class PiCodeBlock extends PiElement {
   /** The code as last highlighted, kept until a newer highlight replaces it. */
   #highlighted: { code: string; language: string; tree: Root } | undefined;
   #copyTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The next highlight of a long block that is streaming, and how long the last highlight took. */
+  #highlightTimer: ReturnType<typeof setTimeout> | undefined;
+  #highlightMs = 0;
+  #putOff = false;
 
   constructor() {
     super();
@@ -86,10 +101,20 @@ export class PiCodeBlock extends PiElement {
     super.disconnectedCallback();
     clearTimeout(this.#copyTimer);
     this._copyState = "idle";
+    if (this.#highlightTimer !== undefined) this.#putOff = true;
+    clearTimeout(this.#highlightTimer);
+    this.#highlightTimer = undefined;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // A highlight put off when it left is done now.
+    if (this.#putOff) this.requestUpdate("code");
+    this.#putOff = false;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has("code") || changed.has("language")) this.#highlight();
+    if (changed.has("code") || changed.has("language") || changed.has("streaming")) this.#highlight();
   }
 
   /** Highlights now if the highlighter has loaded; else starts loading it and highlights when it has. */
@@ -111,8 +136,35 @@ export class PiCodeBlock extends PiElement {
       );
       return;
     }
-    if (this.#highlighted?.code === code && this.#highlighted.language === language) return;
+    const last = this.#highlighted;
+    if (last?.code === code && last.language === language) return;
+    if (
+      this.streaming &&
+      last?.language === language &&
+      code.length > STREAMING_HIGHLIGHT_LENGTH &&
+      code.startsWith(last.code)
+    ) {
+      this.#highlightTimer ??= setTimeout(
+        () => {
+          this.#highlightTimer = undefined;
+          this.#highlightNow(highlight);
+          this.requestUpdate();
+        },
+        Math.min(1000, Math.max(STREAMING_HIGHLIGHT_MS, this.#highlightMs * 10)),
+      );
+      return;
+    }
+    this.#highlightNow(highlight);
+  }
+
+  #highlightNow(highlight: NonNullable<ReturnType<typeof loadedHighlighter>>): void {
+    clearTimeout(this.#highlightTimer);
+    this.#highlightTimer = undefined;
+    const code = String(this.code ?? "");
+    const language = String(this.language ?? "").trim();
+    const start = performance.now();
     const tree = highlight(code, language);
+    this.#highlightMs = performance.now() - start;
     this.#highlighted = tree ? { code, language, tree } : undefined;
   }
 
@@ -139,6 +191,11 @@ export class PiCodeBlock extends PiElement {
     const state = this._copyState;
     const label = state === "copied" ? "codeCopied" : state === "failed" ? "codeCopyFailed" : "codeCopy";
     const tree = this.#highlighted;
+    // The tree as highlighted last (not diffed again while only a plain tail grows), then what arrived since; two
+    // bindings rather than an array of two (Lit marks each array item with two comment nodes).
+    const current = tree && code.startsWith(tree.code) ? tree : undefined;
+    const shown = current ? guard([current.tree], () => renderTree(current.tree.children)) : code;
+    const since = current && current.code.length < code.length ? code.slice(current.code.length) : nothing;
     // Left to right as a whole, header too, also inside a right-to-left page: code reads left to right.
     return html`<div part="base" dir="ltr">
       <div part="header">
@@ -160,7 +217,7 @@ export class PiCodeBlock extends PiElement {
         role="group"
         aria-label=${language ? this.#t("codeRegionLanguage", { language }) : this.#t("codeRegion")}
         aria-busy=${this.streaming ? "true" : nothing}
-      ><code>${tree ? renderTree(tree.tree.children) : code}</code></pre>
+      ><code>${shown}${since}</code></pre>
       <span class="visually-hidden" role="status">${state === "idle" ? "" : this.#t(label)}</span>
     </div>`;
   }

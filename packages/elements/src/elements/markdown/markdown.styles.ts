@@ -19,10 +19,25 @@ export const styles = [
       line-height: 1.55;
       overflow-wrap: anywhere;
     }
-    [part~="base"] > :first-child {
+    /*
+     * The blocks are in groups of 32 (see render). A group of final blocks is contained
+     * (layout and style): what grows after it never lays it out again, so an update's layout does not grow with the
+     * message. Containment keeps the margins of its blocks inside it: every block's bottom margin is --_space, so the
+     * block after a contained group has --_space less at its top, and the gap is what the two margins collapsed to.
+     */
+    .final {
+      contain: layout style;
+    }
+    .final + .group > :first-child {
       margin-block-start: 0;
     }
-    [part~="base"] > :last-child {
+    .final + .group > :is(h1, h2, h3, h4, h5, h6):first-child {
+      margin-block-start: var(--_space);
+    }
+    [part~="base"] > .group:first-child > :first-child {
+      margin-block-start: 0;
+    }
+    [part~="base"] > .group:last-child > :last-child {
       margin-block-end: 0;
     }
     p,

@@ -11,6 +11,12 @@ import { type MarkdownStringKey, markdownStrings } from "./strings.js";
 const GROUP = 32;
 
 /**
+ * Whether a block draws anything: blank lines and link reference definitions do not, and are left out rather than
+ * drawn as `nothing` (each item of an array costs Lit two comment nodes).
+ */
+const shown = (entry: Block) => entry.token.type !== "space" && entry.token.type !== "def";
+
+/**
  * A Markdown message from the model (GitHub-flavoured: tables, task lists, strikethrough, autolinks), rendered safe
  * by construction: marked lexes it, and every token becomes a Lit template, so no text is ever parsed as HTML.
  *
@@ -112,9 +118,16 @@ export class PiMarkdown extends PiElement {
     const tail = final.slice(groups.length * GROUP).concat(rest);
     const tailGroups: (readonly Block[])[] = [];
     for (let start = 0; start < tail.length; start += GROUP) tailGroups.push(tail.slice(start, start + GROUP));
-    // One array, so that a group keeps its part when its blocks become final.
-    const drawn = groups.map((group) => guard([group, loadImages, lang], () => group.map(draw)));
-    for (const group of tailGroups) drawn.push(guard([...group, loadImages, lang], () => group.map(draw)));
+    // One array of one template, so that a group keeps its element (and its part) when its blocks become final. A
+    // full group of final blocks is a layout boundary (`final` in the styles): a block growing below it lays out its
+    // group and the groups' container, not every block of the message.
+    const wrap = (group: readonly Block[], final: boolean) =>
+      html`<div class=${final ? "group final" : "group"}>${guard(
+        final ? [group, loadImages, lang] : [...group, loadImages, lang],
+        () => group.filter(shown).map(draw),
+      )}</div>`;
+    const drawn = groups.map((group) => wrap(group, true));
+    for (const group of tailGroups) drawn.push(wrap(group, false));
     return html`<div part="base">${drawn}</div>`;
   }
 }

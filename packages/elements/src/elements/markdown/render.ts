@@ -18,9 +18,14 @@ export interface RenderContext {
   readonly open: boolean;
 }
 
-type Inline = TemplateResult | string | typeof nothing;
+type Inline = TemplateResult | string | typeof nothing | readonly Inline[];
 
-function inlines(tokens: readonly Token[] | undefined, context: RenderContext): Inline[] {
+/**
+ * A run of inline tokens. One token (most paragraphs, list items and cells) is returned alone: Lit marks each item of
+ * an array with two comment nodes, which over a long session is a good part of the DOM.
+ */
+function inlines(tokens: readonly Token[] | undefined, context: RenderContext): Inline {
+  if (tokens?.length === 1) return inline(tokens[0]!, context);
   return (tokens ?? []).map((token) => inline(token, context));
 }
 
@@ -28,7 +33,7 @@ function inline(token: Token, context: RenderContext): Inline {
   switch (token.type) {
     case "text": {
       const text = token as Tokens.Text;
-      return text.tokens ? html`${inlines(text.tokens, context)}` : decodeReferences(text.text);
+      return text.tokens ? inlines(text.tokens, context) : decodeReferences(text.text);
     }
     case "escape":
       return (token as Tokens.Escape).text;
@@ -57,7 +62,7 @@ function inline(token: Token, context: RenderContext): Inline {
 function link(token: Tokens.Link, context: RenderContext): Inline {
   const content = inlines(token.tokens, context);
   const href = linkHref(token.href, token.autolink === true);
-  if (href === undefined) return html`${content}`;
+  if (href === undefined) return content;
   // A new tab: following a link must not navigate away from a running session. No referrer, no opener.
   return html`<a
     part="link"
@@ -95,8 +100,9 @@ function checkbox(checked: boolean, context: RenderContext): TemplateResult {
  */
 const dirAt = (depth: number) => (depth === 0 ? "auto" : nothing);
 
-/** The blocks of a container (a quote, a list item) at `depth`. */
-function blocks(tokens: readonly Token[], context: RenderContext, depth: number): unknown[] {
+/** The blocks of a container (a quote, a list item) at `depth`; one alone (a tight item's text) not in an array. */
+function blocks(tokens: readonly Token[], context: RenderContext, depth: number): unknown {
+  if (tokens.length === 1) return block(tokens[0]!, context, depth);
   return tokens.map((token) => block(token, context, depth));
 }
 

@@ -71,6 +71,10 @@ const COPY_ICON = svg`<rect x="5.5" y="5.5" width="8" height="9" rx="1.5" /><pat
  * A call a tool made (pi 1.6's nested calls, e.g. from a subagent or codemode: `parentToolCallId`) shows as a card
  * inside its caller's card, below its output, as deep as they nest.
  *
+ * Rendering: a store change renders at once when the transcript has not rendered since the last frame; the changes
+ * after it render together in the next frame (a stream can come faster than frames are painted; `updateComplete`
+ * waits for them), and the view follows the newest text in that frame.
+ *
  * Accessibility: the messages are a feed (APG feed pattern) of articles, each named by its author ("You", "pi", or
  * what the entry is); Page Down / Page Up move focus to the next / previous article, Tab moves into an article's
  * tool cards and buttons (nested cards' too). The message being streamed is `aria-busy`; one polite announcement is made per finished
@@ -135,6 +139,7 @@ export class PiTranscript extends PiElement {
   /** Every new snapshot renders (the render itself compares its parts by identity). */
   readonly #conversation = new ConversationStoreController(this, (snapshot) => snapshot, {
     equals: (a, b) => a === b,
+    changed: (update) => this.#changed(update),
   });
   /** How many entries at the start are not rendered yet (a long history fills in from its end). */
   #unrendered = 0;
@@ -152,6 +157,15 @@ export class PiTranscript extends PiElement {
   #pinned = true;
   #lastScrollTop = 0;
   #followFrame: number | undefined;
+  /** Whether the transcript rendered since the last frame began, and whether a store change waits for the next. */
+  #renderedSinceFrame = false;
+  #changePending = false;
+  /** From the frame's first callback to its second: a render then is followed by the second. */
+  #inFrame = false;
+  /** The next frame's two callbacks (see #scheduleFrame), and what waits for the first (updateComplete). */
+  #frame: number | undefined;
+  #frameFollow: number | undefined;
+  #frameWaiters: (() => void)[] = [];
   #resizeObserver: ResizeObserver | undefined;
   /** The polite announcement and how many were made (each one is a new node, so the same text twice is heard). */
   #announcement = "";
@@ -195,10 +209,72 @@ export class PiTranscript extends PiElement {
     if (this.#fillFrame !== undefined) cancelAnimationFrame(this.#fillFrame);
     if (this.#followFrame !== undefined) cancelAnimationFrame(this.#followFrame);
     this.#followFrame = undefined;
+    if (this.#frame !== undefined) cancelAnimationFrame(this.#frame);
+    if (this.#frameFollow !== undefined) cancelAnimationFrame(this.#frameFollow);
+    this.#frame = this.#frameFollow = undefined;
+    // Connected again, the controller renders the store's snapshot as it is then.
+    this.#changePending = this.#renderedSinceFrame = false;
+    this.#releaseFrameWaiters();
     clearTimeout(this.#fillTask);
     this.#fillFrame = this.#fillTask = undefined;
     this.#resizeObserver?.disconnect();
     this.removeEventListener("keydown", this.#onHostKeyDown);
+  }
+
+  /**
+   * A store change: the first since the last frame renders at once; the ones after it before the next frame wait for
+   * it and render together there. A stream's updates come faster than frames (100 a second and more), and a render
+   * that no frame paints is wasted; a store that notifies once a frame itself (`conversationOf`'s default) renders at
+   * once every time.
+   */
+  #changed(update: () => void): void {
+    if (!this.#renderedSinceFrame) {
+      update();
+      return;
+    }
+    this.#changePending = true;
+    this.#scheduleFrame();
+  }
+
+  /**
+   * The next frame's two callbacks: the first renders a change that waited for it; the second, which runs after the
+   * first one's microtasks (the renders of the transcript, its pi-markdown and code blocks), keeps the newest text in
+   * view. Reading the layout there costs nothing more: it is the layout that frame does anyway, once, where scrolling
+   * after every render forced one per render.
+   */
+  #scheduleFrame(): void {
+    if (this.#frame !== undefined) return;
+    this.#frame = requestAnimationFrame(() => {
+      this.#frame = undefined;
+      this.#inFrame = true;
+      this.#renderedSinceFrame = false;
+      if (this.#changePending) {
+        this.#changePending = false;
+        this.requestUpdate();
+      }
+      this.#releaseFrameWaiters();
+    });
+    this.#frameFollow = requestAnimationFrame(() => {
+      this.#frameFollow = undefined;
+      this.#inFrame = false;
+      this.#follow();
+    });
+  }
+
+  #releaseFrameWaiters(): void {
+    const waiters = this.#frameWaiters;
+    this.#frameWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  /** Done once a store change that waits for the next frame has rendered too. */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    let complete = await super.getUpdateComplete();
+    while (this.#changePending) {
+      await new Promise<void>((resolve) => this.#frameWaiters.push(resolve));
+      complete = await super.getUpdateComplete();
+    }
+    return complete;
   }
 
   #t(key: TranscriptStringKey, values?: Record<string, string | number>): string {
@@ -634,12 +710,17 @@ export class PiTranscript extends PiElement {
       const ms = Math.max(1, performance.now() - step.began);
       this.#fillChunk = Math.min(1000, Math.max(20, Math.round((this.#fillChunk * FILL_BUDGET_MS) / ms)));
     }
-    this.#follow();
+    // A render in the frame's first callback is followed by its second (see #scheduleFrame), without a layout of
+    // its own; one between frames (at most one store change a frame) at once, as before. The frame also ends this
+    // frame's turn to render at once.
+    if (!this.#inFrame) this.#follow();
+    this.#renderedSinceFrame = true;
+    this.#scheduleFrame();
     this.#scheduleFill();
   }
 
   /**
-   * While pinned, keeps the newest text in view. Called after each render and whenever the feed changes size (an
+   * While pinned, keeps the newest text in view. Called in the frame after each render and whenever the feed changes size (an
    * article laid out as it nears the view, a child element rendering): the reader's own scroll is read first, since
    * its scroll event may come after the resize.
    */

@@ -1,0 +1,60 @@
+/**
+ * pi-code-block growing while a message streams: a long block is not highlighted again on every change. The part
+ * highlighted last stays coloured (never plain again), what arrived since shows plain after it, and the whole is
+ * coloured again soon after, and at once when the stream ends.
+ */
+import { expect, fixture, html, waitUntil } from "@open-wc/testing";
+import { type PiCodeBlock, STREAMING_HIGHLIGHT_LENGTH } from "../src/elements/code-block/code-block.js";
+import "../src/elements/code-block/define.js";
+import { loadHighlighter } from "../src/elements/code-block/highlighter.js";
+
+const codeOf = (el: PiCodeBlock) => el.shadowRoot!.querySelector("code")!;
+const line = (n: number) => `export const value${n} = compute(${n}, "text ${n}"); // line ${n}\n`;
+
+describe("pi-code-block while streaming", () => {
+  before(() => loadHighlighter());
+
+  it("a short block is highlighted on every change", async () => {
+    const el = await fixture<PiCodeBlock>(
+      html`<pi-code-block language="ts" streaming .code=${line(1)}></pi-code-block>`,
+    );
+    el.code += line(2);
+    await el.updateComplete;
+    expect(el.highlighted).to.equal(true);
+    expect(codeOf(el).textContent).to.equal(line(1) + line(2));
+  });
+
+  it("a long block keeps its colours, shows the new text plain after them, and is coloured whole soon after", async () => {
+    let code = "";
+    for (let n = 0; code.length <= STREAMING_HIGHLIGHT_LENGTH; n++) code += line(n);
+    const el = await fixture<PiCodeBlock>(html`<pi-code-block language="ts" streaming .code=${code}></pi-code-block>`);
+    await waitUntil(() => el.highlighted, "highlighted");
+    const spans = codeOf(el).querySelectorAll("span").length;
+    for (let n = 1000; n < 1005; n++) {
+      code += line(n);
+      el.code = code;
+      await el.updateComplete;
+      // Every character shows, the part highlighted before still coloured, the new lines plain for now.
+      expect(codeOf(el).textContent).to.equal(code);
+      expect(codeOf(el).querySelectorAll("span").length).to.equal(spans);
+    }
+    expect(el.highlighted, "not highlighted again on every change").to.equal(false);
+    await waitUntil(() => el.highlighted, "highlighted whole again soon after", { timeout: 5000 });
+    await el.updateComplete;
+    expect(codeOf(el).querySelectorAll("span").length).to.be.greaterThan(spans);
+    expect(codeOf(el).textContent).to.equal(code);
+  });
+
+  it("the end of the stream highlights the whole block at once", async () => {
+    let code = "";
+    for (let n = 0; code.length <= STREAMING_HIGHLIGHT_LENGTH; n++) code += line(n);
+    const el = await fixture<PiCodeBlock>(html`<pi-code-block language="ts" streaming .code=${code}></pi-code-block>`);
+    await waitUntil(() => el.highlighted, "highlighted");
+    el.code = code + line(2000);
+    await el.updateComplete;
+    el.streaming = false;
+    await el.updateComplete;
+    expect(el.highlighted).to.equal(true);
+    expect(codeOf(el).textContent).to.equal(code + line(2000));
+  });
+});
