@@ -64,7 +64,12 @@ for (const module of storyModules) {
             timeout: 20_000,
           });
 
-          const injected = deepElements(host).filter((element) => ["IMG", "SCRIPT"].includes(element.tagName));
+          // The one image a story may show is the user's own: a file dropped on pi-prompt, a thumbnail of its blob:.
+          const userImage = (element: Element) =>
+            element.matches('img[part~="thumbnail"]') && (element.getAttribute("src") ?? "").startsWith("blob:");
+          const injected = deepElements(host).filter(
+            (element) => ["IMG", "SCRIPT"].includes(element.tagName) && !userImage(element),
+          );
           expect(injected.map((element) => element.outerHTML)).to.deep.equal([]);
           for (const scheme of ["light", "dark"]) {
             host.style.setProperty("--pi-color-scheme", scheme);

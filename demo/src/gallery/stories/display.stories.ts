@@ -1,4 +1,5 @@
 /** Stories for what the agent shows without asking: statuses, widgets, notifications, the prompt. */
+import { conversationOf } from "@pi-elements/core/conversation";
 import type { PiPrompt } from "@pi-elements/elements";
 import { html } from "lit";
 import { ref } from "lit/directives/ref.js";
@@ -243,5 +244,81 @@ export const promptStories: StoryModule = {
       render: ({ session }) => html`<pi-prompt .session=${session}></pi-prompt>`,
       play: (agent) => agent.raw({ type: "agent_start" }),
     }),
+    story({
+      name: "Queued messages (pi 1.x: take back)",
+      description:
+        "pi's queues from queue_update, steering first. Take back returns a message to the box (clear_queue, then the others queued again); Esc or Stop sends clear_queue, then abort, and the queued text comes back.",
+      knobs: {
+        steering: { type: "text", value: "Use the staging database, not production." },
+        followUp: { type: "text", value: "Then write the changelog entry." },
+      },
+      render: ({ session }) => html`<pi-prompt .session=${session}></pi-prompt>`,
+      play: (agent, args) => {
+        // pi 1.x answers get_available_thinking_levels (0.73.1 has no such command): the prompt offers take back.
+        agent.answers = {
+          get_available_thinking_levels: { levels: ["off", "low", "medium", "high"] },
+          clear_queue: { steering: [args.steering], followUp: [args.followUp] },
+        };
+        conversationOf(agent.session);
+        agent.raw({ type: "agent_start" });
+        agent.raw({ type: "queue_update", steering: [args.steering], followUp: [args.followUp] });
+      },
+    }),
+    story({
+      name: "Queued messages (pi 0.73.1)",
+      description:
+        "0.73.1 has no clear_queue: queued messages cannot be taken back, and Stop sends abort only (pi keeps them for the next message).",
+      knobs: {},
+      render: ({ session }) => html`<pi-prompt .session=${session}></pi-prompt>`,
+      play: (agent) => {
+        agent.refusals = { get_available_thinking_levels: "Unknown command: get_available_thinking_levels" };
+        conversationOf(agent.session);
+        agent.raw({ type: "agent_start" });
+        agent.raw({ type: "queue_update", steering: ["キューに入ったメッセージ"], followUp: ["排队的后续消息"] });
+      },
+    }),
+    story({
+      name: "Retrying, with an image attached",
+      description:
+        "auto_retry_start: the status says which attempt. A pasted or dropped image waits as a thumbnail (5 MB each, 8 at most by default) and goes to pi as images with the next message.",
+      knobs: {
+        attempt: { type: "number", value: 2, min: 1, max: 10 },
+        maxAttempts: { type: "number", value: 3, min: 1, max: 10 },
+      },
+      render: ({ session, agent }) =>
+        html`<pi-prompt .session=${session} ${ref((element) => {
+          if (element) prompts.set(agent, element as PiPrompt);
+        })}></pi-prompt>`,
+      play: async (agent, args) => {
+        conversationOf(agent.session);
+        agent.raw({ type: "agent_start" });
+        agent.raw({
+          type: "auto_retry_start",
+          attempt: args.attempt,
+          maxAttempts: args.maxAttempts,
+          delayMs: 2000,
+          errorMessage: "overloaded_error: the provider is busy",
+        });
+        const prompt = prompts.get(agent);
+        if (prompt) await dropImage(prompt, "screenshot.png");
+      },
+    }),
   ],
 };
+
+/** A 1×1 PNG, dropped on the prompt as a user drops a file. */
+async function dropImage(prompt: PiPrompt, name: string): Promise<void> {
+  await prompt.updateComplete;
+  const base = prompt.shadowRoot?.querySelector<HTMLElement>("[part~=base]");
+  if (!base) return;
+  const bytes = Uint8Array.from(
+    atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="),
+    (c) => c.charCodeAt(0),
+  );
+  const data = new DataTransfer();
+  data.items.add(new File([bytes], name, { type: "image/png" }));
+  base.dispatchEvent(
+    new DragEvent("dragover", { dataTransfer: data, bubbles: true, composed: true, cancelable: true }),
+  );
+  base.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, composed: true, cancelable: true }));
+}
