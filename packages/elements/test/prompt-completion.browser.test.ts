@@ -253,6 +253,43 @@ describe("pi-prompt slash-command completion", () => {
     expect(names(el)).to.deep.equal(["/x<img src=x onerror=alert(1)>"]);
   });
 
+  it("shows a long list eight at a time, the window following Up/Down, with its place in the whole; axe passes", async () => {
+    agent.results.set("get_commands", {
+      commands: Array.from({ length: 40 }, (_, i) => ({
+        name: `cmd-${i}`,
+        description: `command ${i}`,
+        source: "extension",
+      })),
+    });
+    await type("/");
+    const completions = list(el)!;
+    const options = () => [...completions.querySelectorAll<HTMLElement>("[role=option]")];
+    const count = () => completions.querySelector('[part~="completion-count"]')?.textContent;
+    expect(options().map((o) => o.getAttribute("aria-posinset"))).to.deep.equal([
+      "1",
+      "2",
+      "3",
+      "4",
+      "5",
+      "6",
+      "7",
+      "8",
+    ]);
+    expect(options()[0]!.getAttribute("aria-setsize")).to.equal("40");
+    expect(count()).to.equal("1 of 40");
+    // No scrolling region a keyboard cannot reach (axe: scrollable-region-focusable).
+    expect(completions.scrollHeight).to.be.at.most(completions.clientHeight + 1);
+    for (let i = 0; i < 10; i++) await press("ArrowDown");
+    const active = completions.querySelector<HTMLElement>('[aria-selected="true"]')!;
+    expect(active.textContent).to.contain("/cmd-10");
+    expect(field(el).getAttribute("aria-activedescendant")).to.equal(active.id);
+    expect(count()).to.equal("11 of 40");
+    expect(options().length).to.equal(8);
+    await expect(el).to.be.accessible();
+    await press("Enter");
+    expect(field(el).value).to.equal("/cmd-10 ");
+  });
+
   for (const theme of ["light", "dark"] as const) {
     it(`passes axe with the list open in the ${theme} theme`, async () => {
       el.setAttribute("theme", theme);

@@ -165,8 +165,6 @@ export const styles = [
       margin: 0;
       padding: calc(var(--_space) / 2) 0;
       list-style: none;
-      max-block-size: min(16rem, 50vh);
-      overflow-y: auto;
       background: var(--_bg);
       border: 1px solid var(--_border);
       border-radius: var(--_radius);
@@ -195,6 +193,11 @@ export const styles = [
     }
     [part~="completion-description"] {
       color: var(--_muted);
+    }
+    [part~="completion-count"] {
+      padding: calc(var(--_space) / 4) var(--_space) 0;
+      color: var(--_muted);
+      font-size: 0.85em;
     }
     /* On the current row's ground the accent and muted colours fall below 4.5:1: it is all text colour there. */
     [aria-selected="true"] > [part] {

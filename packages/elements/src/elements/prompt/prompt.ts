@@ -25,6 +25,9 @@ import {
 } from "./command-completion.js";
 import { styles } from "./prompt.styles.js";
 
+/** How many slash commands the completion list shows at a time (pi's TUI shows a window of its list too). */
+const COMPLETIONS_SHOWN = 8;
+
 /** The command a message goes out as: `prompt` when the agent is idle, `steer` or `follow_up` while it streams. */
 export type PromptCommand = Extract<CommandType, "prompt" | "steer" | "follow_up">;
 
@@ -69,7 +72,7 @@ interface RunSlice {
  *   pi 1.x is told from 0.73.1 by its answer to `get_available_thinking_levels` (`canClearQueue` in the core).
  * - "/" at the start opens the completion of pi's slash commands (extension commands, prompt templates, skills, as
  *   pi's `get_commands` lists them, asked again each time the list opens so it follows pi's current set): typing
- *   filters, Up/Down move, Tab or Enter puts the command in the box, a click too, Escape closes the list. Enter on a
+ *   filters, Up/Down move (eight commands show at a time, the window following, "3 of 40" under a longer list), Tab or Enter puts the command in the box, a click too, Escape closes the list. Enter on a
  *   command typed out in full sends it. The text field keeps its textbox role (ARIA allows no combobox role on a
  *   textarea) with the combobox's properties: `aria-haspopup="listbox"`, `aria-autocomplete="list"`, and while the
  *   list is open `aria-controls` and `aria-activedescendant`. An IME composition never opens, moves or accepts.
@@ -137,6 +140,7 @@ interface RunSlice {
  * @csspart error - Why the last message could not be sent (pi's error), or why an image was not attached, in an alert.
  * @csspart completions - The list of matching slash commands.
  * @csspart completion - Each command in it (the current one also has `active`).
+ * @csspart completion-count - "3 of 40" under a list longer than the eight commands shown.
  * @csspart completion-name - "/name".
  * @csspart completion-hint - The command's argument hint.
  * @csspart completion-description - The command's description.
@@ -418,7 +422,15 @@ export class PiPrompt extends PiElement {
     </ul>`;
   }
 
+  /**
+   * At most COMPLETIONS_SHOWN commands at a time, the window moving with the current one, as pi's TUI lists them: the
+   * list never scrolls (a scrolling popup would be a region the keyboard cannot reach; Up/Down move the window), each
+   * option says its place in the whole list (`aria-posinset` / `aria-setsize`), and "3 of 40" shows under a cut list.
+   */
   #renderCompletions(matches: readonly CompletionItem[], active: number) {
+    const total = matches.length;
+    const start = Math.max(0, Math.min(active - Math.floor(COMPLETIONS_SHOWN / 2), total - COMPLETIONS_SHOWN));
+    const shown = matches.slice(start, start + COMPLETIONS_SHOWN);
     return html`<ul
       id="completions"
       part="completions"
@@ -427,19 +439,34 @@ export class PiPrompt extends PiElement {
       @mousedown=${(event: MouseEvent) => event.preventDefault()}
       @click=${this.#onCompletionClick}
     >
-      ${matches.map(
-        (item, index) => html`<li
+      ${shown.map((item, offset) => {
+        const index = start + offset;
+        return html`<li
           id="completion-${index}"
           part=${index === active ? "completion active" : "completion"}
           role="option"
           aria-selected=${index === active ? "true" : "false"}
+          aria-posinset=${index + 1}
+          aria-setsize=${total}
           data-index=${index}
         >
           <span part="completion-name">/${item.name}</span>${
             item.argumentHint ? html` <span part="completion-hint">${item.argumentHint}</span>` : nothing
           }${item.description ? html` <span part="completion-description">${item.description}</span>` : nothing}
-        </li>`,
-      )}
+        </li>`;
+      })}
+      ${
+        total > COMPLETIONS_SHOWN
+          ? html`<li part="completion-count" role="presentation" aria-hidden="true">${localizeOwn(
+              this,
+              "queuePosition",
+              {
+                index: active + 1,
+                total,
+              },
+            )}</li>`
+          : nothing
+      }
     </ul>`;
   }
 
@@ -451,7 +478,6 @@ export class PiPrompt extends PiElement {
     const base = this.renderRoot.querySelector<HTMLElement>('[part~="base"]');
     const room = base ? base.getBoundingClientRect().top : 0;
     list.classList.toggle("below", room < list.offsetHeight + 2);
-    list.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: "nearest" });
   }
 
   #onInput(event: InputEvent): void {
