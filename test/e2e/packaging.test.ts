@@ -412,6 +412,17 @@ describe("the packed packages, installed with npm into a fresh project", { timeo
       await input.press("Enter");
       await page.locator("pi-notifications", { hasText: "Hello, Grace!" }).waitFor();
       if (screenshot) await page.screenshot({ path: `${screenshot}-${version.version}-answered.png` });
+      // The page as the README gives it passes axe (its landmarks too: the elements sit in a main).
+      await page.addScriptTag({ path: AXE });
+      for (const colorScheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme });
+        const violations = await page.evaluate(async () => {
+          const { axe } = window as unknown as { axe: { run(): Promise<AxeResults> } };
+          const result = await axe.run();
+          return result.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+        });
+        assert.deepEqual(violations, [], `axe finds nothing in ${colorScheme}`);
+      }
       assert.deepEqual(errors, []);
       await page.close();
       await stopBridgeProcess(bridge);

@@ -78,8 +78,12 @@ export class ConversationSliceController<T> implements ReactiveController {
     return session ? this.#lookup(session) : undefined;
   }
 
-  /** The selected slice of the current snapshot; undefined while there is no store. */
+  /**
+   * The selected slice of the current snapshot; undefined while there is no store. Always of the store in use: read in
+   * `willUpdate`, before `hostUpdate` has run, a session or store assigned since the last render is taken first.
+   */
   get value(): T | undefined {
+    this.#sync(false);
     return this.#value;
   }
 
