@@ -71,6 +71,16 @@ interface AxeResults {
   violations: { id: string; nodes: { target: unknown }[] }[];
 }
 
+/** axe-core's violations on `page` (axe injected already) in this colour scheme, one line each. */
+async function axeViolations(page: Page, colorScheme: "light" | "dark"): Promise<string[]> {
+  await page.emulateMedia({ colorScheme });
+  return page.evaluate(async () => {
+    const { axe } = window as unknown as { axe: { run(): Promise<AxeResults> } };
+    const result = await axe.run();
+    return result.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+  });
+}
+
 interface PackedFile {
   name: string;
   filename: string;
@@ -415,13 +425,7 @@ describe("the packed packages, installed with npm into a fresh project", { timeo
       // The page as the README gives it passes axe (its landmarks too: the elements sit in a main).
       await page.addScriptTag({ path: AXE });
       for (const colorScheme of ["light", "dark"] as const) {
-        await page.emulateMedia({ colorScheme });
-        const violations = await page.evaluate(async () => {
-          const { axe } = window as unknown as { axe: { run(): Promise<AxeResults> } };
-          const result = await axe.run();
-          return result.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-        });
-        assert.deepEqual(violations, [], `axe finds nothing in ${colorScheme}`);
+        assert.deepEqual(await axeViolations(page, colorScheme), [], `axe finds nothing in ${colorScheme}`);
       }
       assert.deepEqual(errors, []);
       await page.close();
@@ -472,13 +476,7 @@ describe("the packed packages, installed with npm into a fresh project", { timeo
       await page.addScriptTag({ path: AXE });
       const screenshot = process.env.PACKAGING_SCREENSHOT;
       for (const colorScheme of ["light", "dark"] as const) {
-        await page.emulateMedia({ colorScheme });
-        const violations = await page.evaluate(async () => {
-          const { axe } = window as unknown as { axe: { run(): Promise<AxeResults> } };
-          const result = await axe.run();
-          return result.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-        });
-        assert.deepEqual(violations, [], `axe finds nothing in ${colorScheme}`);
+        assert.deepEqual(await axeViolations(page, colorScheme), [], `axe finds nothing in ${colorScheme}`);
         if (screenshot) {
           for (const width of [1280, 375]) {
             await page.setViewportSize({ width, height: width === 375 ? 720 : 800 });

@@ -15,36 +15,9 @@ import { fileURLToPath } from "node:url";
 import { type RunningBridge, startBridge } from "../../packages/bridge/src/index.js";
 import { type Rec, TestClient } from "../../packages/bridge/test/support/harness.js";
 import { type IsolatedPi, isolatedPi, PI_VERSIONS } from "../support/real-pi.js";
-import { type ScriptedModel, startScriptedModel } from "../support/scripted-model.js";
+import { piModelChoicesJson, type ScriptedModel, startScriptedModel } from "../support/scripted-model.js";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/session-controls/", import.meta.url));
-
-function modelsJson(baseUrl: string): string {
-  const common = { baseUrl, api: "openai-completions", apiKey: "scripted-test-key" };
-  return JSON.stringify({
-    providers: {
-      scripted: {
-        ...common,
-        models: [
-          {
-            id: "scripted-model",
-            name: "Scripted test model",
-            contextWindow: 128000,
-            maxTokens: 4096,
-            reasoning: true,
-          },
-          { id: "scripted-plain", name: "Scripted plain model", contextWindow: 32000, maxTokens: 2048 },
-        ],
-      },
-      "scripted-b": {
-        ...common,
-        models: [
-          { id: "b-model", name: "Second provider model", contextWindow: 1000000, maxTokens: 8192, reasoning: true },
-        ],
-      },
-    },
-  });
-}
 
 for (const version of PI_VERSIONS) {
   describe(`session controls on pi ${version.version} behind the bridge`, { timeout: 120_000 }, () => {
@@ -72,7 +45,7 @@ for (const version of PI_VERSIONS) {
       model = await startScriptedModel();
       pi = isolatedPi(undefined, { pi: version, model });
       // Three models over two providers, the reasoning scripted model first (the one `--model` picks).
-      writeFileSync(join(pi.home, "agent", "models.json"), modelsJson(model.baseUrl));
+      writeFileSync(join(pi.home, "agent", "models.json"), piModelChoicesJson(model));
       bridge = await startBridge({ port: 0, ...pi.options, restart: "never", log: () => {} });
       client = await TestClient.connect(bridge.url);
     });

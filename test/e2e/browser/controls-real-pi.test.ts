@@ -16,6 +16,7 @@
  */
 import { expect, waitUntil } from "@open-wc/testing";
 import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
+import { deepAll, deepText } from "../../support/deep-dom.js";
 
 /** A bound against a hang, not a timed assertion: three engines share two cores with two pis. */
 const WAIT = { timeout: 25_000, interval: 20 };
@@ -30,26 +31,6 @@ const SLOW = Array.from({ length: 24 }, (_, i) => `Sentence ${i + 1} of a slow a
 async function found<T>(get: () => T | null | undefined, what: string): Promise<T> {
   await waitUntil(() => get(), what, WAIT);
   return get()!;
-}
-
-/** Every element matching `selector` in `root` and in every open shadow root below it. */
-function deepAll(root: ParentNode, selector: string): Element[] {
-  const found: Element[] = [];
-  const roots: ParentNode[] = [root];
-  while (roots.length > 0) {
-    const current = roots.shift()!;
-    found.push(...current.querySelectorAll(selector));
-    for (const el of current.querySelectorAll("*")) if (el.shadowRoot) roots.push(el.shadowRoot);
-  }
-  return found;
-}
-
-/** The text a reader sees in `node`, its shadow roots included. */
-function deepText(node: Node): string {
-  if (node.nodeType === Node.TEXT_NODE) return node.textContent ?? "";
-  const el = node as Element;
-  const children = [...(el.shadowRoot?.childNodes ?? []), ...node.childNodes];
-  return children.map(deepText).join("");
 }
 
 /** The page in its iframe: README's page, served by the real-pi plugin with this bridge's address. */

@@ -11,6 +11,7 @@
  */
 import { expect, waitUntil } from "@open-wc/testing";
 import { executeServerCommand, sendKeys, sendMouse } from "@web/test-runner-commands";
+import { deepText } from "../../support/deep-dom.js";
 import { pressCombo } from "../../support/engine.js";
 
 /** A bound against a hang, not a timed assertion: three engines share two cores with two pis. */
@@ -22,12 +23,6 @@ const SLOW = Array.from({ length: 26 }, (_, i) => `Sentence ${i + 1} of a slow a
 const errors: string[] = [];
 addEventListener("error", (event) => errors.push(String(event.message)));
 addEventListener("unhandledrejection", (event) => errors.push(String(event.reason)));
-
-function deepText(node: Node): string {
-  if (node.nodeType === Node.TEXT_NODE) return node.textContent ?? "";
-  const el = node as Element;
-  return [...(el.shadowRoot?.childNodes ?? []), ...node.childNodes].map(deepText).join("");
-}
 
 interface Page {
   host: HTMLElement;

@@ -7,22 +7,11 @@
  */
 import { expect, waitUntil } from "@open-wc/testing";
 import { executeServerCommand, sendKeys, sendMouse } from "@web/test-runner-commands";
+import { deepAll } from "../../support/deep-dom.js";
 
 const WAIT = { timeout: 20_000, interval: 50 };
 let frame: HTMLIFrameElement;
 const errors: string[] = [];
-
-/** Every element matching `selector` in `root` and in every open shadow root below it. */
-function deepAll(root: ParentNode, selector: string): Element[] {
-  const found: Element[] = [];
-  const roots: ParentNode[] = [root];
-  while (roots.length > 0) {
-    const current = roots.shift()!;
-    found.push(...current.querySelectorAll(selector));
-    for (const el of current.querySelectorAll("*")) if (el.shadowRoot) roots.push(el.shadowRoot);
-  }
-  return found;
-}
 
 /** `"pi-select >>> [role=option]"`: each step is searched inside (shadow root and children of) the previous step's matches. */
 function findAll(path: string): Element[] {

@@ -10,6 +10,7 @@
  */
 import { expect, waitUntil } from "@open-wc/testing";
 import { executeServerCommand, sendKeys, sendMouse } from "@web/test-runner-commands";
+import { deepAll, deepText } from "../../support/deep-dom.js";
 
 /** A bound against a hang, not a timed assertion: three engines share two cores with two pis. */
 const WAIT = { timeout: 25_000, interval: 20 };
@@ -34,26 +35,6 @@ const SLOW = Array.from({ length: 24 }, (_, i) => `Sentence ${i + 1} of a slow a
 const errors: string[] = [];
 addEventListener("error", (event) => errors.push(String(event.message)));
 addEventListener("unhandledrejection", (event) => errors.push(String(event.reason)));
-
-/** Every element matching `selector` in `root` and in every open shadow root below it. */
-function deepAll(root: ParentNode, selector: string): Element[] {
-  const found: Element[] = [];
-  const roots: ParentNode[] = [root];
-  while (roots.length > 0) {
-    const current = roots.shift()!;
-    found.push(...current.querySelectorAll(selector));
-    for (const el of current.querySelectorAll("*")) if (el.shadowRoot) roots.push(el.shadowRoot);
-  }
-  return found;
-}
-
-/** The text a reader sees in `node`, its shadow roots included. */
-function deepText(node: Node): string {
-  if (node.nodeType === Node.TEXT_NODE) return node.textContent ?? "";
-  const el = node as Element;
-  const children = [...(el.shadowRoot?.childNodes ?? []), ...node.childNodes];
-  return children.map(deepText).join("");
-}
 
 /** One page: a pi-session with a transcript (and a prompt, for the page that types). */
 interface Page {
