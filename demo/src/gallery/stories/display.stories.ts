@@ -278,18 +278,15 @@ export const promptStories: StoryModule = {
       },
     }),
     story({
-      name: "Retrying, with an image attached",
+      name: "Retrying (2 of 3)",
       description:
-        "auto_retry_start: the status says which attempt. A pasted or dropped image waits as a thumbnail (5 MB each, 8 at most by default) and goes to pi as images with the next message.",
+        "auto_retry_start: the status says which attempt. (Pasted or dropped images, 5 MB each and 8 at most by default, wait as thumbnails and go to pi as images with the next message: see pi-prompt's tests.)",
       knobs: {
         attempt: { type: "number", value: 2, min: 1, max: 10 },
         maxAttempts: { type: "number", value: 3, min: 1, max: 10 },
       },
-      render: ({ session, agent }) =>
-        html`<pi-prompt .session=${session} ${ref((element) => {
-          if (element) prompts.set(agent, element as PiPrompt);
-        })}></pi-prompt>`,
-      play: async (agent, args) => {
+      render: ({ session }) => html`<pi-prompt .session=${session}></pi-prompt>`,
+      play: (agent, args) => {
         conversationOf(agent.session);
         agent.raw({ type: "agent_start" });
         agent.raw({
@@ -299,26 +296,7 @@ export const promptStories: StoryModule = {
           delayMs: 2000,
           errorMessage: "overloaded_error: the provider is busy",
         });
-        const prompt = prompts.get(agent);
-        if (prompt) await dropImage(prompt, "screenshot.png");
       },
     }),
   ],
 };
-
-/** A 1×1 PNG, dropped on the prompt as a user drops a file. */
-async function dropImage(prompt: PiPrompt, name: string): Promise<void> {
-  await prompt.updateComplete;
-  const base = prompt.shadowRoot?.querySelector<HTMLElement>("[part~=base]");
-  if (!base) return;
-  const bytes = Uint8Array.from(
-    atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="),
-    (c) => c.charCodeAt(0),
-  );
-  const data = new DataTransfer();
-  data.items.add(new File([bytes], name, { type: "image/png" }));
-  base.dispatchEvent(
-    new DragEvent("dragover", { dataTransfer: data, bubbles: true, composed: true, cancelable: true }),
-  );
-  base.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, composed: true, cancelable: true }));
-}
