@@ -11,8 +11,9 @@ type Attached = typeof import("../src/conversation/attached.js");
 
 test("a store one copy of the core registers is found, and announced, through another copy", async () => {
   // Two instances of the module, as two bundles on one page each carry their own.
-  const one = (await import(`../src/conversation/attached.js?copy=one`)) as Attached;
-  const two = (await import(`../src/conversation/attached.js?copy=two`)) as Attached;
+  const copy = (name: string) => new URL(`../src/conversation/attached.js?copy=${name}`, import.meta.url).href;
+  const one = (await import(copy("one"))) as Attached;
+  const two = (await import(copy("two"))) as Attached;
   assert.notEqual(one.attachedConversation, two.attachedConversation, "two copies of the module");
   const session = new PiSession(new FakeTransport());
   const heard: PiSession[] = [];
