@@ -143,7 +143,8 @@ function streamingStore(prefix: string): ConversationState {
 
 function newTranscript(): Transcript {
   const transcript = document.createElement("pi-transcript") as unknown as Transcript;
-  transcript.style.cssText = "display: block; height: 700px; width: 900px";
+  // Its own display (a flex column): the feed scrolls inside it, as on a page that gives it a height.
+  transcript.style.cssText = "height: 700px; width: 900px";
   document.body.append(transcript);
   return transcript;
 }
@@ -416,24 +417,30 @@ async function cost(options: {
 
 // --- history ------------------------------------------------------------------------------------------------------
 
-/** Every node of the document, shadow roots' too. */
-function countNodes(root: Node): number {
+/** Every node of the document, shadow roots' too, and how many of them are whitespace-only text and comments. */
+function countNodes(root: Node): { all: number; whitespace: number; comments: number; tags: Record<string, number> } {
   let count = 0;
+  let whitespace = 0;
+  let comments = 0;
+  const tags: Record<string, number> = {};
   const walk = (node: Node) => {
     count++;
+    if (node.nodeType === Node.COMMENT_NODE) comments++;
+    else if (node.nodeType === Node.TEXT_NODE && !node.nodeValue?.trim()) whitespace++;
+    else if (node.nodeType === Node.ELEMENT_NODE) tags[node.nodeName] = (tags[node.nodeName] ?? 0) + 1;
     const shadow = (node as Element).shadowRoot;
     if (shadow) walk(shadow);
     for (let child = node.firstChild; child; child = child.nextSibling) walk(child);
   };
   walk(root);
-  return count;
+  return { all: count, whitespace, comments, tags };
 }
 
 async function history(options: { turns: number; runs: number }) {
   const messages = longHistory(options.turns);
   const paint: number[] = [];
   const filled: number[] = [];
-  let nodes = 0;
+  let nodes = { all: 0, whitespace: 0, comments: 0, tags: {} as Record<string, number> };
   let articles = 0;
   for (let run = 0; run < options.runs; run++) {
     (globalThis as unknown as { gc?: () => void }).gc?.();
@@ -460,7 +467,14 @@ async function history(options: { turns: number; runs: number }) {
   }
   return {
     historyRebuildMs: median(paint),
-    historyDomNodes: nodes,
+    historyDomNodes: nodes.all,
+    historyWhitespaceTextNodes: nodes.whitespace,
+    historyCommentNodes: nodes.comments,
+    historyElementsByTag: Object.fromEntries(
+      Object.entries(nodes.tags)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 12),
+    ),
     historyFilledMs: median(filled),
     historyMessages: messages.length,
     historyArticles: articles,

@@ -1,8 +1,10 @@
 /**
  * pi-transcript with a long session: 2,000 messages (500 turns of a question, a tool call, its result and an answer).
  * Every article stays in the DOM (find-in-page and screen readers reach all of it) and is laid out only near the
- * view (`content-visibility: auto`); the DOM grows by a fixed number of nodes per message; a token streamed at the
- * end does not render the 2,000 earlier articles again. The figures behind choosing content-visibility over
+ * view (`content-visibility: auto`); only the newest 60 entries and at most 120 that came near the view render in
+ * full (Markdown, tool cards), the others as light articles (author and text, about 15 nodes), so the rich DOM is
+ * bounded whatever the session's length; a token streamed at the end does not render the 2,000 earlier articles
+ * again. The figures behind choosing content-visibility over
  * virtualisation are printed (`historyRebuildMs`, `historyDomNodes`, the render per streamed update); the bench
  * measures them for the record, this test only what a reader would notice.
  */
@@ -26,6 +28,9 @@ const nextFrame = () => new Promise<number>((resolve) => requestAnimationFrame(r
 const painted = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
 const articles = (el: PiTranscript) => [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part~="feed"] > article')];
+/** Articles rendered in full (not the light form far from the view). */
+const fullArticles = (el: PiTranscript) => articles(el).filter((a) => !a.querySelector("[data-light]"));
+const isFull = (article: HTMLElement) => !article.querySelector("[data-light]");
 
 /** Every node under `root`, through open shadow roots. */
 function countNodes(root: Node): number {
@@ -86,12 +91,57 @@ describe("pi-transcript with 2,000 messages", () => {
       `historyRebuildMs=${ms.toFixed(1)} (first paint, ${first} articles; all ${all.length} after ${fillMs.toFixed(0)} ms more) setHistoryMs=${setHistoryMs.toFixed(1)} ` +
         `historyDomNodes=${nodes} (${(nodes / messages.length).toFixed(1)} per message, with the real pi-markdown and pi-tool-card)`,
     );
-    // Bounded per message: a fixed template per entry (the real elements' shadow trees included: about 54 nodes a
-    // message here), whatever the session's length.
-    expect(nodes / messages.length).to.be.lessThan(64);
+    // Bounded: the newest 60 entries and those near the view in full, every other one light (about 15 nodes a message
+    // here, the full ones' shadow trees included; 54 a message when every article rendered in full).
+    expect(nodes / messages.length).to.be.lessThan(20);
+    expect(fullArticles(el).length, "articles in full").to.be.at.most(60 + 120);
+    expect(all[0]!.querySelector("[data-light]")?.textContent).to.equal("Question 0: what is in file-0.txt?");
+    // A light article is still an article named by its author.
+    expect(all[0]!.getAttribute("aria-labelledby")).to.equal(all[0]!.querySelector("h3")!.id);
     // The view starts at the newest text.
     const base = el.shadowRoot!.querySelector<HTMLElement>('[part~="base"]')!;
     expect(base.scrollHeight - base.scrollTop - base.clientHeight).to.be.lessThan(2);
+  });
+
+  it("articles render in full as they come near the view, at most 180 at a time, scrolled through from end to start", async function (this: Mocha.Context) {
+    this.timeout(FILL_BOUND_MS + 60000);
+    const { el } = await rebuild(state);
+    await waitUntil(() => articles(el).length === 1500, "every entry rendered", { timeout: FILL_BOUND_MS });
+    const base = el.shadowRoot!.querySelector<HTMLElement>('[part~="base"]')!;
+    const inView = () => {
+      const box = base.getBoundingClientRect();
+      return articles(el).filter((a) => {
+        const r = a.getBoundingClientRect();
+        return r.bottom > box.top && r.top < box.bottom;
+      });
+    };
+    let most = 0;
+    // A reader paging up through the whole session: what they see is rendered in full after a frame or two.
+    for (let steps = 0; base.scrollTop > 0 && steps < 3000; steps++) {
+      base.scrollTop = Math.max(0, base.scrollTop - base.clientHeight);
+      await waitUntil(() => inView().every(isFull), `in full at ${base.scrollTop}`, { timeout: 5000, interval: 10 });
+      most = Math.max(most, fullArticles(el).length);
+    }
+    expect(base.scrollTop).to.equal(0);
+    expect(isFull(articles(el)[0]!)).to.equal(true);
+    // The first question's answer renders as Markdown, its tool call as a card.
+    expect(articles(el)[1]!.querySelector("pi-markdown, pi-tool-card")).to.not.equal(null);
+    expect(most, "articles in full at once").to.be.at.most(60 + 120 + inView().length);
+  });
+
+  it("an article far from the view renders in full when it takes focus, and Page Down moves on from it", async function (this: Mocha.Context) {
+    this.timeout(FILL_BOUND_MS + 30000);
+    const { el } = await rebuild(state);
+    await waitUntil(() => articles(el).length === 1500, "every entry rendered", { timeout: FILL_BOUND_MS });
+    const far = articles(el)[700]!;
+    expect(isFull(far)).to.equal(false);
+    far.focus();
+    await waitUntil(() => isFull(far), "the focused article in full");
+    expect(el.shadowRoot!.activeElement).to.equal(far);
+    far.dispatchEvent(new KeyboardEvent("keydown", { key: "PageDown", bubbles: true, composed: true }));
+    const next = articles(el)[701]!;
+    expect(el.shadowRoot!.activeElement).to.equal(next);
+    await waitUntil(() => isFull(next), "the next article in full");
   });
 
   it("a reader who scrolls up while the history fills in keeps their place", async function (this: Mocha.Context) {
@@ -101,11 +151,16 @@ describe("pi-transcript with 2,000 messages", () => {
     base.scrollTop = 0;
     const jump = el.shadowRoot!.querySelector<HTMLElement>('[part~="jump"]')!;
     await waitUntil(() => !jump.hidden, "scrolled up: Jump to latest shows");
-    const top = articles(el)[0]!;
-    const before = top.getBoundingClientRect().top - base.getBoundingClientRect().top;
+    await nextFrame();
+    // The article at the top of the reader's view, and where it is in the view.
+    const viewTop = () => base.getBoundingClientRect().top;
+    const top = articles(el).find((a) => a.getBoundingClientRect().bottom > viewTop())!;
+    const before = top.getBoundingClientRect().top - viewTop();
     await waitUntil(() => articles(el).length === 1500, "every entry rendered", { timeout: FILL_BOUND_MS });
     expect(articles(el)[0]).to.not.equal(top);
-    const after = top.getBoundingClientRect().top - base.getBoundingClientRect().top;
+    // Articles above it filled in, and those near the view rendered in full: it is where the reader left it.
+    for (let i = 0; i < 5; i++) await nextFrame();
+    const after = top.getBoundingClientRect().top - viewTop();
     expect(Math.abs(after - before), `${before} → ${after}`).to.be.lessThan(2);
     expect(jump.hidden).to.equal(false);
   });

@@ -48,6 +48,16 @@ const PIN_SLACK = 24;
  */
 const FILL_FIRST = 60;
 const FILL_BUDGET_MS = 12;
+/**
+ * Long sessions keep the DOM bounded: the newest FULL_TAIL entries, and at most NEAR_MAX others that came near the
+ * view (within a viewport's height of it) or took focus, render in full (Markdown, tool cards, copy buttons); every
+ * other message renders as a light article: its author and its text as written (tool calls as their name and
+ * arguments), a handful of nodes, so find-in-page and screen readers still reach every word.
+ */
+const FULL_TAIL = 60;
+const NEAR_MAX = 120;
+/** How much of a tool call's arguments a light article shows. */
+const LIGHT_ARGS_CHARS = 300;
 /** How much of a finished message's text is announced. */
 const ANNOUNCE_CHARS = 200;
 
@@ -81,10 +91,13 @@ const COPY_ICON = svg`<rect x="5.5" y="5.5" width="8" height="9" rx="1.5" /><pat
  * assistant message, never per token.
  *
  * Long sessions: each committed entry renders once (keyed by its `key`, and guarded, so an entry is not rendered
- * again while another streams) and is laid out only near the viewport (`content-visibility: auto`), so the text
- * stays in the DOM for find-in-page and screen readers. A long history arriving at once paints its newest 60
- * entries first and fills in the earlier ones a chunk per frame (the feed is `aria-busy` meanwhile; a reader who
- * scrolled up keeps their place).
+ * again while another streams) and is laid out only near the viewport (`content-visibility: auto`). The DOM stays
+ * bounded: the newest 60 entries, and the 120 that came near the view (within a viewport's height) or took focus
+ * most recently, render in full; every other message is a light article, its author and its text as written (a tool
+ * call as its name and arguments), about 15 nodes, so find-in-page and screen readers still reach every word, and it
+ * renders in full as it nears the view. A long history arriving at once paints its newest 60 entries first and fills
+ * in the earlier ones a chunk per frame (the feed is `aria-busy` meanwhile). A reader who scrolled up keeps their
+ * place: the article at the top of their view stays where it was as articles above it fill in or change form.
  *
  * @event pi-copy - A copy button was pressed; `detail: { text, key }`.
  * @csspart base - The scrolling area.
@@ -149,8 +162,14 @@ export class PiTranscript extends PiElement {
   #fillFrame: number | undefined;
   #fillTask: ReturnType<typeof setTimeout> | undefined;
   #fillChunk = 100;
-  /** When the fill step being rendered began, and the view's distance from the end to keep while the reader is up. */
-  #fillStep: { began: number; fromEnd: number } | undefined;
+  /** When the fill step being rendered began. */
+  #fillStep: { began: number } | undefined;
+  /**
+   * While the reader is up: the article at the top of their view, and its distance from the view's top, as they left
+   * it. Kept when articles above it fill in, render in full or go light, in every engine (WebKit has no scroll
+   * anchoring, and Chromium's does not always pick an article).
+   */
+  #anchor: { article: HTMLElement; offset: number } | undefined;
   /** The snapshot the last render showed. */
   #shown: ConversationSnapshot | undefined;
   /** Whether the view follows the newest text. */
@@ -172,6 +191,14 @@ export class PiTranscript extends PiElement {
   #announcements = 0;
   /** When each thinking block of the streaming message started and ended (performance.now()). */
   #thinking: { key: string; start: Map<number, number>; end: Map<number, number> } | undefined;
+  /** Entries outside the newest FULL_TAIL rendered in full (they came near the view), oldest first; and in view. */
+  readonly #near = new Set<string>();
+  readonly #inView = new Set<string>();
+  #nearObserver: IntersectionObserver | undefined;
+  #watched = new WeakSet<Element>();
+  /** The entries and window whose articles the observer watches. */
+  #watchedEntries: readonly ConversationEntry[] | undefined;
+  #watchedUnrendered = -1;
   /** How long each thinking block of a committed assistant message took, by block index, where this page saw it. */
   readonly #thoughtMs = new WeakMap<object, Map<number, number>>();
 
@@ -202,6 +229,11 @@ export class PiTranscript extends PiElement {
       });
     });
     this.addEventListener("keydown", this.#onHostKeyDown);
+    if (this.hasUpdated) {
+      const feed = this.renderRoot.querySelector('[part~="feed"]');
+      if (feed) this.#resizeObserver.observe(feed);
+      this.#watchNear();
+    }
   }
 
   override disconnectedCallback(): void {
@@ -218,6 +250,8 @@ export class PiTranscript extends PiElement {
     clearTimeout(this.#fillTask);
     this.#fillFrame = this.#fillTask = undefined;
     this.#resizeObserver?.disconnect();
+    this.#nearObserver?.disconnect();
+    this.#nearObserver = undefined;
     this.removeEventListener("keydown", this.#onHostKeyDown);
   }
 
@@ -302,6 +336,7 @@ export class PiTranscript extends PiElement {
     const store = this.#conversation.store;
     const count = next.entries.length;
     const fresh = store !== this.#windowOf || !this.#shown;
+    if (store !== this.#windowOf) this.#near.clear();
     this.#windowOf = store;
     const added = fresh ? count : appended(this.#shown!.entries, next.entries).length;
     if (added > FILL_FIRST) this.#unrendered = Math.max(this.#unrendered, count - FILL_FIRST);
@@ -319,8 +354,7 @@ export class PiTranscript extends PiElement {
       this.#fillTask = setTimeout(() => {
         this.#fillTask = undefined;
         if (!this.isConnected || this.#unrendered === 0) return;
-        const base = this.#base();
-        this.#fillStep = { began: performance.now(), fromEnd: base ? base.scrollHeight - base.scrollTop : 0 };
+        this.#fillStep = { began: performance.now() };
         this.#unrendered = Math.max(0, this.#unrendered - this.#fillChunk);
         this.requestUpdate();
       }, 0);
@@ -406,10 +440,13 @@ export class PiTranscript extends PiElement {
           ${repeat(
             entries,
             (entry) => entry.key,
-            (entry) =>
-              guard([entry, expanded, lang, this.strings, ...toolRunsOf(entry, tools)], () =>
-                this.#renderEntry(entry, tools),
-              ),
+            (entry, index) => {
+              const full =
+                index >= entries.length - FULL_TAIL || this.#near.has(entry.key) || this.#inView.has(entry.key);
+              return guard([entry, full, expanded, lang, this.strings, ...toolRunsOf(entry, tools)], () =>
+                full ? this.#renderEntry(entry, tools) : this.#renderLight(entry, tools),
+              );
+            },
           )}
           ${snapshot?.streaming ? this.#renderStreaming(snapshot.streaming, tools) : nothing}
         </div>
@@ -426,6 +463,44 @@ export class PiTranscript extends PiElement {
         )}
       </div>
     `;
+  }
+
+  /**
+   * A message far from the view in a long session: its author and its text as written, in the same article (so it
+   * keeps its place, name and keyboard stop); it renders in full once it comes near the view or takes focus.
+   */
+  #renderLight(entry: ConversationEntry, tools: ReadonlyMap<string, ToolExecution>): TemplateResult | typeof nothing {
+    if (entry.kind !== "message") return this.#renderEntry(entry, tools);
+    const message = entry.message;
+    let author: string;
+    let text: string;
+    switch (message.role) {
+      case "user":
+        author = this.#t("you");
+        text = typeof message.content === "string" ? message.content : textOf(message.content);
+        break;
+      case "assistant":
+        author = this.#t("assistant");
+        text = message.content
+          .map((block) =>
+            block.type === "text"
+              ? block.text
+              : block.type === "toolCall"
+                ? `${block.name} ${shorten(safeJson(block.arguments ?? {}).replace(/\s+/g, " "), LIGHT_ARGS_CHARS)}`
+                : "",
+          )
+          .filter(Boolean)
+          .join("\n\n");
+        if (message.errorMessage) text += `\n\n${message.errorMessage}`;
+        break;
+      case "bashExecution":
+        author = this.#t("shellCommand");
+        text = `$ ${message.command}\n${message.output ?? ""}`;
+        break;
+      default:
+        return this.#renderEntry(entry, tools);
+    }
+    return this.#article(entry.key, message.role, author, html`<div class="plain" data-light dir="auto">${text}</div>`);
   }
 
   #renderEntry(entry: ConversationEntry, tools: ReadonlyMap<string, ToolExecution>): TemplateResult | typeof nothing {
@@ -694,6 +769,77 @@ export class PiTranscript extends PiElement {
   protected override firstUpdated(): void {
     const feed = this.renderRoot.querySelector('[part~="feed"]');
     if (feed) this.#resizeObserver?.observe(feed);
+    feed?.addEventListener("focusin", this.#onFeedFocusIn);
+    this.#watchNear();
+  }
+
+  /** A new observer of which articles are near the view (rendered again, or connected again). */
+  #watchNear(): void {
+    this.#nearObserver?.disconnect();
+    this.#watched = new WeakSet();
+    this.#watchedEntries = undefined;
+    this.#inView.clear();
+    this.#nearObserver = new IntersectionObserver(this.#onNear, { root: this.#base(), rootMargin: "100% 0px" });
+    this.#watchArticles();
+  }
+
+  /**
+   * Articles coming near the view render in full and stay so while they are among the NEAR_MAX that came near most
+   * recently; older ones go light again.
+   */
+  #onNear = (records: IntersectionObserverEntry[]) => {
+    let changed = false;
+    for (const record of records) {
+      const key = (record.target as HTMLElement).dataset.key;
+      if (key === undefined) continue;
+      if (record.isIntersecting) {
+        this.#inView.add(key);
+        changed = this.#bringNear(key) || changed;
+      } else this.#inView.delete(key);
+    }
+    if (changed) this.requestUpdate();
+  };
+
+  /** Marks `key` as the latest near the view; whether that, or making room for it, changes what renders in full. */
+  #bringNear(key: string): boolean {
+    const had = this.#near.delete(key);
+    this.#near.add(key);
+    let changed = !had && !this.#inTail(key);
+    for (const old of this.#near) {
+      if (this.#near.size <= NEAR_MAX) break;
+      if (this.#inView.has(old)) continue;
+      this.#near.delete(old);
+      changed ||= !this.#inTail(old);
+    }
+    return changed;
+  }
+
+  #inTail(key: string): boolean {
+    const entries = this.snapshot?.entries ?? [];
+    const last = Math.max(0, entries.length - FULL_TAIL);
+    for (let i = entries.length - 1; i >= last; i--) if (entries[i]!.key === key) return true;
+    return false;
+  }
+
+  /** An article that takes focus (Page Up / Down, a click, a screen reader's focus) renders in full. */
+  #onFeedFocusIn = (event: Event) => {
+    const article = event.target instanceof HTMLElement ? event.target.closest("article") : null;
+    const key = article?.dataset.key;
+    if (key !== undefined && this.#bringNear(key)) this.requestUpdate();
+  };
+
+  /** Watches the articles a render added (a new history, a fill step, a committed message). */
+  #watchArticles(): void {
+    const entries = this.snapshot?.entries;
+    if (!this.#nearObserver || (entries === this.#watchedEntries && this.#unrendered === this.#watchedUnrendered))
+      return;
+    this.#watchedEntries = entries;
+    this.#watchedUnrendered = this.#unrendered;
+    for (const article of this.#articles()) {
+      if (this.#watched.has(article)) continue;
+      this.#watched.add(article);
+      this.#nearObserver.observe(article);
+    }
   }
 
   protected override updated(changed: PropertyValues<this>): void {
@@ -703,10 +849,7 @@ export class PiTranscript extends PiElement {
       this.#fillStep = undefined;
       const base = this.#base();
       // Articles went in above the view: a reader who scrolled up keeps their place.
-      if (base && !this.#pinned) {
-        base.scrollTop = base.scrollHeight - step.fromEnd;
-        this.#lastScrollTop = base.scrollTop;
-      }
+      if (base && !this.#pinned) this.#keepAnchor(base);
       const ms = Math.max(1, performance.now() - step.began);
       this.#fillChunk = Math.min(1000, Math.max(20, Math.round((this.#fillChunk * FILL_BUDGET_MS) / ms)));
     }
@@ -714,6 +857,7 @@ export class PiTranscript extends PiElement {
     // its own; one between frames (at most one store change a frame) at once, as before. The frame also ends this
     // frame's turn to render at once.
     if (!this.#inFrame) this.#follow();
+    this.#watchArticles();
     this.#renderedSinceFrame = true;
     this.#scheduleFrame();
     this.#scheduleFill();
@@ -728,9 +872,28 @@ export class PiTranscript extends PiElement {
     const base = this.#base();
     if (!base) return;
     this.#readScroll(base);
-    if (!this.#pinned) return;
+    if (!this.#pinned) {
+      this.#keepAnchor(base);
+      return;
+    }
     base.scrollTop = base.scrollHeight;
     this.#lastScrollTop = base.scrollTop;
+  }
+
+  /** The first article whose end is below the view's top, and how far its top is from the view's (binary search). */
+  #topArticle(base: HTMLElement): { article: HTMLElement; offset: number } | undefined {
+    const articles = this.#articles();
+    const top = base.getBoundingClientRect().top;
+    let low = 0;
+    let high = articles.length - 1;
+    if (high < 0) return undefined;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (articles[mid]!.getBoundingClientRect().bottom > top) high = mid;
+      else low = mid + 1;
+    }
+    const article = articles[low]!;
+    return { article, offset: article.getBoundingClientRect().top - top };
   }
 
   #base(): HTMLElement | null {
@@ -754,8 +917,20 @@ export class PiTranscript extends PiElement {
 
   #onScroll = () => {
     const base = this.#base();
-    if (base) this.#readScroll(base);
+    if (!base) return;
+    this.#readScroll(base);
+    this.#anchor = this.#pinned ? undefined : this.#topArticle(base);
   };
+
+  /** Puts the reader's top article back where they left it, if something above it changed size. */
+  #keepAnchor(base: HTMLElement): void {
+    const anchor = this.#anchor;
+    if (!anchor?.article.isConnected) return;
+    const moved = anchor.article.getBoundingClientRect().top - base.getBoundingClientRect().top - anchor.offset;
+    if (Math.abs(moved) < 0.5) return;
+    base.scrollTop += moved;
+    this.#lastScrollTop = base.scrollTop;
+  }
 
   #onJump = () => {
     this.scrollToLatest();
