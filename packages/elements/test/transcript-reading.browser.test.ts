@@ -88,6 +88,28 @@ describe("pi-transcript reading while it streams", () => {
     expect(atEnd(el)).to.equal(true);
   });
 
+  it("stays at the newest text when its box shrinks or grows (a phone turned, a panel resized), with nothing streaming", async () => {
+    const state = new ConversationState();
+    state.setHistory(history(12), 0);
+    const el = await show(state);
+    await waitUntil(() => atEnd(el), "starts at the newest text");
+    const wrapper = el.parentElement!;
+    for (const size of ["10rem", "30rem", "6rem"]) {
+      wrapper.style.blockSize = size;
+      await waitUntil(() => atEnd(el), `at the newest text in a ${size} box`);
+      // Still there a few frames later (nothing scrolls it back), and it still counts as following.
+      for (let i = 0; i < 3; i++) await nextFrame();
+      expect(atEnd(el), `still at the end in a ${size} box`).to.equal(true);
+      expect(jump(el).hidden, "no Jump to latest: the reader did not scroll up").to.equal(true);
+    }
+    // Scrolled up, a resize leaves the reader where they are.
+    base(el).scrollTop = 0;
+    await waitUntil(() => !jump(el).hidden, "scrolled up");
+    wrapper.style.blockSize = "12rem";
+    for (let i = 0; i < 3; i++) await nextFrame();
+    expect(base(el).scrollTop).to.equal(0);
+  });
+
   it("Jump to latest works by keyboard", async () => {
     const state = new ConversationState();
     state.setHistory(history(12), 0);

@@ -230,8 +230,7 @@ export class PiTranscript extends PiElement {
     });
     this.addEventListener("keydown", this.#onHostKeyDown);
     if (this.hasUpdated) {
-      const feed = this.renderRoot.querySelector('[part~="feed"]');
-      if (feed) this.#resizeObserver.observe(feed);
+      this.#observeSizes();
       this.#watchNear();
     }
   }
@@ -768,9 +767,17 @@ export class PiTranscript extends PiElement {
 
   protected override firstUpdated(): void {
     const feed = this.renderRoot.querySelector('[part~="feed"]');
-    if (feed) this.#resizeObserver?.observe(feed);
+    this.#observeSizes();
     feed?.addEventListener("focusin", this.#onFeedFocusIn);
     this.#watchNear();
+  }
+
+  /** The feed's size (it grows as text streams in) and the scrolling box's (the page resizes it): both move the end. */
+  #observeSizes(): void {
+    for (const part of ["feed", "base"]) {
+      const element = this.renderRoot.querySelector(`[part~="${part}"]`);
+      if (element) this.#resizeObserver?.observe(element);
+    }
   }
 
   /** A new observer of which articles are near the view (rendered again, or connected again). */
@@ -864,9 +871,9 @@ export class PiTranscript extends PiElement {
   }
 
   /**
-   * While pinned, keeps the newest text in view. Called in the frame after each render and whenever the feed changes size (an
-   * article laid out as it nears the view, a child element rendering): the reader's own scroll is read first, since
-   * its scroll event may come after the resize.
+   * While pinned, keeps the newest text in view. Called in the frame after each render and whenever the feed or the
+   * scrolling box changes size (an article laid out as it nears the view, a child element rendering, the page
+   * resizing the box): the reader's own scroll is read first, since its scroll event may come after the resize.
    */
   #follow(): void {
     const base = this.#base();
