@@ -97,7 +97,7 @@ describe("pi-transcript with 2,000 messages", () => {
     expect(fullArticles(el).length, "articles in full").to.be.at.most(60 + 120);
     expect(all[0]!.querySelector("[data-light]")?.textContent).to.equal("Question 0: what is in file-0.txt?");
     // A light article is still an article named by its author.
-    expect(all[0]!.getAttribute("aria-labelledby")).to.equal(all[0]!.querySelector("h3")!.id);
+    expect(all[0]!.getAttribute("aria-labelledby")).to.equal(all[0]!.querySelector('[part~="author"]')!.id);
     // The view starts at the newest text.
     const base = el.shadowRoot!.querySelector<HTMLElement>('[part~="base"]')!;
     expect(base.scrollHeight - base.scrollTop - base.clientHeight).to.be.lessThan(2);

@@ -187,6 +187,30 @@ describe("pi-transcript reading while it streams", () => {
     expect(group.getAttribute("aria-label")).to.equal("read: a.txt");
     await expect(el).to.be.accessible();
   });
+
+  it("an article's author is an h3 by default, and the heading level the page's outline asks for (heading-level)", async () => {
+    const state = new ConversationState();
+    state.setHistory(history(2), 0);
+    const el = await show(state);
+    const levels = () => articles(el).map((a) => a.querySelector('[part~="author"]')!.localName);
+    const names = () => articles(el).map((a) => a.querySelector(`#${a.getAttribute("aria-labelledby")}`)?.textContent);
+    expect(levels()).to.deep.equal(["h3", "h3", "h3", "h3"]);
+    el.setAttribute("heading-level", "2");
+    await el.updateComplete;
+    // Committed articles render again with the new level, still named by their headings.
+    expect(levels()).to.deep.equal(["h2", "h2", "h2", "h2"]);
+    expect(names()).to.deep.equal(["You", "pi", "You", "pi"]);
+    await feed(el, state, [{ type: "agent_start" }, ...userTurn("and now?")]);
+    expect(levels().at(-1)).to.equal("h2");
+    for (const wrong of ["7", "0", "2.5", "two"]) {
+      el.setAttribute("heading-level", wrong);
+      await el.updateComplete;
+      expect(
+        levels().every((tag) => tag === "h3"),
+        `heading-level="${wrong}" is 3`,
+      ).to.equal(true);
+    }
+  });
 });
 
 describe("pi-transcript looks and languages", () => {

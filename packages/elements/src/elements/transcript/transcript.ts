@@ -15,6 +15,7 @@ import type {
 import { html, nothing, type PropertyValues, svg, type TemplateResult } from "lit";
 import { guard } from "lit/directives/guard.js";
 import { repeat } from "lit/directives/repeat.js";
+import { literal, html as staticHtml } from "lit/static-html.js";
 import { PiElement } from "../../base/pi-element.js";
 import { ConversationStoreController } from "../../controllers/conversation-store-controller.js";
 import { localizeIn, nearestLang } from "../../i18n/localize.js";
@@ -62,6 +63,10 @@ const LIGHT_ARGS_CHARS = 300;
 const ANNOUNCE_CHARS = 200;
 
 type AnyBlock = AssistantBlock | StreamingBlock | { readonly type: string; readonly [key: string]: unknown };
+
+/** The heading elements an article's author can be, by `heading-level`. */
+const HEADINGS = [literal`h1`, literal`h2`, literal`h3`, literal`h4`, literal`h5`, literal`h6`];
+const DEFAULT_HEADING_LEVEL = 3;
 
 const COPY_ICON = svg`<rect x="5.5" y="5.5" width="8" height="9" rx="1.5" /><path d="M3.5 10.5h-1v-8a1 1 0 0 1 1-1h7v1" />`;
 
@@ -129,6 +134,7 @@ export class PiTranscript extends PiElement {
     session: { attribute: false },
     store: { attribute: false },
     toolsExpanded: { type: Boolean, attribute: "tools-expanded", reflect: true },
+    headingLevel: { type: Number, attribute: "heading-level" },
   };
 
   /**
@@ -143,6 +149,11 @@ export class PiTranscript extends PiElement {
   declare store: ConversationStore | undefined;
   /** Whether every tool card is expanded (Ctrl+O toggles it). */
   declare toolsExpanded: boolean;
+  /**
+   * The level of each article's heading (its author), 1 to 6, to fit the page's outline: 3 under a page's h1 and a
+   * section's h2. Any other value is 3.
+   */
+  declare headingLevel: number;
   /**
    * Per-element string overrides: the transcript's own keys (`TranscriptStrings`).
    * @default undefined
@@ -205,6 +216,7 @@ export class PiTranscript extends PiElement {
   constructor() {
     super();
     this.toolsExpanded = false;
+    this.headingLevel = DEFAULT_HEADING_LEVEL;
   }
 
   /** The conversation on display; undefined without a store or session. */
@@ -419,6 +431,7 @@ export class PiTranscript extends PiElement {
     const tools = snapshot?.tools ?? new Map<string, ToolExecution>();
     const lang = nearestLang(this);
     const expanded = this.toolsExpanded;
+    const heading = this.#heading();
     // A feed holds articles: an empty one has no role until its first.
     const empty = entries.length === 0 && !snapshot?.streaming;
     const hasTools = tools.size > 0 || (snapshot?.streaming?.blocks.some((b) => b?.type === "toolCall") ?? false);
@@ -442,7 +455,7 @@ export class PiTranscript extends PiElement {
             (entry, index) => {
               const full =
                 index >= entries.length - FULL_TAIL || this.#near.has(entry.key) || this.#inView.has(entry.key);
-              return guard([entry, full, expanded, lang, this.strings, ...toolRunsOf(entry, tools)], () =>
+              return guard([entry, full, expanded, lang, this.strings, heading, ...toolRunsOf(entry, tools)], () =>
                 full ? this.#renderEntry(entry, tools) : this.#renderLight(entry, tools),
               );
             },
@@ -597,7 +610,8 @@ export class PiTranscript extends PiElement {
   /** One article: named by its author (aria-labelledby its heading), with a copy button when it has `copy` text. */
   #article(key: string, role: string, author: string, body: unknown, copy?: string, busy = false, notice?: string) {
     const id = `a-${key}`;
-    return html`<article
+    const heading = this.#heading();
+    return staticHtml`<article
       part=${busy ? "entry streaming" : notice ? "entry notice" : "entry"}
       data-key=${key}
       data-role=${role}
@@ -607,7 +621,7 @@ export class PiTranscript extends PiElement {
       aria-busy=${busy ? "true" : nothing}
     >
       <header>
-        <h3 part="author" id=${id}>${author}</h3>
+        <${heading} part="author" id=${id}>${author}</${heading}>
         ${
           copy
             ? html`<button part="copy" type="button" aria-label=${this.#t("copyMessage")} title=${this.#t("copyMessage")}
@@ -619,6 +633,11 @@ export class PiTranscript extends PiElement {
       </header>
       ${body}
     </article>`;
+  }
+
+  #heading() {
+    const level = this.headingLevel;
+    return HEADINGS[Number.isInteger(level) && level >= 1 && level <= 6 ? level - 1 : DEFAULT_HEADING_LEVEL - 1]!;
   }
 
   #renderStreaming(message: StreamingMessage, tools: ReadonlyMap<string, ToolExecution>) {
