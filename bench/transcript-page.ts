@@ -163,6 +163,46 @@ const quantile = (values: number[], q: number) => {
 };
 const median = (values: number[]) => quantile(values, 0.5);
 
+/**
+ * Calls `apply(i)` for `count` updates, `intervalMs` apart, and times each from its arrival (just before `apply`) to
+ * the paint of the frame that covers it: a requestAnimationFrame callback runs in that frame's rendering step, and a
+ * task queued from it runs after the frame's style, layout and paint.
+ */
+async function timeUpdates(count: number, intervalMs: number, apply: (i: number) => void) {
+  const arrivals: number[] = [];
+  const paints: number[] = [];
+  /** Updates that arrived before the frame watched now began (painted by it), and whether one is watched. */
+  let unpainted: number[] = [];
+  let watching = false;
+  const watch = () => {
+    if (watching) return;
+    watching = true;
+    requestAnimationFrame(() => {
+      const covered = unpainted;
+      unpainted = [];
+      watching = false;
+      void yieldTask().then(() => {
+        const at = performance.now();
+        for (const index of covered) paints[index] = at;
+      });
+    });
+  };
+  const start = performance.now() + 20;
+  for (let i = 0; i < count; i++) {
+    const due = start + i * intervalMs;
+    const wait = due - performance.now();
+    if (wait > 1) await sleep(wait - 1);
+    while (performance.now() < due) await yieldTask();
+    arrivals[i] = performance.now();
+    apply(i);
+    unpainted.push(i);
+    watch();
+  }
+  const sentMs = performance.now() - start;
+  while (paints.length < count || paints.includes(undefined as unknown as number)) await nextPaint();
+  return { arrivals, latencies: arrivals.map((arrival, i) => paints[i]! - arrival), sentMs };
+}
+
 async function stream(options: { length: number; delta: number; intervalMs: number }) {
   const text = answer(options.length).slice(0, options.length);
   const deltas: string[] = [];
@@ -192,37 +232,11 @@ async function stream(options: { length: number; delta: number; intervalMs: numb
     frames.observe({ type: "long-animation-frame" });
   }
 
-  const arrivals: number[] = [];
-  const paints: number[] = [];
-  /** Updates that arrived before the frame watched now began (painted by it), and whether one is watched. */
-  let unpainted: number[] = [];
-  let watching = false;
-  const watch = () => {
-    if (watching) return;
-    watching = true;
-    requestAnimationFrame(() => {
-      const covered = unpainted;
-      unpainted = [];
-      watching = false;
-      void yieldTask().then(() => {
-        const at = performance.now();
-        for (const index of covered) paints[index] = at;
-      });
-    });
-  };
-  const start = performance.now() + 20;
-  for (let i = 0; i < deltas.length; i++) {
-    const due = start + i * options.intervalMs;
-    const wait = due - performance.now();
-    if (wait > 1) await sleep(wait - 1);
-    while (performance.now() < due) await yieldTask();
-    arrivals[i] = performance.now();
-    state.apply(textDelta(deltas[i]!, i + 2));
-    unpainted.push(i);
-    watch();
-  }
-  const sent = performance.now() - start;
-  while (paints.length < deltas.length || paints.includes(undefined as unknown as number)) await nextPaint();
+  const {
+    arrivals,
+    latencies,
+    sentMs: sent,
+  } = await timeUpdates(deltas.length, options.intervalMs, (i) => state.apply(textDelta(deltas[i]!, i + 2)));
   // What renders after the last update (highlighting of the last code blocks) still counts for long tasks.
   for (let i = 0; i < 30; i++) await nextPaint();
   longTasks.push(...observer.takeRecords());
@@ -253,11 +267,15 @@ async function stream(options: { length: number; delta: number; intervalMs: numb
   const shownCodeBlocks = markdown.shadowRoot!.querySelectorAll("pi-code-block").length;
   const shownChars = markdown.text.length;
   if (shownChars !== text.length) throw new Error(`the transcript shows ${shownChars} of ${text.length} characters`);
-  const latencies = arrivals.map((arrival, i) => paints[i]! - arrival);
   transcript.remove();
+  // The same schedule with nothing applied: the wait for the next frame alone (an update arriving at a random point
+  // of a 16.7 ms frame waits for the next one), the floor under the figures above.
+  const idle = await timeUpdates(300, options.intervalMs, () => {});
   return {
     streamUpdateToPaintMsP95: quantile(latencies, 0.95),
     streamUpdateToPaintMsP50: median(latencies),
+    idleUpdateToPaintMsP95: quantile(idle.latencies, 0.95),
+    idleUpdateToPaintMsP50: median(idle.latencies),
     streamUpdateToPaintMsMax: Math.max(...latencies),
     longTasks: longTasks.length,
     longTaskMsMax: Math.max(0, ...longTasks.map((entry) => entry.duration)),
