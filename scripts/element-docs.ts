@@ -64,7 +64,7 @@ const anchors = new Map<string, string>([
   ...bases.map((b): [string, string] => [b.name, `#${b.name.toLowerCase()}`]),
 ]);
 /** Names the descriptions refer to ("see setStrings") that are documented elsewhere. */
-const elsewhere = new Map([["setStrings", "../README.md#languages"]]);
+const elsewhere = new Map([["setStrings", "theming-and-languages.md#languages"]]);
 
 /**
  * Turns "See X" / "see X" (X a class or function name, optionally in backticks) into a link to X's section; a
