@@ -63,6 +63,8 @@ export class DemoApp extends LitElement {
     this.toggleAttribute("data-live", this.route.page === "live");
     document.documentElement.style.colorScheme = this.theme === "auto" ? "light dark" : this.theme;
     document.documentElement.style.setProperty("--pi-color-scheme", this.theme === "auto" ? "light dark" : this.theme);
+    // The whole page turns, as a right-to-left page would: the story list, the controls and the log too.
+    document.documentElement.dir = this.direction;
   }
 
   #nav() {

@@ -311,6 +311,27 @@ describe("the demo command", { timeout: 180_000 }, () => {
     await page.close();
   });
 
+  it("turns the whole page right to left: the story list, the stage and the log, whose JSON still reads left to right", async () => {
+    const { page, errors } = await open(`${galleryUrl}#/gallery/select/0`, { width: 1280, height: 800 });
+    await page.getByRole("option", { name: "production" }).waitFor();
+    await page.getByLabel("Direction").selectOption("rtl");
+    await page.getByRole("option", { name: "production" }).waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.dir), "rtl");
+    const nav = (await page.getByRole("navigation", { name: "Stories" }).boundingBox())!;
+    const main = (await page.getByRole("main").boundingBox())!;
+    assert.ok(nav.x > main.x, `the story list is on the right: nav at ${nav.x}, main at ${main.x}`);
+    const stage = page.getByRole("region", { name: "Stage" });
+    assert.equal(await stage.evaluate((el) => getComputedStyle(el).direction), "rtl");
+    // An answer sent: its JSON line in the log reads left to right, its braces at their own ends.
+    await page.getByRole("option", { name: "production" }).click();
+    const line = page.locator("demo-story-view code", { hasText: '"value":"production"' });
+    await line.waitFor();
+    assert.match((await line.textContent()) ?? "", /^\{"type":"extension_ui_response"/);
+    assert.equal(await line.evaluate((el) => getComputedStyle(el).direction), "ltr");
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   for (const [name, route] of [
     ["the gallery", "#/gallery/select/0"],
     ["the playground", "#/playground"],

@@ -83,7 +83,10 @@ export class DemoStoryView extends LitElement {
           }}>Restart story</button>
           <ol aria-live="polite">
             ${this.log.length === 0 ? html`<li class="empty">Nothing yet. Answers to dialogs and prompts appear here, exactly as the agent receives them.</li>` : ""}
-            ${this.log.map((line) => html`<li><code>${line}</code></li>`)}
+            ${
+              // JSON reads left to right on a right-to-left page too (its braces and quotes stay at their ends).
+              this.log.map((line) => html`<li><code dir="ltr">${line}</code></li>`)
+            }
           </ol>
         </section>
       </aside>
@@ -114,8 +117,8 @@ export class DemoStoryView extends LitElement {
           this.#setArg(key, knob.ansi ? readEscapes(text) : text);
         };
         return knob.multiline
-          ? html`<label for=${id}>${key}</label><textarea id=${id} rows="4" .value=${shown} @change=${read}></textarea>`
-          : html`<label for=${id}>${key}</label><input id=${id} .value=${shown} @change=${read} />`;
+          ? html`<label for=${id}>${key}</label><textarea id=${id} rows="4" dir="auto" .value=${shown} @change=${read}></textarea>`
+          : html`<label for=${id}>${key}</label><input id=${id} dir="auto" .value=${shown} @change=${read} />`;
       }
     }
   }
