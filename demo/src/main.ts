@@ -98,8 +98,10 @@ export class DemoApp extends LitElement {
     const module = storyModules.find((m) => m.id === route.module);
     const story = module?.stories[route.story];
     if (!module || !story) return html`<p>No such story.</p>`;
-    return html`<header class="story-head"><h1>${module.title}: ${story.name}</h1>
-        <p>${story.description ?? module.description}</p></header>
+    // English prose on a right-to-left page: each line takes the direction of its own text, so its punctuation
+    // stays at its end.
+    return html`<header class="story-head"><h1 dir="auto">${module.title}: ${story.name}</h1>
+        <p dir="auto">${story.description ?? module.description}</p></header>
       <demo-story-view .story=${story} theme=${this.theme} lang=${this.language} dir=${this.direction}></demo-story-view>`;
   }
 
@@ -112,17 +114,17 @@ export class DemoApp extends LitElement {
           @click=${() => {
             this.menuOpen = !this.menuOpen;
           }}>Stories</button>
-        <label>Theme <select @change=${(e: Event) => {
+        <label><span class="label-text">Theme</span> <select @change=${(e: Event) => {
           this.theme = (e.target as HTMLSelectElement).value as DemoApp["theme"];
         }}>
           <option value="auto">System</option><option value="light">Light</option><option value="dark">Dark</option>
         </select></label>
-        <label>Language <select @change=${(e: Event) => {
+        <label><span class="label-text">Language</span> <select @change=${(e: Event) => {
           this.language = (e.target as HTMLSelectElement).value;
         }}>
           <option value="en">English</option><option value="ja">日本語</option><option value="zh-CN">简体中文</option>
         </select></label>
-        <label>Direction <select @change=${(e: Event) => {
+        <label><span class="label-text">Direction</span> <select @change=${(e: Event) => {
           this.direction = (e.target as HTMLSelectElement).value as "ltr" | "rtl";
         }}>
           <option value="ltr">Left to right</option><option value="rtl">Right to left</option>
@@ -182,6 +184,13 @@ export class DemoApp extends LitElement {
       :host([data-live]) { block-size: auto; min-height: 100dvh; }
       :host([data-live]) main { overflow: visible; padding: 0.75rem; }
       .story-head h1 { font-size: 1.15rem; }
+    }
+    /* A narrow phone: the three controls' labels are for screen readers only, so the bar takes two rows, not three. */
+    @media (max-width: 30rem) {
+      .top { gap: 0.4rem 0.5rem; padding: 0.5rem 0.75rem; }
+      .label-text { position: absolute; inline-size: 1px; block-size: 1px; overflow: hidden; clip-path: inset(50%);
+        white-space: nowrap; }
+      select { margin-inline-start: 0; }
     }
   `;
 }

@@ -295,6 +295,10 @@ describe("the demo command", { timeout: 180_000 }, () => {
     await page.locator("pi-extension-ui pi-confirm").waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.equal(overflow, 0);
+    // The top bar takes two rows (brand and menu; theme, language, direction), not three; its controls keep their names.
+    const bar = (await page.getByRole("banner").boundingBox())!;
+    assert.ok(bar.height < 85, `the top bar is ${bar.height} px tall`);
+    for (const name of ["Theme", "Language", "Direction"]) assert.ok(await page.getByLabel(name).isVisible(), name);
     const stories = page.getByRole("navigation", { name: "Stories" });
     assert.equal(await stories.isVisible(), false);
     const menu = page.getByRole("button", { name: "Stories" });

@@ -82,7 +82,7 @@ export class DemoStoryView extends LitElement {
             this.args = { ...this.args };
           }}>Restart story</button>
           <ol aria-live="polite">
-            ${this.log.length === 0 ? html`<li class="empty">Nothing yet. Answers to dialogs and prompts appear here, exactly as the agent receives them.</li>` : ""}
+            ${this.log.length === 0 ? html`<li class="empty" dir="auto">Nothing yet. Answers to dialogs and prompts appear here, exactly as the agent receives them.</li>` : ""}
             ${
               // JSON reads left to right on a right-to-left page too (its braces and quotes stay at their ends).
               this.log.map((line) => html`<li><code dir="ltr">${line}</code></li>`)
