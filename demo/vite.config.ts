@@ -4,24 +4,27 @@ import { defineConfig } from "vite";
 
 const pkg = (path: string) => fileURLToPath(new URL(`../packages/${path}`, import.meta.url));
 
+/** The workspace packages from their src/, with Lit's production build: the demo's and the workshop's (Storybook's). */
+export const sourceResolve = {
+  // Lit's production build, also under the dev server: the demo is what a user of the library sees.
+  conditions: ["module", "browser", "production"],
+  alias: [
+    { find: /^@pi-elements\/core$/, replacement: pkg("core/src/index.ts") },
+    { find: /^@pi-elements\/core\/ui-state$/, replacement: pkg("core/src/session/ui-state.ts") },
+    { find: /^@pi-elements\/core\/dialogs$/, replacement: pkg("core/src/session/dialogs.ts") },
+    { find: /^@pi-elements\/core\/conversation$/, replacement: pkg("core/src/conversation/index.ts") },
+    { find: /^@pi-elements\/elements$/, replacement: pkg("elements/src/index.ts") },
+    { find: /^@pi-elements\/elements\/all\.js$/, replacement: pkg("elements/src/all.ts") },
+    {
+      find: /^@pi-elements\/elements\/elements\/([\w-]+)\.js$/,
+      replacement: pkg("elements/src/elements/$1/define.ts"),
+    },
+  ],
+};
+
 export default defineConfig({
   root: fileURLToPath(new URL(".", import.meta.url)),
-  resolve: {
-    // Lit's production build, also under the dev server: the demo is what a user of the library sees.
-    conditions: ["module", "browser", "production"],
-    alias: [
-      { find: /^@pi-elements\/core$/, replacement: pkg("core/src/index.ts") },
-      { find: /^@pi-elements\/core\/ui-state$/, replacement: pkg("core/src/session/ui-state.ts") },
-      { find: /^@pi-elements\/core\/dialogs$/, replacement: pkg("core/src/session/dialogs.ts") },
-      { find: /^@pi-elements\/core\/conversation$/, replacement: pkg("core/src/conversation/index.ts") },
-      { find: /^@pi-elements\/elements$/, replacement: pkg("elements/src/index.ts") },
-      { find: /^@pi-elements\/elements\/all\.js$/, replacement: pkg("elements/src/all.ts") },
-      {
-        find: /^@pi-elements\/elements\/elements\/([\w-]+)\.js$/,
-        replacement: pkg("elements/src/elements/$1/define.ts"),
-      },
-    ],
-  },
+  resolve: sourceResolve,
   server: { host: "127.0.0.1", strictPort: false },
   build: { target: "es2022" },
 });

@@ -3,7 +3,10 @@
 // OpenAI-compatible model (demo/model/script.ts) on loopback, with a throwaway HOME, and works in a throwaway folder
 // seeded with a tiny project, where the tools it runs really act. `--real` uses your own pi settings, keys and model
 // instead. `--gallery` serves the gallery and playground with no agent. `--help` lists every option.
+
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,6 +32,8 @@ Serves the demo (gallery, playground, live page) and a real pi behind the bridge
   --isolated         the default now (a throwaway HOME); kept so older commands still work.
   --port N           the page's port (default 5173; 0 picks a free one).
   --bridge-port N    the bridge's port (default 8787; 0 picks a free one).
+  --workshop-port N  the workshop's (Storybook's) port (default 6006; a taken one moves to a free one).
+  --no-workshop      no Storybook.
   --help             this text.
 `;
 
@@ -45,6 +50,8 @@ function commandLine() {
         pace: { type: "string", default: "30" },
         port: { type: "string", default: "5173" },
         "bridge-port": { type: "string", default: "8787" },
+        "workshop-port": { type: "string", default: "6006" },
+        "no-workshop": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -111,6 +118,76 @@ const vite = await createServer({
 await vite.listen();
 const pageUrl = vite.resolvedUrls?.local[0] ?? `http://127.0.0.1:${values.port}/`;
 
+/** `port` if it is free on loopback, else a free one the system picks. */
+function freePort(port: number): Promise<number> {
+  return new Promise((resolvePort) => {
+    const probe = createNetServer();
+    probe.once("error", () => {
+      const any = createNetServer();
+      any.listen(0, "127.0.0.1", () => {
+        const { port: picked } = any.address() as { port: number };
+        any.close(() => resolvePort(picked));
+      });
+    });
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolvePort(port)));
+  });
+}
+
+/** The workshop: Storybook's dev server over the gallery's stories (demo/.storybook), once it answers. */
+async function startWorkshop(): Promise<{ child: ChildProcess; url: string; moved: number | undefined }> {
+  const wanted = Number(values["workshop-port"]);
+  const port = await freePort(wanted);
+  const child = spawn(
+    join(root, "demo/node_modules/.bin/storybook"),
+    [
+      "dev",
+      "-c",
+      ".storybook",
+      "-p",
+      String(port),
+      "--exact-port",
+      "--host",
+      "127.0.0.1",
+      "--ci",
+      "--no-open",
+      "--quiet",
+    ],
+    {
+      cwd: join(root, "demo"),
+      env: { ...process.env, STORYBOOK_DISABLE_TELEMETRY: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  const log = (chunk: Buffer) => {
+    for (const line of chunk.toString().split("\n")) if (line.trim()) console.error(`[workshop] ${line}`);
+  };
+  child.stderr?.on("data", log);
+  const url = `http://127.0.0.1:${port}/`;
+  const exited = new Promise<never>((_, reject) =>
+    child.once("exit", (code) => reject(new Error(`Storybook exited (${code}) before it served ${url}`))),
+  );
+  const ready = (async () => {
+    for (let i = 0; i < 600; i++) {
+      try {
+        if ((await fetch(`${url}index.json`)).ok) return;
+      } catch {}
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`Storybook did not answer at ${url} within 2 minutes`);
+  })();
+  await Promise.race([ready, exited]);
+  return { child, url, moved: port === wanted ? undefined : wanted };
+}
+
+let workshop: Awaited<ReturnType<typeof startWorkshop>> | undefined;
+if (!values["no-workshop"]) {
+  try {
+    workshop = await startWorkshop();
+  } catch (error) {
+    console.error(`[workshop] ${(error as Error).message}; the demo runs without it`);
+  }
+}
+
 let bridge: RunningBridge | undefined;
 let model: ScriptedModel | undefined;
 let cwd = "";
@@ -152,6 +229,11 @@ if (!values.gallery) {
 console.log("");
 console.log(`  pi-elements demo`);
 console.log(`  Gallery and playground:  ${pageUrl}`);
+if (workshop) {
+  console.log(`  Workshop (Storybook):    ${workshop.url}`);
+  if (workshop.moved)
+    console.log(`  (port ${workshop.moved} was taken: the workshop moved to ${new URL(workshop.url).port})`);
+}
 if (bridge) {
   console.log(`  Live page with real pi:  ${pageUrl}?bridge=${encodeURIComponent(bridge.url)}#/live`);
   console.log(`  (the bridge token is in that link; the bridge only accepts loopback pages)`);
@@ -171,11 +253,15 @@ let stopping = false;
 const stop = async () => {
   if (stopping) return;
   stopping = true;
-  await Promise.allSettled([bridge?.close(), vite.close(), model?.close()]);
+  const workshopExit =
+    workshop?.child.exitCode === null ? new Promise((r) => workshop?.child.once("exit", r)) : undefined;
+  workshop?.child.kill("SIGTERM");
+  await Promise.allSettled([bridge?.close(), vite.close(), model?.close(), workshopExit]);
   process.exit(0);
 };
 // On any exit: Vite ends the process on SIGTERM by itself, possibly before `stop` is done.
 process.on("exit", () => {
+  if (workshop?.child.exitCode === null) workshop.child.kill("SIGTERM");
   for (const dir of throwaway) rmSync(dir, { recursive: true, force: true });
 });
 process.on("SIGINT", stop);

@@ -10,10 +10,12 @@ import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { storyModules } from "../../demo/src/gallery/stories/index.js";
 import { launchOptions } from "../../scripts/chromium.mjs";
 import { dialogsArmed } from "../support/armed.js";
 
@@ -398,8 +400,12 @@ describe("the demo command", { timeout: 180_000 }, () => {
 });
 
 describe("scripts/demo.sh, the README's demo command", { timeout: 300_000 }, () => {
-  it("prints no pnpm update banner, and exits cleanly on Ctrl+C", async () => {
-    const demo = spawn("bash", ["scripts/demo.sh", "--gallery", "--port", "0"], {
+  it("starts the workshop (Storybook) with every story, moving off a taken port and saying so; no pnpm update banner; exits cleanly on Ctrl+C", async () => {
+    // The workshop's port is taken: the demo says where it went instead.
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const taken = (blocker.address() as AddressInfo).port;
+    const demo = spawn("bash", ["scripts/demo.sh", "--gallery", "--port", "0", "--workshop-port", String(taken)], {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
@@ -417,9 +423,24 @@ describe("scripts/demo.sh, the README's demo command", { timeout: 300_000 }, () 
       assert.ok(Date.now() < deadline, `the demo printed no URL:\n${output}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
+    const workshop = /Workshop \(Storybook\):\s+(http:\/\/127\.0\.0\.1:(\d+)\/)/.exec(output);
+    assert.ok(workshop, `the demo prints the workshop's address:\n${output}`);
+    assert.notEqual(Number(workshop[2]), taken);
+    assert.match(output, new RegExp(`port ${taken} was taken: the workshop moved to ${workshop[2]}`));
+    const index = (await (await fetch(`${workshop[1]}index.json`)).json()) as {
+      entries: Record<string, { type: string }>;
+    };
+    const stories = Object.values(index.entries).filter((entry) => entry.type === "story").length;
+    assert.equal(
+      stories,
+      storyModules.reduce((sum, module) => sum + module.stories.length, 0),
+    );
     // Ctrl+C in a terminal signals the whole foreground process group.
     process.kill(-(demo.pid as number), "SIGINT");
     assert.equal(await exited, 0, output);
+    blocker.close();
+    // Nothing of the workshop is left listening.
+    await assert.rejects(fetch(`${workshop[1]}index.json`));
     assert.doesNotMatch(output, /Update available|ELIFECYCLE|curl /);
   });
 });

@@ -1,0 +1,179 @@
+/**
+ * The workshop on Storybook, as built (`storybook build` of demo/.storybook) and opened in Chromium: every story the
+ * gallery has is in Storybook's index with a docs page per element; each story renders with no error and axe finds
+ * nothing in it, light and dark; an answer given in a story shows in the actions panel as the elements' event and
+ * the exact JSON the agent got; the toolbar's language and direction reach the stage.
+ */
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { extname, join, normalize } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { storyModules } from "../../demo/src/gallery/stories/index.js";
+import { launchOptions } from "../../scripts/chromium.mjs";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const DEMO = join(ROOT, "demo");
+const AXE = join(ROOT, "node_modules/axe-core/axe.min.js");
+const TYPES: Record<string, string> = {
+  ".html": "text/html",
+  ".js": "text/javascript",
+  ".json": "application/json",
+  ".css": "text/css",
+  ".svg": "image/svg+xml",
+  ".woff2": "font/woff2",
+};
+
+interface IndexEntry {
+  id: string;
+  title: string;
+  name: string;
+  type: "story" | "docs";
+}
+
+/** A static server of the built Storybook on a free loopback port. */
+function serve(root: string): Promise<{ server: Server; url: string }> {
+  const server = createServer(async (request, response) => {
+    const path = normalize(decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname)).replace(/^[/\\]+/, "");
+    const file = join(root, path || "index.html");
+    if (!file.startsWith(root)) return void response.writeHead(403).end();
+    try {
+      const body = await readFile(file);
+      response.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(body);
+    } catch {
+      response.writeHead(404).end();
+    }
+  });
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` }),
+    ),
+  );
+}
+
+describe("the workshop on Storybook, built", { timeout: 900_000 }, () => {
+  const out = mkdtempSync(join(tmpdir(), "pi-elements-storybook-"));
+  let server: Server;
+  let url: string;
+  let browser: Browser;
+  let entries: IndexEntry[] = [];
+
+  before(async () => {
+    await promisify(execFile)(
+      join(DEMO, "node_modules/.bin/storybook"),
+      ["build", "-c", ".storybook", "-o", out, "--quiet"],
+      {
+        cwd: DEMO,
+        env: { ...process.env, STORYBOOK_DISABLE_TELEMETRY: "1" },
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
+    ({ server, url } = await serve(out));
+    entries = Object.values(
+      (JSON.parse(await readFile(join(out, "index.json"), "utf8")) as { entries: Record<string, IndexEntry> }).entries,
+    );
+    browser = await chromium.launch(launchOptions());
+  });
+
+  after(async () => {
+    await browser?.close();
+    server?.close();
+    rmSync(out, { recursive: true, force: true });
+  });
+
+  /** A story's frame, as Storybook's preview shows it; the page's errors collected. */
+  async function openStory(id: string, globals = ""): Promise<{ page: Page; errors: string[] }> {
+    const page = await browser.newPage({ viewport: { width: 1024, height: 768 } });
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    // A failed load is reported with its address (the console's "Failed to load resource" has none, and the
+    // browser's own request for /favicon.ico, which Storybook's frame does not declare, is not the page's).
+    page.on("console", (message) => {
+      if (message.type() === "error" && !message.text().startsWith("Failed to load resource"))
+        errors.push(message.text());
+    });
+    page.on("response", (response) => {
+      if (response.status() >= 400) errors.push(`${response.status()} ${response.url()}`);
+    });
+    await page.goto(`${url}iframe.html?id=${id}&viewMode=story${globals ? `&globals=${globals}` : ""}`);
+    await page.locator("#storybook-root .stage").waitFor();
+    return { page, errors };
+  }
+
+  it("has every gallery story, under its element, and a docs page for each element", () => {
+    const stories = entries.filter((e) => e.type === "story").map((e) => `${e.title} / ${e.name}`);
+    const gallery = storyModules.flatMap((m) => m.stories.map((s) => `${m.title} / ${s.name}`));
+    assert.deepEqual([...stories].sort(), [...gallery].sort());
+    const docs = entries.filter((e) => e.type === "docs").map((e) => e.title);
+    assert.deepEqual([...docs].sort(), storyModules.map((m) => m.title).sort());
+  });
+
+  it("renders each story with no error, and axe finds nothing in it, light and dark", async () => {
+    const failures: string[] = [];
+    for (const entry of entries.filter((e) => e.type === "story")) {
+      for (const theme of ["light", "dark"] as const) {
+        const { page, errors } = await openStory(entry.id, `theme:${theme}`);
+        // What the story's agent sends arrives a frame after the elements are in; let it render.
+        await page.evaluate(
+          () =>
+            new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 50)))),
+        );
+        const shown = await page.locator("#storybook-root .stage *").count();
+        if (shown === 0) failures.push(`${entry.id} (${theme}): nothing rendered`);
+        // The a11y addon runs axe in the frame after each render: the page's own copy is used once it is done.
+        if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
+        const violations = await page.evaluate(async () => {
+          const { axe } = window as unknown as {
+            axe: { run(context: unknown): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> };
+          };
+          for (let attempt = 0; ; attempt++) {
+            try {
+              const result = await axe.run({ include: ["#storybook-root"] });
+              return result.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+            } catch (error) {
+              if (attempt > 100 || !String(error).includes("already running")) throw error;
+              await new Promise((resolve) => setTimeout(resolve, 100));
+            }
+          }
+        });
+        for (const v of violations) failures.push(`${entry.id} (${theme}): ${v}`);
+        for (const e of errors) failures.push(`${entry.id} (${theme}): ${e}`);
+        await page.close();
+      }
+    }
+    assert.deepEqual(failures, []);
+  });
+
+  it("an answer shows in the actions panel: the element's event and the exact JSON the agent got", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${url}?path=/story/pi-select--plain`);
+    const preview = page.frameLocator("#storybook-preview-iframe");
+    await preview.getByRole("option", { name: "production" }).click();
+    await page.getByRole("tab", { name: /Actions/ }).click();
+    const panel = page.locator("#storybook-panel-root");
+    await panel.getByText("sent to the agent").first().waitFor();
+    await panel.getByText("pi-submit").first().waitFor();
+    await panel
+      .getByText(/"type":"extension_ui_response"/)
+      .first()
+      .waitFor();
+    await page.close();
+  });
+
+  it("the toolbar's language and direction reach the stage", async () => {
+    const { page, errors } = await openStory("pi-confirm--plain", "locale:ja;direction:rtl");
+    const stage = page.locator("#storybook-root .stage");
+    assert.equal(await stage.getAttribute("lang"), "ja");
+    assert.equal(await stage.getAttribute("dir"), "rtl");
+    await page.getByRole("button", { name: "はい" }).waitFor();
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
