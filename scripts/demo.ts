@@ -32,7 +32,7 @@ Serves the demo (gallery, playground, live page) and a real pi behind the bridge
   --isolated         the default now (a throwaway HOME); kept so older commands still work.
   --port N           the page's port (default 5173; 0 picks a free one).
   --bridge-port N    the bridge's port (default 8787; 0 picks a free one).
-  --workshop-port N  the workshop's (Storybook's) port (default 6006; a taken one moves to a free one).
+  --workshop-port N  the workshop's (Storybook's) port (default 6006; 0 or a taken one: a free one).
   --no-workshop      no Storybook.
   --help             this text.
 `;
@@ -129,7 +129,10 @@ function freePort(port: number): Promise<number> {
         any.close(() => resolvePort(picked));
       });
     });
-    probe.listen(port, "127.0.0.1", () => probe.close(() => resolvePort(port)));
+    probe.listen(port, "127.0.0.1", () => {
+      const { port: listened } = probe.address() as { port: number };
+      probe.close(() => resolvePort(listened));
+    });
   });
 }
 
@@ -176,7 +179,7 @@ async function startWorkshop(): Promise<{ child: ChildProcess; url: string; move
     throw new Error(`Storybook did not answer at ${url} within 2 minutes`);
   })();
   await Promise.race([ready, exited]);
-  return { child, url, moved: port === wanted ? undefined : wanted };
+  return { child, url, moved: wanted === 0 || port === wanted ? undefined : wanted };
 }
 
 let workshop: Awaited<ReturnType<typeof startWorkshop>> | undefined;
