@@ -167,6 +167,19 @@ describe("the workshop on Storybook, built", { timeout: 900_000 }, () => {
     await page.close();
   });
 
+  it("an element's attribute control reaches the element the story renders", async () => {
+    const { page, errors } = await openStory("pi-transcript--a-conversation");
+    // The control's value in the frame's address, as a link to the story with that control set gives it.
+    await page.goto(`${url}iframe.html?id=pi-transcript--a-conversation&viewMode=story&args=heading-level:2`);
+    const transcript = page.locator("pi-transcript");
+    await transcript.waitFor();
+    assert.equal(await transcript.getAttribute("heading-level"), "2");
+    await page.waitForFunction(() => document.querySelector("pi-transcript")?.shadowRoot?.querySelector("h2"));
+    assert.equal(await page.locator("pi-transcript h3").count(), 0);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   it("the toolbar's language and direction reach the stage", async () => {
     const { page, errors } = await openStory("pi-confirm--plain", "locale:ja;direction:rtl");
     const stage = page.locator("#storybook-root .stage");
