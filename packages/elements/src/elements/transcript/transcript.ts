@@ -946,7 +946,25 @@ export class PiTranscript extends PiElement {
     if (!base) return;
     this.#readScroll(base);
     this.#anchor = this.#pinned ? undefined : this.#topArticle(base);
+    if (this.#anchor) this.#bringViewNear(base, this.#anchor.article);
   };
+
+  /**
+   * The articles in the view, from `top` down, render in full even if the near-view observer missed the scroll: Firefox
+   * (ESR 153) now and then reports no intersection change after a programmatic scroll of a box in a shadow root until
+   * the next scroll, which left a reader who jumped far up looking at light articles.
+   */
+  #bringViewNear(base: HTMLElement, top: HTMLElement): void {
+    const bottom = base.getBoundingClientRect().bottom;
+    let changed = false;
+    for (let article: Element | null = top; article; article = article.nextElementSibling) {
+      if (!(article instanceof HTMLElement) || article.localName !== "article") continue;
+      if (article.getBoundingClientRect().top >= bottom) break;
+      const key = article.dataset.key;
+      if (key !== undefined && article.querySelector("[data-light]")) changed = this.#bringNear(key) || changed;
+    }
+    if (changed) this.requestUpdate();
+  }
 
   /** Puts the reader's top article back where they left it, if something above it changed size. */
   #keepAnchor(base: HTMLElement): void {
