@@ -271,11 +271,21 @@ async function stream(options: { length: number; delta: number; intervalMs: numb
   // The same schedule with nothing applied: the wait for the next frame alone (an update arriving at a random point
   // of a 16.7 ms frame waits for the next one), the floor under the figures above.
   const idle = await timeUpdates(300, options.intervalMs, () => {});
+  // The same schedule, each update changing one text node: the floor under any update that has to paint (its style,
+  // layout, paint and commit, with no element's script at all).
+  const line = document.body.appendChild(document.createElement("p"));
+  const characters = line.appendChild(document.createTextNode(""));
+  const oneText = await timeUpdates(300, options.intervalMs, (i) => {
+    characters.data = `update ${i}`;
+  });
+  line.remove();
   return {
     streamUpdateToPaintMsP95: quantile(latencies, 0.95),
     streamUpdateToPaintMsP50: median(latencies),
     idleUpdateToPaintMsP95: quantile(idle.latencies, 0.95),
     idleUpdateToPaintMsP50: median(idle.latencies),
+    textUpdateToPaintMsP95: quantile(oneText.latencies, 0.95),
+    textUpdateToPaintMsP50: median(oneText.latencies),
     streamUpdateToPaintMsMax: Math.max(...latencies),
     longTasks: longTasks.length,
     longTaskMsMax: Math.max(0, ...longTasks.map((entry) => entry.duration)),
