@@ -21,8 +21,22 @@ import { StoryAgent } from "../src/gallery/story-agent.js";
 
 interface Declaration {
   tagName?: string;
-  attributes?: { name: string }[];
+  attributes?: { name: string; fieldName?: string; type?: { text?: string } }[];
+  members?: {
+    kind: string;
+    name: string;
+    privacy?: string;
+    static?: boolean;
+    readonly?: boolean;
+    type?: { text?: string };
+  }[];
 }
+
+/**
+ * Properties that wire an element to its agent or its host (the session, a store, a clock, a dialog's request, a
+ * tool card's call): the story sets those itself, a control could only break the story.
+ */
+const WIRING = /Session|Store|Clock|Request|ToolCallBlock|ToolExecution|Record</;
 
 /** The elements a dialog story shows are made by pi-extension-ui from the agent's request, not by the story. */
 const DIALOGS = new Set(["pi-select", "pi-confirm", "pi-input", "pi-editor"]);
@@ -31,12 +45,70 @@ const DIALOGS = new Set(["pi-select", "pi-confirm", "pi-input", "pi-editor"]);
  * The attributes of the element a story renders itself (the manifest's): their controls set them on it. A dialog
  * story's element is made by pi-extension-ui, out of the story's reach, so it has only the story's own controls.
  */
-function attributesOf(module: StoryModule): string[] {
-  if (DIALOGS.has(module.title)) return [];
+function declarationOf(module: StoryModule): Declaration | undefined {
+  if (DIALOGS.has(module.title)) return undefined;
   const declarations = (manifest as { modules: { declarations?: Declaration[] }[] }).modules.flatMap(
     (m) => m.declarations ?? [],
   );
-  return declarations.find((d) => d.tagName === module.title)?.attributes?.map((a) => a.name) ?? [];
+  return declarations.find((d) => d.tagName === module.title);
+}
+
+/** One control of the element's API: its name and its type as the manifest writes it. */
+interface Member {
+  name: string;
+  type: string;
+}
+
+function attributesOf(module: StoryModule): Member[] {
+  return declarationOf(module)?.attributes?.map((a) => ({ name: a.name, type: a.type?.text ?? "string" })) ?? [];
+}
+
+/**
+ * The element's own properties that have no attribute (its `strings`, pi-markdown's `text`, pi-status-bar's
+ * `statuses`): public, writable, not wiring. Their values are set on the element as properties.
+ */
+function propertiesOf(module: StoryModule): Member[] {
+  const declaration = declarationOf(module);
+  const attributes = new Set(declaration?.attributes?.map((a) => a.fieldName ?? a.name));
+  return (declaration?.members ?? [])
+    .filter(
+      (m) =>
+        m.kind === "field" &&
+        !m.static &&
+        !m.readonly &&
+        (m.privacy ?? "public") === "public" &&
+        !attributes.has(m.name) &&
+        !WIRING.test(m.type?.text ?? ""),
+    )
+    .map((m) => ({ name: m.name, type: m.type?.text ?? "object" }));
+}
+
+/**
+ * The control a member's manifest type implies: a select for a union of string literals (`"light" | "dark"`), a
+ * boolean, number or text field for those types, and a JSON editor for anything else (an object, a list). Storybook's
+ * own inference from these type texts gives every non-primitive an object control whose values it cannot read
+ * from the address (`&args=strings.jumpToLatest:Newest`), so the type is given here in its terms.
+ */
+function controlOf(member: Member, attribute: boolean): ArgTypes[string] {
+  const parts = member.type
+    .split("|")
+    .map((part) => part.trim())
+    .filter((part) => part !== "undefined");
+  const literals = parts.map((part) => /^"([^"]*)"$/.exec(part)?.[1]);
+  if (parts.length > 0 && literals.every((literal) => literal !== undefined)) {
+    return {
+      control: { type: "select" },
+      options: literals as string[],
+      type: { name: "enum", value: literals as string[] },
+    };
+  }
+  const [only] = parts;
+  if (parts.length === 1 && (only === "boolean" || only === "number" || only === "string")) {
+    return { control: { type: only === "string" ? "text" : only }, type: { name: only } };
+  }
+  // An attribute's value is text whatever its type's name (EditorSubmitKey, WidgetPlacement).
+  if (attribute) return { control: { type: "text" }, type: { name: "string" } };
+  return { control: { type: "object" }, type: { name: "object", value: {} } };
 }
 
 /** The values the element's attribute controls were given (untouched ones are undefined), on each copy in `host`. */
@@ -52,6 +124,20 @@ function applyAttributes(
       if (value === undefined || value === null || value === "") continue;
       if (value === false) element.removeAttribute(name);
       else element.setAttribute(name, value === true ? "" : String(value));
+    }
+  }
+}
+
+/** The values the element's property controls were given (untouched ones are undefined), on each copy in `host`. */
+function applyProperties(
+  host: HTMLElement,
+  tag: string,
+  names: readonly string[],
+  args: Record<string, unknown>,
+): void {
+  for (const element of host.querySelectorAll(tag)) {
+    for (const name of names) {
+      if (args[name] !== undefined) (element as unknown as Record<string, unknown>)[name] = args[name];
     }
   }
 }
@@ -92,7 +178,14 @@ function argTypesOf(knobs: Knobs): ArgTypes {
 
 export function storyOf(module: StoryModule, index: number): StoryObj {
   const story = module.stories[index]!;
-  const attributes = attributesOf(module).filter((name) => !(name in story.knobs));
+  const attributeMembers = attributesOf(module).filter((m) => !(m.name in story.knobs));
+  const propertyMembers = propertiesOf(module).filter((m) => !(m.name in story.knobs));
+  const attributes = attributeMembers.map((m) => m.name);
+  const properties = propertyMembers.map((m) => m.name);
+  const memberTypes: ArgTypes = Object.fromEntries([
+    ...attributeMembers.map((m) => [m.name, controlOf(m, true)]),
+    ...propertyMembers.map((m) => [m.name, controlOf(m, false)]),
+  ]);
   const defaults = defaultArgs(story.knobs);
   // An ANSI knob shows ESC as \e in its text control, and reads it back.
   const shown = Object.fromEntries(
@@ -104,12 +197,12 @@ export function storyOf(module: StoryModule, index: number): StoryObj {
   return {
     name: story.name,
     args: shown,
-    argTypes: argTypesOf(story.knobs),
-    // The story's own controls, and the attributes of the element it renders (the docs page's table lists the
-    // element's whole API, from the manifest).
+    argTypes: { ...memberTypes, ...argTypesOf(story.knobs) },
+    // The story's own controls, and the attributes and properties of the element it renders (the docs page's table
+    // lists the element's whole API, from the manifest).
     parameters: {
       docs: { description: { story: story.description ?? "" } },
-      controls: { include: [...Object.keys(story.knobs), ...attributes] },
+      controls: { include: [...Object.keys(story.knobs), ...attributes, ...properties] },
     },
     render: (shownArgs, context) => {
       const args = Object.fromEntries(
@@ -127,6 +220,7 @@ export function storyOf(module: StoryModule, index: number): StoryObj {
       const host = document.createElement("div");
       render(story.render({ session: agent.session, agent }, args), host);
       applyAttributes(host, module.title, attributes, shownArgs);
+      applyProperties(host, module.title, properties, shownArgs);
       // The elements are in the page once Storybook has put the host in: then the agent speaks.
       requestAnimationFrame(() => {
         if (agents.get(canvas) === agent) void story.play?.(agent, args);

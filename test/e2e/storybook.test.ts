@@ -89,7 +89,7 @@ describe("the workshop on Storybook, built", { timeout: 900_000 }, () => {
   });
 
   /** A story's frame, as Storybook's preview shows it; the page's errors collected. */
-  async function openStory(id: string, globals = ""): Promise<{ page: Page; errors: string[] }> {
+  async function openStory(id: string, globals = "", args = ""): Promise<{ page: Page; errors: string[] }> {
     const page = await browser.newPage({ viewport: { width: 1024, height: 768 } });
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(error.message));
@@ -102,7 +102,8 @@ describe("the workshop on Storybook, built", { timeout: 900_000 }, () => {
     page.on("response", (response) => {
       if (response.status() >= 400) errors.push(`${response.status()} ${response.url()}`);
     });
-    await page.goto(`${url}iframe.html?id=${id}&viewMode=story${globals ? `&globals=${globals}` : ""}`);
+    const query = `${globals ? `&globals=${globals}` : ""}${args ? `&args=${args}` : ""}`;
+    await page.goto(`${url}iframe.html?id=${id}&viewMode=story${query}`);
     await page.locator("#storybook-root .stage").waitFor();
     return { page, errors };
   }
@@ -176,6 +177,20 @@ describe("the workshop on Storybook, built", { timeout: 900_000 }, () => {
     assert.equal(await transcript.getAttribute("heading-level"), "2");
     await page.waitForFunction(() => document.querySelector("pi-transcript")?.shadowRoot?.querySelector("h2"));
     assert.equal(await page.locator("pi-transcript h3").count(), 0);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it("a property control (pi-transcript's strings, a JSON object) sets the property on the element", async () => {
+    const { page, errors } = await openStory("pi-transcript--a-conversation", "", "strings.jumpToLatest:Newest");
+    const jump = page.locator("pi-transcript [part~='jump']");
+    await page.waitForFunction(() =>
+      document
+        .querySelector("pi-transcript")
+        ?.shadowRoot?.querySelector("[part~='jump']")
+        ?.textContent?.includes("Newest"),
+    );
+    assert.equal((await jump.textContent())?.trim(), "Newest");
     assert.deepEqual(errors, []);
     await page.close();
   });
