@@ -145,13 +145,57 @@ function applyProperties(
 /** The agent of the story rendered in each canvas (a docs page renders several at once). */
 const agents = new WeakMap<HTMLElement, StoryAgent>();
 
+/**
+ * "Show code" on a docs page: the markup the story put in the page, as a page would write it. Storybook's source
+ * decorator captures the story's DOM with the toolbar's stage around it; this keeps what is inside the story's own
+ * host, one element a line, indented by nesting (the elements' shadow trees are theirs, not the page's markup).
+ */
+export function sourceOf(code: string): string {
+  const template = document.createElement("template");
+  template.innerHTML = code;
+  const host = template.content.querySelector(".stage > div") ?? template.content;
+  const lines: string[] = [];
+  const escape = (text: string) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+  const write = (node: Node, depth: number) => {
+    const indent = "  ".repeat(depth);
+    if (node.nodeType === Node.TEXT_NODE) {
+      const text = node.textContent?.trim();
+      if (text) lines.push(indent + escape(text));
+      return;
+    }
+    if (!(node instanceof Element)) return;
+    const tag = node.localName;
+    const attributes = [...node.attributes].map((a) =>
+      a.value === "" ? ` ${a.name}` : ` ${a.name}="${a.value.replaceAll("&", "&amp;").replaceAll('"', "&quot;")}"`,
+    );
+    const open = `<${tag}${attributes.join("")}>`;
+    const children = [...node.childNodes].filter((child) => child instanceof Element || child.textContent?.trim());
+    if (children.length === 0) lines.push(`${indent}${open}</${tag}>`);
+    else if (children.length === 1 && children[0]!.nodeType === Node.TEXT_NODE)
+      lines.push(`${indent}${open}${escape(children[0]!.textContent!.trim())}</${tag}>`);
+    else {
+      lines.push(indent + open);
+      for (const child of children) write(child, depth + 1);
+      lines.push(`${indent}</${tag}>`);
+    }
+  };
+  for (const child of host.childNodes) write(child, 0);
+  return lines.join("\n");
+}
+
 export function metaOf(module: StoryModule): Meta {
   return {
     title: module.title,
     component: module.title.startsWith("pi-") ? module.title : undefined,
     tags: ["autodocs"],
     // On a docs page each story is in a frame of its own: a modal story's dialog stays in its frame.
-    parameters: { docs: { description: { component: module.description }, story: { inline: false, height: "22rem" } } },
+    parameters: {
+      docs: {
+        description: { component: module.description },
+        story: { inline: false, height: "22rem" },
+        source: { transform: sourceOf },
+      },
+    },
   };
 }
 

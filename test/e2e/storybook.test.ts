@@ -168,6 +168,21 @@ describe("the workshop on Storybook, built", { timeout: 900_000 }, () => {
     await page.close();
   });
 
+  it("a docs page's Show code has the story's markup as a page writes it, one element a line", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${url}iframe.html?id=session-controls--docs&viewMode=docs`);
+    await page.locator("button", { hasText: "Show code" }).first().click();
+    const code = page.locator("pre.prismjs").first();
+    await code.waitFor();
+    const lines = ((await code.textContent()) ?? "").split("\n");
+    // The story's own markup: the toolbar's stage, the story's host and Lit's markers are not part of it.
+    assert.match(lines[0]!, /^<div style="display: grid/);
+    assert.ok(lines.includes("    <pi-model-picker></pi-model-picker>"), lines.join("\n"));
+    assert.ok(lines.includes("  <pi-session-stats></pi-session-stats>"), lines.join("\n"));
+    assert.doesNotMatch(lines.join("\n"), /class="stage"|<!--/);
+    await page.close();
+  });
+
   it("an element's attribute control reaches the element the story renders", async () => {
     const { page, errors } = await openStory("pi-transcript--a-conversation");
     // The control's value in the frame's address, as a link to the story with that control set gives it.
