@@ -1,8 +1,16 @@
 /**
  * The workshop on Storybook, as built (`storybook build` of demo/.storybook) and opened in Chromium: every story the
- * gallery has is in Storybook's index with a docs page per element; each story renders with no error and axe finds
- * nothing in it, light and dark; an answer given in a story shows in the actions panel as the elements' event and
- * the exact JSON the agent got; the toolbar's language and direction reach the stage.
+ * gallery has is in Storybook's index with a docs page per element; in each story's frame the story renders with no
+ * error, axe finds nothing in it in light and dark, the markup its texts hold injects no element, and Escape cancels
+ * its dialog (the story's agent gets `"cancelled":true`), the checks test/browser/stories.test.ts makes over the same
+ * story modules in Chromium, Firefox and WebKit; an answer given in a story shows in the actions panel as the
+ * elements' event and the exact JSON the agent got; Show code, the attribute and property controls, the toolbar's
+ * language and direction.
+ *
+ * Only Chromium: playwright-core drives Debian's Chromium, but not Firefox ESR (Playwright's Firefox is a patched
+ * build) nor WebKitGTK's MiniBrowser; and the runner that drives all three (web-test-runner) serves unbundled ES
+ * modules, while Storybook's preview code (portable stories' composeStories included) imports CommonJS packages
+ * (aria-query) that only a bundler such as Vite resolves.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -58,6 +66,89 @@ function serve(root: string): Promise<{ server: Server; url: string }> {
   );
 }
 
+/**
+ * Where a story's agent asks a question: always in a dialog element's stories, in some of pi-extension-ui's (one
+ * shows the prompt with nothing pending); a dialog that opens must be cancelled by Escape.
+ */
+const DIALOGS: Record<string, "always" | "maybe"> = {
+  "pi-select": "always",
+  "pi-confirm": "always",
+  "pi-input": "always",
+  "pi-editor": "always",
+  "pi-extension-ui": "maybe",
+};
+
+/**
+ * Runs in a story's frame: the IMG and SCRIPT elements under the story's root, shadow roots included, except the
+ * one image a story may show, the user's own (a file dropped on pi-prompt, a thumbnail of its blob:). The markup the
+ * stories put in every text field must not become one.
+ */
+function injectedIn(): string[] {
+  const found: string[] = [];
+  const walk = (root: Element | ShadowRoot) => {
+    for (const element of root.querySelectorAll("*")) {
+      const userImage =
+        element.matches('img[part~="thumbnail"]') && (element.getAttribute("src") ?? "").startsWith("blob:");
+      if ((element.localName === "img" || element.localName === "script") && !userImage) found.push(element.outerHTML);
+      if (element.shadowRoot) walk(element.shadowRoot);
+    }
+  };
+  const root = document.querySelector("#storybook-root");
+  if (root) walk(root);
+  return found;
+}
+
+/**
+ * When the story has a dialog open (waiting for it a while where the agent asks one), presses Escape and waits for
+ * the story's agent to get `"cancelled":true` (its received lines are the "sent to the agent" actions on the
+ * frame's Storybook channel, as the actions panel gets them). Undefined when no dialog is open.
+ */
+async function escapeCancels(page: Page, dialog: "always" | "maybe" | undefined): Promise<boolean | undefined> {
+  const open = () =>
+    page.evaluate(() => {
+      const dialogs = ["pi-select", "pi-confirm", "pi-input", "pi-editor"];
+      const walk = (root: Element | ShadowRoot): Element | undefined => {
+        for (const element of root.querySelectorAll("*")) {
+          if (dialogs.includes(element.localName) && element.hasAttribute("open")) return element;
+          const inner = element.shadowRoot && walk(element.shadowRoot);
+          if (inner) return inner;
+        }
+        return undefined;
+      };
+      const dialog = walk(document.querySelector("#storybook-root")!);
+      let focused = document.activeElement;
+      while (focused?.shadowRoot?.activeElement) focused = focused.shadowRoot.activeElement;
+      return dialog !== undefined && focused !== null && (dialog.shadowRoot?.contains(focused) ?? false);
+    });
+  for (let waited = 0; !(await open()); waited += 100) {
+    if (dialog === undefined || waited >= (dialog === "always" ? 5000 : 1500))
+      return dialog === "always" ? false : undefined;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await page.evaluate(() => {
+    const channel = (
+      window as unknown as { __STORYBOOK_ADDONS_CHANNEL__: { on(event: string, f: (e: unknown) => void): void } }
+    ).__STORYBOOK_ADDONS_CHANNEL__;
+    const seen: unknown[] = [];
+    (window as unknown as { sentToAgent: unknown[] }).sentToAgent = seen;
+    channel.on("storybook/actions/action-event", (event) => seen.push(event));
+  });
+  await page.keyboard.press("Escape");
+  try {
+    await page.waitForFunction(
+      () =>
+        (window as unknown as { sentToAgent: { data: { name: string; args: unknown } }[] }).sentToAgent.some(
+          (event) => event.data.name === "sent to the agent" && String(event.data.args).includes('"cancelled":true'),
+        ),
+      undefined,
+      { timeout: 5000 },
+    );
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 describe("the workshop on Storybook, built", { timeout: 900_000 }, () => {
   const out = mkdtempSync(join(tmpdir(), "pi-elements-storybook-"));
   let server: Server;
@@ -91,6 +182,9 @@ describe("the workshop on Storybook, built", { timeout: 900_000 }, () => {
   /** A story's frame, as Storybook's preview shows it; the page's errors collected. */
   async function openStory(id: string, globals = "", args = ""): Promise<{ page: Page; errors: string[] }> {
     const page = await browser.newPage({ viewport: { width: 1024, height: 768 } });
+    // The functions this file runs in the page are compiled by tsx, which names inner functions through esbuild's
+    // __name helper: the page gets one that does nothing.
+    await page.addInitScript("globalThis.__name = (f) => f");
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(error.message));
     // A failed load is reported with its address (the console's "Failed to load resource" has none, and the
@@ -116,8 +210,9 @@ describe("the workshop on Storybook, built", { timeout: 900_000 }, () => {
     assert.deepEqual([...docs].sort(), storyModules.map((m) => m.title).sort());
   });
 
-  it("renders each story with no error, and axe finds nothing in it, light and dark", async () => {
+  it("renders each story with no error, axe finds nothing in it in light and dark, it injects nothing, and Escape cancels its dialog", async () => {
     const failures: string[] = [];
+    let cancels = 0;
     for (const entry of entries.filter((e) => e.type === "story")) {
       for (const theme of ["light", "dark"] as const) {
         const { page, errors } = await openStory(entry.id, `theme:${theme}`);
@@ -145,11 +240,21 @@ describe("the workshop on Storybook, built", { timeout: 900_000 }, () => {
           }
         });
         for (const v of violations) failures.push(`${entry.id} (${theme}): ${v}`);
+        if (theme === "light") {
+          for (const injected of await page.evaluate(injectedIn)) failures.push(`${entry.id}: injected ${injected}`);
+          const cancelled = await escapeCancels(page, DIALOGS[entry.title]);
+          if (cancelled === false)
+            failures.push(`${entry.id}: no dialog, or Escape did not reach the agent as cancelled`);
+          if (cancelled) cancels++;
+        }
         for (const e of errors) failures.push(`${entry.id} (${theme}): ${e}`);
         await page.close();
       }
     }
     assert.deepEqual(failures, []);
+    // Every dialog element's story was cancelled, and pi-extension-ui's with a dialog pending too.
+    const always = entries.filter((e) => e.type === "story" && DIALOGS[e.title] === "always").length;
+    assert.ok(cancels > always, `${cancels} stories cancelled, ${always} dialog elements' stories`);
   });
 
   it("an answer shows in the actions panel: the element's event and the exact JSON the agent got", async () => {
