@@ -292,6 +292,37 @@ describe("the demo command", { timeout: 180_000 }, () => {
     await page.close();
   });
 
+  it("on a phone, a reload with a dialog pending and earlier toasts replayed keeps the dialog's options uncovered", async () => {
+    const { page, errors } = await open(liveUrl, { width: 375, height: 740 });
+    await page.getByRole("status").getByText("Connected").waitFor();
+    // Three notifications from pi (each answer is acknowledged with one), then a question left open.
+    for (let i = 0; i < 3; i++) {
+      await page.getByRole("button", { name: "/pick", exact: true }).click();
+      await page.getByRole("option", { name: "preview-42" }).click();
+      await page.locator("pi-select").waitFor({ state: "detached" });
+    }
+    await page.getByRole("button", { name: "/pick", exact: true }).click();
+    await page.getByRole("option", { name: "staging" }).waitFor();
+    await page.reload();
+    await page.getByRole("status").getByText("Connected").waitFor();
+    // The bridge replays them: shown as earlier, two at a time at the top of a phone's screen, the rest counted.
+    await page.locator("pi-notifications [part~='earlier']").first().waitFor();
+    assert.equal(await page.locator("pi-notifications [part~='toast']").count(), 2);
+    const option = page.getByRole("option", { name: "staging" });
+    await option.waitFor();
+    await option.scrollIntoViewIfNeeded();
+    const toasts = (await page.locator("pi-notifications [part~='base']").boundingBox())!;
+    const options = (await page.locator("pi-select [role='listbox']").boundingBox())!;
+    assert.ok(
+      toasts.y + toasts.height <= options.y || options.y + options.height <= toasts.y,
+      `the toasts ${JSON.stringify(toasts)} cover the options ${JSON.stringify(options)}`,
+    );
+    await page.getByRole("option", { name: "production" }).click();
+    await page.locator("pi-select").waitFor({ state: "detached" });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   it("works on a 375 px phone: nothing scrolls sideways, the story list opens from a menu button", async () => {
     const { page, errors } = await open(`${galleryUrl}#/gallery/extension-ui/0`, { width: 375, height: 740 });
     await page.locator("pi-extension-ui pi-confirm").waitFor();

@@ -22,9 +22,12 @@ export class DemoLive extends LitElement {
   declare session: PiSession | undefined;
   declare conversation: ConversationSnapshot | undefined;
   #unsubscribe: (() => void) | undefined;
+  readonly #phone = matchMedia("(max-width: 30rem)");
+  readonly #onPhoneChange = () => this.requestUpdate();
 
   override connectedCallback(): void {
     super.connectedCallback();
+    this.#phone.addEventListener("change", this.#onPhoneChange);
     const url = bridgeUrlFromPage();
     if (url && !this.session) {
       const session = new PiSession(new WebSocketTransport(url, { framing: "jsonl" }));
@@ -39,6 +42,7 @@ export class DemoLive extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    this.#phone.removeEventListener("change", this.#onPhoneChange);
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
     this.session?.close();
@@ -116,8 +120,9 @@ export class DemoLive extends LitElement {
           <demo-command-list .session=${session}></demo-command-list>
         </aside>
       </div>
-      <!-- Toasts float over the page's bottom corner, as pi's do over its editor. -->
-      <pi-notifications .session=${session} floating></pi-notifications>
+      <!-- Toasts float over the page's bottom corner, as pi's do over its editor; on a phone at its top, two at most,
+           so a dialog (which opens in the prompt's place, at the bottom) and its options stay in view. -->
+      <pi-notifications .session=${session} floating max=${this.#phone.matches ? 2 : 5}></pi-notifications>
     `;
   }
 
@@ -163,6 +168,9 @@ export class DemoLive extends LitElement {
         grid-template-areas: "bar" "conversation" "composer" "footer" "commands";
       }
       .commands { overflow: visible; padding-block-start: 0.5rem; border-block-start: 1px solid var(--demo-border); }
+    }
+    @media (max-width: 30rem) {
+      pi-notifications[floating] { inset-block-start: 0.5rem; inset-block-end: auto; }
     }
   `;
 }
