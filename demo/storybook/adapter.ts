@@ -40,6 +40,16 @@ const WIRING = /Session|Store|Clock|Request|ToolCallBlock|ToolExecution|Record</
 
 /** The elements a dialog story shows are made by pi-extension-ui from the agent's request, not by the story. */
 const DIALOGS = new Set(["pi-select", "pi-confirm", "pi-input", "pi-editor"]);
+/** The modules whose stories open dialogs. */
+const FRAMED = new Set([...DIALOGS, "pi-extension-ui"]);
+
+/**
+ * A gallery description (plain text) as the Markdown a docs page renders it from: its characters Markdown would
+ * read as syntax are escaped, so `agent_start` and `follow_up` keep their underscores.
+ */
+function asMarkdown(text: string): string {
+  return text.replace(/[\\`*_[\]<>#|~]/g, (c) => `\\${c}`);
+}
 
 /**
  * The attributes of the element a story renders itself (the manifest's): their controls set them on it. A dialog
@@ -155,12 +165,12 @@ export function sourceOf(code: string): string {
   template.innerHTML = code;
   const host = template.content.querySelector(".stage > div") ?? template.content;
   const lines: string[] = [];
-  const escape = (text: string) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+  const escapeText = (text: string) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
   const write = (node: Node, depth: number) => {
     const indent = "  ".repeat(depth);
     if (node.nodeType === Node.TEXT_NODE) {
       const text = node.textContent?.trim();
-      if (text) lines.push(indent + escape(text));
+      if (text) lines.push(indent + escapeText(text));
       return;
     }
     if (!(node instanceof Element)) return;
@@ -172,7 +182,7 @@ export function sourceOf(code: string): string {
     const children = [...node.childNodes].filter((child) => child instanceof Element || child.textContent?.trim());
     if (children.length === 0) lines.push(`${indent}${open}</${tag}>`);
     else if (children.length === 1 && children[0]!.nodeType === Node.TEXT_NODE)
-      lines.push(`${indent}${open}${escape(children[0]!.textContent!.trim())}</${tag}>`);
+      lines.push(`${indent}${open}${escapeText(children[0]!.textContent!.trim())}</${tag}>`);
     else {
       lines.push(indent + open);
       for (const child of children) write(child, depth + 1);
@@ -188,11 +198,14 @@ export function metaOf(module: StoryModule): Meta {
     title: module.title,
     component: module.title.startsWith("pi-") ? module.title : undefined,
     tags: ["autodocs"],
-    // On a docs page each story is in a frame of its own: a modal story's dialog stays in its frame.
+    // On a docs page a dialog's stories are each in a frame of their own (a modal dialog stays in its frame, and
+    // the open dialogs do not take the focus from one another); there they show the initial theme, language and
+    // direction, since Storybook gives the toolbar's choices to a docs page's story frames only as they were when
+    // the page loaded its first one. Every other story renders in the page, following the toolbar.
     parameters: {
       docs: {
-        description: { component: module.description },
-        story: { inline: false, height: "22rem" },
+        description: { component: asMarkdown(module.description) },
+        story: FRAMED.has(module.title) ? { inline: false, height: "22rem" } : { inline: true },
         source: { transform: sourceOf },
       },
     },
@@ -245,7 +258,7 @@ export function storyOf(module: StoryModule, index: number): StoryObj {
     // The story's own controls, and the attributes and properties of the element it renders (the docs page's table
     // lists the element's whole API, from the manifest).
     parameters: {
-      docs: { description: { story: story.description ?? "" } },
+      docs: { description: { story: asMarkdown(story.description ?? "") } },
       controls: { include: [...Object.keys(story.knobs), ...attributes, ...properties] },
     },
     render: (shownArgs, context) => {

@@ -288,6 +288,33 @@ describe("the workshop on Storybook, built", { timeout: 900_000 }, () => {
     await page.close();
   });
 
+  it("a docs page shows the gallery's descriptions as written, not read as Markdown", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${url}iframe.html?id=pi-prompt--docs&viewMode=docs`);
+    await page.getByText("After agent_start, Enter sends steer (Alt+Enter follow_up) and Esc sends abort.").waitFor();
+    await page.close();
+  });
+
+  it("a docs page's stories follow the toolbar's theme", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const background = async (theme: string) => {
+      await page.goto(`${url}?path=/docs/pi-status-bar--docs&globals=theme:${theme}`);
+      const bar = page.frameLocator("#storybook-preview-iframe").locator("pi-status-bar").first();
+      await bar.waitFor();
+      // The status bar's own background, from the theme's tokens: its lightness as 0-255 (the mean of r, g, b).
+      return bar.evaluate((element) => {
+        const [r, g, b] = getComputedStyle(element)
+          .backgroundColor.match(/[\d.]+/g)!
+          .map(Number);
+        return (r! + g! + b!) / 3;
+      });
+    };
+    const dark = await background("dark");
+    const light = await background("light");
+    assert.ok(dark < 100 && light > 155, `the status bar's background: ${dark} dark, ${light} light`);
+    await page.close();
+  });
+
   it("an element's attribute control reaches the element the story renders", async () => {
     const { page, errors } = await openStory("pi-transcript--a-conversation");
     // The control's value in the frame's address, as a link to the story with that control set gives it.
