@@ -121,32 +121,24 @@ function controlOf(member: Member, attribute: boolean): ArgTypes[string] {
   return { control: { type: "object" }, type: { name: "object", value: {} } };
 }
 
-/** The values the element's attribute controls were given (untouched ones are undefined), on each copy in `host`. */
-function applyAttributes(
+/**
+ * The values the element's attribute and property controls were given (untouched ones are undefined), on each copy
+ * of the element in `host`: an attribute set, or removed for false; a property assigned.
+ */
+function applyControls(
   host: HTMLElement,
   tag: string,
-  names: readonly string[],
+  controls: { attributes: readonly string[]; properties: readonly string[] },
   args: Record<string, unknown>,
 ): void {
   for (const element of host.querySelectorAll(tag)) {
-    for (const name of names) {
+    for (const name of controls.attributes) {
       const value = args[name];
       if (value === undefined || value === null || value === "") continue;
       if (value === false) element.removeAttribute(name);
       else element.setAttribute(name, value === true ? "" : String(value));
     }
-  }
-}
-
-/** The values the element's property controls were given (untouched ones are undefined), on each copy in `host`. */
-function applyProperties(
-  host: HTMLElement,
-  tag: string,
-  names: readonly string[],
-  args: Record<string, unknown>,
-): void {
-  for (const element of host.querySelectorAll(tag)) {
-    for (const name of names) {
+    for (const name of controls.properties) {
       if (args[name] !== undefined) (element as unknown as Record<string, unknown>)[name] = args[name];
     }
   }
@@ -276,8 +268,7 @@ export function storyOf(module: StoryModule, index: number): StoryObj {
       agent.addEventListener("received", () => sent(agent.received.at(-1)?.line));
       const host = document.createElement("div");
       render(story.render({ session: agent.session, agent }, args), host);
-      applyAttributes(host, module.title, attributes, shownArgs);
-      applyProperties(host, module.title, properties, shownArgs);
+      applyControls(host, module.title, { attributes, properties }, shownArgs);
       // The elements are in the page once Storybook has put the host in: then the agent speaks.
       requestAnimationFrame(() => {
         if (agents.get(canvas) === agent) void story.play?.(agent, args);
