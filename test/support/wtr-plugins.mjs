@@ -7,6 +7,7 @@ import { enginePlugin } from "./plugins/engine.mjs";
 import { imePlugin } from "./plugins/ime.mjs";
 import { realPiPlugin } from "./plugins/real-pi.mjs";
 import { screenshotPlugin } from "./plugins/screenshot.mjs";
+import { storybookPlugin } from "./plugins/storybook.mjs";
 import { touchPlugin } from "./plugins/touch.mjs";
 import { wsServerPlugin } from "./plugins/ws-server.mjs";
 export function testServerPlugins() {
@@ -19,5 +20,6 @@ export function testServerPlugins() {
     crossOriginPlugin(),
     realPiPlugin(),
     commonjsHighlightPlugin(),
+    storybookPlugin(),
   ];
 }

@@ -1,0 +1,241 @@
+/**
+ * The story tests, over the stories as Storybook serves them, in every engine: the workshop is built
+ * (`storybook build` of demo/.storybook, test/support/plugins/storybook.mjs) and each story's own frame
+ * (iframe.html, Storybook's preview with the project's decorators, controls' defaults and play functions) is opened
+ * in a same-origin iframe, in light and in dark from the toolbar's theme. In each: the story renders without an
+ * error, asks nothing of another origin, axe finds nothing in it, the markup its texts hold injects no element, and
+ * a story with a dialog open is cancelled by Escape, pressed as a user does, which reaches the story's agent as
+ * `"cancelled":true` (read from the frame's Storybook channel, as the actions panel gets it).
+ */
+import { expect, waitUntil } from "@open-wc/testing";
+import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
+
+interface IndexEntry {
+  id: string;
+  title: string;
+  name: string;
+  type: "story" | "docs";
+}
+
+interface StorybookWindow extends Window {
+  __STORYBOOK_ADDONS_CHANNEL__?: { on(event: string, listener: (event: ActionEvent) => void): void };
+  axe?: {
+    run(
+      context: unknown,
+    ): Promise<{ violations: { id: string; nodes: { target: unknown; failureSummary?: string }[] }[] }>;
+  };
+}
+
+interface ActionEvent {
+  data: { name: string; args: unknown };
+}
+
+const { base } = await executeServerCommand<{ base: string }, undefined>("storybook:build");
+const entries = Object.values(
+  ((await (await fetch(`${base}index.json`)).json()) as { entries: Record<string, IndexEntry> }).entries,
+).filter((entry) => entry.type === "story");
+
+/**
+ * Where a story's agent asks a question: always in a dialog element's stories, in some of pi-extension-ui's (one
+ * shows the prompt with nothing pending).
+ */
+const DIALOGS: Record<string, "always" | "maybe"> = {
+  "pi-select": "always",
+  "pi-confirm": "always",
+  "pi-input": "always",
+  "pi-editor": "always",
+  "pi-extension-ui": "maybe",
+};
+
+/** Every element under `root`, across open shadow roots. */
+function deepElements(root: Element | ShadowRoot): Element[] {
+  const found: Element[] = [];
+  for (const element of root.querySelectorAll("*")) {
+    found.push(element);
+    if (element.shadowRoot) found.push(...deepElements(element.shadowRoot));
+  }
+  return found;
+}
+
+/** A story's frame, open in an iframe of this page; what its window reported as errors. */
+interface StoryFrame {
+  frame: HTMLIFrameElement;
+  window: StorybookWindow;
+  root: Element;
+  errors: string[];
+  close(): void;
+}
+
+async function openStory(id: string, theme: "light" | "dark"): Promise<StoryFrame> {
+  const frame = document.createElement("iframe");
+  frame.title = id;
+  frame.style.cssText = "display: block; width: 1024px; height: 768px; border: 0";
+  frame.src = `${base}iframe.html?id=${encodeURIComponent(id)}&viewMode=story&globals=theme:${theme}`;
+  const errors: string[] = [];
+  let watched: Window | undefined;
+  // The frame's own window exists from the moment its document does: its errors are listened to from then on.
+  const watch = () => {
+    const inner = frame.contentWindow;
+    if (!inner || inner === watched || inner.location.href === "about:blank") return;
+    watched = inner;
+    inner.addEventListener("error", (event) => errors.push(`error: ${event.message}`));
+    inner.addEventListener("unhandledrejection", (event) => errors.push(`unhandled rejection: ${event.reason}`));
+    // The frame's own console (the DOM's Window type does not declare it).
+    const { console: frameConsole } = inner as Window & typeof globalThis;
+    const original = frameConsole.error.bind(frameConsole);
+    frameConsole.error = (...args: unknown[]) => {
+      errors.push(`console.error: ${args.map(String).join(" ")}`);
+      original(...args);
+    };
+  };
+  document.body.append(frame);
+  let root: Element | null | undefined;
+  await waitUntil(
+    () => {
+      watch();
+      root = frame.contentDocument?.querySelector("#storybook-root");
+      return (
+        frame.contentDocument?.body?.classList.contains("sb-show-errordisplay") ||
+        (root?.querySelector(".stage *") &&
+          deepElements(root).every((e) => !(e as { isUpdatePending?: boolean }).isUpdatePending))
+      );
+    },
+    `${id} rendered`,
+    { timeout: 20_000, interval: 0 },
+  );
+  const inner = frame.contentWindow as StorybookWindow;
+  if (inner.document.body.classList.contains("sb-show-errordisplay"))
+    errors.push(`Storybook's error display: ${inner.document.querySelector("#error-message")?.textContent?.trim()}`);
+  // What the story's agent sends arrives a frame after the elements are in; let it render.
+  for (let i = 0; i < 3; i++) await new Promise((resolve) => inner.requestAnimationFrame(resolve));
+  return { frame, window: inner, root: root!, errors, close: () => frame.remove() };
+}
+
+/** axe over the story's root, with the frame's own axe (the a11y addon's copy when it has one loaded). */
+async function violations(story: StoryFrame): Promise<string[]> {
+  if (!story.window.axe) {
+    const script = story.frame.contentDocument!.createElement("script");
+    script.src = "/node_modules/axe-core/axe.min.js";
+    const loaded = new Promise((resolve, reject) => {
+      script.onload = resolve;
+      script.onerror = reject;
+    });
+    story.frame.contentDocument!.head.append(script);
+    await loaded;
+  }
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const result = await story.window.axe!.run({ include: [story.root] });
+      return result.violations.map(
+        (v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => [n.target, n.failureSummary]))}`,
+      );
+    } catch (error) {
+      // The a11y addon runs axe in the frame after each render; one run at a time.
+      if (attempt > 100 || !String(error).includes("already running")) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/** The IMG and SCRIPT elements under the story's root but the user's own image (a thumbnail of a dropped file's blob:). */
+function injected(story: StoryFrame): string[] {
+  const userImage = (element: Element) =>
+    element.matches('img[part~="thumbnail"]') && (element.getAttribute("src") ?? "").startsWith("blob:");
+  return deepElements(story.root)
+    .filter((element) => ["img", "script"].includes(element.localName) && !userImage(element))
+    .map((element) => element.outerHTML);
+}
+
+/** The requests the frame made to another origin than this page's. */
+function foreignRequests(story: StoryFrame): string[] {
+  return story.window.performance
+    .getEntriesByType("resource")
+    .map((entry) => entry.name)
+    .filter(
+      (name) => !name.startsWith(`${location.origin}/`) && !name.startsWith("blob:") && !name.startsWith("data:"),
+    );
+}
+
+/** The dialog element open in the story with the focus in it, when there is one. */
+function openDialog(story: StoryFrame): Element | undefined {
+  const dialogs = ["pi-select", "pi-confirm", "pi-input", "pi-editor"];
+  let focused = story.frame.contentDocument!.activeElement;
+  while (focused?.shadowRoot?.activeElement) focused = focused.shadowRoot.activeElement;
+  return deepElements(story.root).find(
+    (element) =>
+      dialogs.includes(element.localName) &&
+      element.hasAttribute("open") &&
+      focused !== null &&
+      (element.shadowRoot?.contains(focused) ?? false),
+  );
+}
+
+/**
+ * Whether Escape cancels the story's dialog: waits for the dialog (a while where the agent may ask one), presses
+ * Escape and waits for the agent to get `"cancelled":true`. Undefined when the story has no dialog open.
+ */
+async function escapeCancels(story: StoryFrame, dialog: "always" | "maybe" | undefined): Promise<boolean | undefined> {
+  if (dialog === undefined) return undefined;
+  try {
+    await waitUntil(() => openDialog(story), "", { timeout: dialog === "always" ? 5000 : 1500 });
+  } catch {
+    return dialog === "always" ? false : undefined;
+  }
+  const sent: ActionEvent[] = [];
+  story.window.__STORYBOOK_ADDONS_CHANNEL__!.on("storybook/actions/action-event", (event) => sent.push(event));
+  await sendKeys({ press: "Escape" });
+  try {
+    await waitUntil(
+      () =>
+        sent.some(
+          (event) => event.data.name === "sent to the agent" && String(event.data.args).includes('"cancelled":true'),
+        ),
+      "",
+      { timeout: 5000 },
+    );
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The stories whose dialog Escape cancelled, counted so that the last test can tell none was skipped. */
+const cancelledIn = new Set<string>();
+
+describe("the stories, as Storybook serves them", () => {
+  it("are there", () => {
+    // The list the tests below are made from: Storybook's index of the built workshop (test/e2e/storybook.test.ts
+    // checks it holds every story of the gallery).
+    expect(entries.length).to.be.greaterThan(50);
+  });
+
+  for (const entry of entries) {
+    it(`${entry.title} / ${entry.name}: renders, passes axe in light and dark, injects nothing, Escape cancels its dialog`, async function (this: Mocha.Context) {
+      // Two loads of Storybook's preview and two axe passes (over 500 options in one story), with three engines
+      // sharing two cores.
+      this.timeout(90_000);
+      const failures: string[] = [];
+      for (const theme of ["light", "dark"] as const) {
+        const story = await openStory(entry.id, theme);
+        try {
+          for (const v of await violations(story)) failures.push(`${theme}: axe ${v}`);
+          if (theme === "light") {
+            for (const element of injected(story)) failures.push(`injected ${element}`);
+            const cancelled = await escapeCancels(story, DIALOGS[entry.title]);
+            if (cancelled === false) failures.push("no dialog, or Escape did not reach the agent as cancelled");
+            if (cancelled) cancelledIn.add(entry.title);
+          }
+          for (const request of foreignRequests(story)) failures.push(`${theme}: requested ${request}`);
+          for (const error of story.errors) failures.push(`${theme}: ${error}`);
+        } finally {
+          story.close();
+        }
+      }
+      expect(failures).to.deep.equal([]);
+    });
+  }
+
+  it("had a dialog to cancel in every dialog element's stories and in pi-extension-ui's", () => {
+    expect([...cancelledIn].sort()).to.deep.equal(Object.keys(DIALOGS).sort());
+  });
+});
