@@ -12,8 +12,10 @@ import { type Decorator, type Preview, setCustomElementsManifest } from "@storyb
 import { html } from "lit";
 import { withActions } from "storybook/actions/decorator";
 import manifest from "../../packages/elements/custom-elements.json" with { type: "json" };
+import { followDocsGlobals } from "./docs-frames.js";
 
 setCustomElementsManifest(manifest);
+followDocsGlobals();
 
 /** The toolbar's choices, on the story's stage as the gallery sets them. */
 const withPage: Decorator = (story, context) => {

@@ -8,6 +8,7 @@ import type { ArgTypes, Meta, StoryObj } from "@storybook/web-components-vite";
 import { render } from "lit";
 import { action } from "storybook/actions";
 import manifest from "../../packages/elements/custom-elements.json" with { type: "json" };
+import { inDocsStoryFrame } from "../.storybook/docs-frames.js";
 import {
   type Args,
   defaultArgs,
@@ -42,6 +43,8 @@ const WIRING = /Session|Store|Clock|Request|ToolCallBlock|ToolExecution|Record</
 const DIALOGS = new Set(["pi-select", "pi-confirm", "pi-input", "pi-editor"]);
 /** The modules whose stories open dialogs. */
 const FRAMED = new Set([...DIALOGS, "pi-extension-ui"]);
+/** The modules whose stories move the focus as they play: to a dialog, or into pi-prompt's field. */
+const TAKE_FOCUS = new Set([...FRAMED, "pi-prompt"]);
 
 /**
  * A gallery description (plain text) as the Markdown a docs page renders it from: its characters Markdown would
@@ -144,6 +147,22 @@ function applyControls(
   }
 }
 
+/** Every element under `root`, across open shadow roots. */
+function deepElements(root: Element | ShadowRoot): Element[] {
+  return [...root.querySelectorAll("*")].flatMap((element) => [
+    element,
+    ...(element.shadowRoot ? deepElements(element.shadowRoot) : []),
+  ]);
+}
+
+/** Resolves once no element under `host` has an update to render, a frame later (a dialog focuses after its render). */
+async function rendered(host: HTMLElement): Promise<void> {
+  const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+  do await frame();
+  while (deepElements(host).some((element) => (element as { isUpdatePending?: boolean }).isUpdatePending));
+  await frame();
+}
+
 /** The agent of the story rendered in each canvas (a docs page renders several at once). */
 const agents = new WeakMap<HTMLElement, StoryAgent>();
 
@@ -191,9 +210,8 @@ export function metaOf(module: StoryModule): Meta {
     component: module.title.startsWith("pi-") ? module.title : undefined,
     tags: ["autodocs"],
     // On a docs page a dialog's stories are each in a frame of their own (a modal dialog stays in its frame, and
-    // the open dialogs do not take the focus from one another); there they show the initial theme, language and
-    // direction, since Storybook gives the toolbar's choices to a docs page's story frames only as they were when
-    // the page loaded its first one. Every other story renders in the page, following the toolbar.
+    // the open dialogs do not take the focus from one another), which follows the toolbar through
+    // .storybook/docs-frames.ts. Every other story renders in the page.
     parameters: {
       docs: {
         description: { component: asMarkdown(module.description) },
@@ -269,9 +287,20 @@ export function storyOf(module: StoryModule, index: number): StoryObj {
       const host = document.createElement("div");
       render(story.render({ session: agent.session, agent }, args), host);
       applyControls(host, module.title, { attributes, properties }, shownArgs);
+      // On a docs page a story does not take the page's focus as it starts, nor scroll to itself (an opening
+      // dialog, a select's first option, pi-prompt's field): the page would jump from where the reader is. The host
+      // of a story that would is hidden until the story has played and its elements have rendered (what is not
+      // rendered takes no focus and scrolls nothing); a click or Tab reaches it then, as anywhere.
+      const held = TAKE_FOCUS.has(module.title) && (context.viewMode === "docs" || inDocsStoryFrame());
+      host.hidden = held;
       // The elements are in the page once Storybook has put the host in: then the agent speaks.
-      requestAnimationFrame(() => {
-        if (agents.get(canvas) === agent) void story.play?.(agent, args);
+      requestAnimationFrame(async () => {
+        if (agents.get(canvas) !== agent) return;
+        await story.play?.(agent, args);
+        if (held) {
+          await rendered(host);
+          host.hidden = false;
+        }
       });
       return host;
     },

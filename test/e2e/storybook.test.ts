@@ -168,6 +168,65 @@ describe("the workshop on Storybook, built", { timeout: 900_000 }, () => {
     await page.close();
   });
 
+  it("a dialog's stories on a docs page follow the toolbar's theme as it changes, each in its own frame", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${url}?path=/docs/pi-confirm--docs&globals=theme:light`);
+    const docs = page.frameLocator("#storybook-preview-iframe");
+    // The primary story's frame, at the top of the page: the background of the dialog box pi-extension-ui draws
+    // around the confirm, as 0-255 lightness.
+    const lightness = () =>
+      docs
+        .frameLocator('iframe[id^="iframe--pi-confirm--plain"]')
+        .first()
+        .locator("pi-extension-ui:has(pi-confirm[open])")
+        .evaluate((element) => {
+          const [r, g, b] = getComputedStyle(element.shadowRoot!.querySelector("dialog")!)
+            .backgroundColor.match(/[\d.]+/g)!
+            .map(Number);
+          return (r! + g! + b!) / 3;
+        });
+    assert.ok((await lightness()) > 155, "light at first");
+    await page.getByRole("button", { name: /^Colour scheme/ }).click();
+    await page.getByRole("option", { name: "dark" }).click();
+    let dark = 255;
+    for (let waited = 0; waited < 15_000 && dark >= 100; waited += 250) {
+      await page.waitForTimeout(250);
+      dark = await lightness().catch(() => 255);
+    }
+    assert.ok(dark < 100, `the confirm's background in dark: ${dark}`);
+    await page.close();
+  });
+
+  it("a docs page stays where the reader is while its stories open their dialogs and fill pi-prompt", async () => {
+    for (const element of ["pi-select", "pi-confirm", "pi-extension-ui", "pi-prompt"]) {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(`${url}?path=/docs/${element}--docs`);
+      await page.frameLocator("#storybook-preview-iframe").locator(".sbdocs-title").waitFor();
+      // Every story has played: each story frame (the dialogs') and each story in the page shows its stage.
+      await page.waitForFunction(
+        () => {
+          const preview = document.querySelector<HTMLIFrameElement>("#storybook-preview-iframe")!.contentDocument!;
+          const frames = [...preview.querySelectorAll<HTMLIFrameElement>('iframe[id^="iframe--"]')];
+          const stages = [preview, ...frames.map((f) => f.contentDocument)].flatMap((d) =>
+            d ? [...d.querySelectorAll(".stage > div")] : [],
+          );
+          return (
+            stages.length > 0 && stages.every((stage) => !(stage as HTMLElement).hidden && stage.childElementCount > 0)
+          );
+        },
+        undefined,
+        { timeout: 30_000 },
+      );
+      await page.waitForTimeout(500);
+      const scrolled = await page
+        .frames()
+        .find((f) => f.url().includes("viewMode=docs"))!
+        .evaluate(() => scrollY);
+      assert.equal(scrolled, 0, `${element}'s docs page scrolled to ${scrolled}`);
+      await page.close();
+    }
+  });
+
   it("an element's attribute control reaches the element the story renders", async () => {
     const { page, errors } = await openStory("pi-transcript--a-conversation");
     // The control's value in the frame's address, as a link to the story with that control set gives it.
