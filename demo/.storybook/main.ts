@@ -13,6 +13,8 @@ const config: StorybookConfig = {
   addons: ["@storybook/addon-docs", "@storybook/addon-a11y"],
   // Nothing leaves the machine: no usage data, no version check.
   core: { disableTelemetry: true, disableWhatsNewNotifications: true },
+  // A workshop of this project's elements, not a Storybook to set up: no onboarding checklist in the sidebar or menu.
+  features: { sidebarOnboardingChecklist: false, menuOnboardingChecklist: false },
   viteFinal: (vite) => mergeConfig(vite, { resolve: sourceResolve, build: { target: "es2022" } }),
 };
 
