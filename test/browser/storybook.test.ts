@@ -9,6 +9,7 @@
  */
 import { expect, waitUntil } from "@open-wc/testing";
 import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
+import { deepAll } from "../support/deep-dom.js";
 
 interface IndexEntry {
   id: string;
@@ -46,16 +47,6 @@ const DIALOGS: Record<string, "always" | "maybe"> = {
   "pi-editor": "always",
   "pi-extension-ui": "maybe",
 };
-
-/** Every element under `root`, across open shadow roots. */
-function deepElements(root: Element | ShadowRoot): Element[] {
-  const found: Element[] = [];
-  for (const element of root.querySelectorAll("*")) {
-    found.push(element);
-    if (element.shadowRoot) found.push(...deepElements(element.shadowRoot));
-  }
-  return found;
-}
 
 /** A story's frame, open in an iframe of this page; what its window reported as errors. */
 interface StoryFrame {
@@ -97,7 +88,7 @@ async function openStory(id: string, theme: "light" | "dark"): Promise<StoryFram
       return (
         frame.contentDocument?.body?.classList.contains("sb-show-errordisplay") ||
         (root?.querySelector(".stage *") &&
-          deepElements(root).every((e) => !(e as { isUpdatePending?: boolean }).isUpdatePending))
+          deepAll(root, "*").every((e) => !(e as { isUpdatePending?: boolean }).isUpdatePending))
       );
     },
     `${id} rendered`,
@@ -141,7 +132,7 @@ async function violations(story: StoryFrame): Promise<string[]> {
 function injected(story: StoryFrame): string[] {
   const userImage = (element: Element) =>
     element.matches('img[part~="thumbnail"]') && (element.getAttribute("src") ?? "").startsWith("blob:");
-  return deepElements(story.root)
+  return deepAll(story.root, "*")
     .filter((element) => ["img", "script"].includes(element.localName) && !userImage(element))
     .map((element) => element.outerHTML);
 }
@@ -161,7 +152,7 @@ function openDialog(story: StoryFrame): Element | undefined {
   const dialogs = ["pi-select", "pi-confirm", "pi-input", "pi-editor"];
   let focused = story.frame.contentDocument!.activeElement;
   while (focused?.shadowRoot?.activeElement) focused = focused.shadowRoot.activeElement;
-  return deepElements(story.root).find(
+  return deepAll(story.root, "*").find(
     (element) =>
       dialogs.includes(element.localName) &&
       element.hasAttribute("open") &&
