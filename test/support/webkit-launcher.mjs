@@ -55,17 +55,42 @@ export class WebKitLauncher {
   async startSession(sessionId, url) {
     if (!this.#server) throw new Error("The WebKit launcher is not initialised (or already stopped).");
     await this.#browser?.deleteSession().catch(() => {});
-    this.#browser = await remote({
-      hostname: this.#server.hostname,
-      port: this.#server.port,
-      capabilities: webkitCapabilities(),
-      logLevel: "error",
-    });
+    this.#browser = undefined;
+    this.#browser = await this.#newSession();
     const browser = this.#browser;
     this.#urls.set(sessionId, url);
     this.#navigation = browser.navigateTo(url).then(() => undefined);
     // Reported by stopSession; not an unhandled rejection meanwhile.
     this.#navigation.catch(() => {});
+  }
+
+  /**
+   * A MiniBrowser session. Once in a CI-like run WebKitWebDriver took the request for a session and never answered
+   * (the runner then lost that file after webdriverio's two minutes); such a driver is not asked again: it is stopped
+   * with its display, a new one is started, and the session is asked of it, twice at most.
+   */
+  async #newSession() {
+    for (let attempt = 1; ; attempt++) {
+      const server = this.#server;
+      if (!server) throw new Error("The WebKit launcher is not initialised (or already stopped).");
+      try {
+        return await remote({
+          hostname: server.hostname,
+          port: server.port,
+          capabilities: webkitCapabilities(),
+          logLevel: "error",
+          // A bound against a hung driver: a session takes about 0.3 s, and no command here should take a minute.
+          connectionRetryTimeout: 60000,
+          connectionRetryCount: 0,
+        });
+      } catch (error) {
+        if (attempt > 2) throw error;
+        console.warn(`WebKit: no session from WebKitWebDriver (${error}); starting a new driver`);
+        this.#server = undefined;
+        await server.stop();
+        this.#server = await startWebKitDriver();
+      }
+    }
   }
 
   isActive(sessionId) {
