@@ -1,23 +1,22 @@
 // Browser tests: every *.browser.test.ts under packages/ and test/browser, in three engines: Debian's Chromium
 // (CHROME_PATH, through playwright-core), Firefox ESR (FIREFOX_PATH, puppeteer-core over WebDriver BiDi, headless)
 // and WebKitGTK's MiniBrowser (MINIBROWSER_PATH / WEBKIT_DRIVER_PATH, WebDriver classic on an Xvfb display; see
-// test/support/webkit-launcher.mjs). ENGINES=firefox,webkit narrows the run. Results are grouped by engine name.
+// test/support/webkit-launcher.mjs). ENGINES=firefox,webkit narrows the run; package.json's test:browser runs it for
+// Chromium with Firefox, then for WebKit (scripts/test-browser.mjs). Results are grouped by engine name.
 // test/e2e/browser drives the real pi through the real bridge (test/support/plugins/real-pi.mjs): the runner is
 // started under tsx (package.json's test:browser) so that plugin can load the bridge's TypeScript.
 import { esbuildPlugin } from "@web/dev-server-esbuild";
-import { chromeLauncher } from "@web/test-runner-chrome";
 import { playwrightLauncher } from "@web/test-runner-playwright";
-import puppeteer from "puppeteer-core";
 import { engines, firefoxLaunchOptions } from "./scripts/browsers.mjs";
 import { launchOptions } from "./scripts/chromium.mjs";
+import { FirefoxLauncher } from "./test/support/firefox-launcher.mjs";
 import { WebKitLauncher } from "./test/support/webkit-launcher.mjs";
 import { testServerPlugins } from "./test/support/wtr-plugins.mjs";
 
 const launchers = {
   chromium: () => playwrightLauncher({ product: "chromium", launchOptions: launchOptions() }),
-  // One file at a time: Firefox pauses requestAnimationFrame in a tab that is not in front, and only the front tab
-  // has focus, so files side by side would wait forever on a frame or lose focus.
-  firefox: () => chromeLauncher({ puppeteer, launchOptions: firefoxLaunchOptions(), concurrency: 1 }),
+  // A new Firefox for each file, one file at a time (test/support/firefox-launcher.mjs says why).
+  firefox: () => new FirefoxLauncher(firefoxLaunchOptions()),
   webkit: () => new WebKitLauncher(),
 };
 
@@ -27,9 +26,9 @@ export default {
   plugins: [esbuildPlugin({ ts: true, target: "es2022", tsconfig: "tsconfig.base.json" }), ...testServerPlugins()],
   browsers: engines().map((engine) => launchers[engine]()),
   concurrency: 2,
-  // A bound against a hang, not a timed assertion: axe passes on two cores shared by three engines can take over 10 s.
+  // A bound against a hang, not a timed assertion: axe passes on two cores shared by two engines can take over 10 s.
   testFramework: { config: { timeout: 30000 } },
-  // Three engines share two cores: opening a page can take longer than the default 30 s while the others run.
+  // Two engines share two cores: opening a page can take longer than the default 30 s while the other runs.
   browserStartTimeout: 120000,
   testsStartTimeout: 180000,
   testsFinishTimeout: 600000,

@@ -73,11 +73,16 @@ async function focusPrompt(page: Page): Promise<void> {
   await waitUntil(() => page.prompt.shadowRoot!.activeElement === area, "the prompt to have focus", WAIT);
 }
 
-/** Waits for `what` with the transcript in the message when it does not come. */
+/** Waits for `what` with the transcript in the message when it does not come, and whether the page still gets frames. */
 async function until(page: Page, test: () => boolean, what: string): Promise<void> {
-  await waitUntil(test, what, WAIT).catch((error: Error) => {
+  await waitUntil(test, what, WAIT).catch(async (error: Error) => {
+    const frame = await Promise.race([
+      new Promise((resolve) => requestAnimationFrame(() => resolve("a frame within 1 s"))),
+      new Promise((resolve) => setTimeout(() => resolve("no frame within 1 s"), 1000)),
+    ]);
     throw new Error(
-      `${error.message}; transcript ${JSON.stringify(turns(page))}, queue ${JSON.stringify(queued(page))}`,
+      `${error.message}; transcript ${JSON.stringify(turns(page))}, queue ${JSON.stringify(queued(page))}; ` +
+        `page ${document.visibilityState}, focus ${document.hasFocus()}, ${frame}`,
     );
   });
 }
