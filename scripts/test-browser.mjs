@@ -1,0 +1,39 @@
+// The browser tests (package.json's test:browser): the test runner once for Chromium with Firefox, then once for
+// WebKit, each over every file (web-test-runner.config.mjs); arguments such as `--files GLOB` go to both runs, and
+// ENGINES narrows them as it does the runner.
+// Why not the three engines in one run: on two cores they starved one another. In CI-like runs WebKit (the slowest)
+// still ran beside Firefox while a real pi streamed to it, and Firefox's driver once took more than the runner's 20 s
+// to press a key. The cost, measured here: the three side by side took 1,011 s with one Firefox for the whole run; the
+// two runs 801 s + 516 s with a new Firefox, on a new profile, for each file (since then one profile for the run
+// saves about 2 s a file).
+// Both runs always happen, so one engine's failure does not hide another's; the exit code is the first failure's.
+
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { engines } from "./browsers.mjs";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const RUNNER = fileURLToPath(new URL("../node_modules/@web/test-runner/dist/bin.js", import.meta.url));
+const GROUPS = [["chromium", "firefox"], ["webkit"]];
+
+const wanted = engines();
+let status = 0;
+for (const group of GROUPS.map((names) => names.filter((name) => wanted.includes(name)))) {
+  if (group.length === 0) continue;
+  console.log(`\n── Browser tests in ${group.join(" and ")} ──\n`);
+  const code = await new Promise((resolve) => {
+    // Under tsx, as the config needs: test/support/plugins/real-pi.mjs loads the bridge's TypeScript.
+    const child = spawn(process.execPath, ["--import", "tsx", RUNNER, ...process.argv.slice(2)], {
+      cwd: ROOT,
+      env: { ...process.env, ENGINES: group.join(",") },
+      stdio: "inherit",
+    });
+    child.once("exit", (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)));
+    child.once("error", (error) => {
+      console.error(error);
+      resolve(1);
+    });
+  });
+  if (code !== 0 && status === 0) status = code;
+}
+process.exit(status);
