@@ -4,7 +4,7 @@
 // test/support/webkit-launcher.mjs). ENGINES=firefox,webkit narrows the run; package.json's test:browser runs it for
 // Chromium with Firefox, then for WebKit (scripts/test-browser.mjs). Results are grouped by engine name.
 // test/e2e/browser drives the real pi through the real bridge (test/support/plugins/real-pi.mjs): the runner is
-// started under tsx (package.json's test:browser) so that plugin can load the bridge's TypeScript.
+// started under tsx (scripts/test-browser.mjs does) so that plugin can load the bridge's TypeScript.
 import { esbuildPlugin } from "@web/dev-server-esbuild";
 import { playwrightLauncher } from "@web/test-runner-playwright";
 import { engines, firefoxLaunchOptions } from "./scripts/browsers.mjs";

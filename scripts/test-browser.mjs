@@ -27,7 +27,8 @@ for (const group of GROUPS.map((names) => names.filter((name) => wanted.includes
       env: { ...process.env, ENGINES: group.join(",") },
       stdio: "inherit",
     });
-    child.once("exit", (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)));
+    // No exit code: ended by a signal.
+    child.once("exit", (exitCode) => resolve(exitCode ?? 1));
     child.once("error", (error) => {
       console.error(error);
       resolve(1);

@@ -53,11 +53,10 @@ export class WebKitLauncher {
    * is reported when the session stops.
    */
   async startSession(sessionId, url) {
-    if (!this.#server) throw new Error("The WebKit launcher is not initialised (or already stopped).");
     await this.#browser?.deleteSession().catch(() => {});
     this.#browser = undefined;
-    this.#browser = await this.#newSession();
-    const browser = this.#browser;
+    const browser = await this.#newSession();
+    this.#browser = browser;
     this.#urls.set(sessionId, url);
     this.#navigation = browser.navigateTo(url).then(() => undefined);
     // Reported by stopSession; not an unhandled rejection meanwhile.
