@@ -1,4 +1,5 @@
-// Browser tests: every *.browser.test.ts under packages/ and test/browser, in three engines: Debian's Chromium
+// Browser tests: every *.browser.test.ts under packages/ and test/browser, each in the engines test/engines.mjs gives
+// it (TEST_FILES=prompt,code-block narrows the files to those whose path contains a part), out of three engines: Debian's Chromium
 // (CHROME_PATH, through playwright-core), Firefox ESR (FIREFOX_PATH, puppeteer-core over WebDriver BiDi, headless)
 // and WebKitGTK's MiniBrowser (MINIBROWSER_PATH / WEBKIT_DRIVER_PATH, WebDriver classic on an Xvfb display; see
 // test/support/webkit-launcher.mjs). ENGINES=firefox,webkit narrows the run; package.json's test:browser runs it for
@@ -6,10 +7,13 @@
 // test/e2e/browser drives the real pi through the real bridge (test/support/plugins/real-pi.mjs): the runner is
 // started under tsx (scripts/test-browser.mjs does) so that plugin can load the bridge's TypeScript.
 import { esbuildPlugin } from "@web/dev-server-esbuild";
+import { defaultReporter } from "@web/test-runner";
 import { playwrightLauncher } from "@web/test-runner-playwright";
 import { engines, firefoxLaunchOptions } from "./scripts/browsers.mjs";
 import { launchOptions } from "./scripts/chromium.mjs";
+import { plan } from "./test/engines.mjs";
 import { FirefoxLauncher } from "./test/support/firefox-launcher.mjs";
+import { timingReporter } from "./test/support/timing-reporter.mjs";
 import { WebKitLauncher } from "./test/support/webkit-launcher.mjs";
 import { testServerPlugins } from "./test/support/wtr-plugins.mjs";
 
@@ -19,12 +23,28 @@ const launchers = {
   firefox: () => new FirefoxLauncher(firefoxLaunchOptions()),
   webkit: () => new WebKitLauncher(),
 };
+// One group per set of engines (test/engines.mjs decides each file's); TEST_FILES narrows the files. A browser is
+// started only where a group needs it.
+const planned = plan(engines(), process.env.TEST_FILES ?? "");
+if (planned.size === 0)
+  throw new Error(`No browser test file matches TEST_FILES=${process.env.TEST_FILES} in ${engines()}`);
+const browsers = Object.fromEntries(
+  engines()
+    .filter((engine) => [...planned.keys()].some((key) => key.split("+").includes(engine)))
+    .map((engine) => [engine, launchers[engine]()]),
+);
+const groups = [...planned].map(([key, files]) => ({
+  name: key,
+  files,
+  browsers: key.split("+").map((engine) => browsers[engine]),
+}));
 
 export default {
-  files: ["packages/*/test/**/*.browser.test.ts", "test/browser/**/*.test.ts", "test/e2e/browser/*.test.ts"],
+  groups,
   nodeResolve: { exportConditions: ["browser", "development"] },
   plugins: [esbuildPlugin({ ts: true, target: "es2022", tsconfig: "tsconfig.base.json" }), ...testServerPlugins()],
-  browsers: engines().map((engine) => launchers[engine]()),
+  browsers: Object.values(browsers),
+  reporters: [defaultReporter(), timingReporter()],
   concurrency: 2,
   // A bound against a hang, not a timed assertion: axe passes on two cores shared by two engines can take over 10 s.
   testFramework: { config: { timeout: 30000 } },

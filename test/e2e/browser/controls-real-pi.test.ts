@@ -1,5 +1,5 @@
 /**
- * The session controls end to end in every engine the browser suite runs in (Chromium, Firefox, WebKit), issue #22
+ * The session controls end to end, part of the real-pi matrix that runs in Chromium (test/engines.mjs), issue #22
  * item 5: the real pi (0.73.1 and 1.6.0) behind the real bridge, the scripted model as pi's model with two more to
  * choose from (test/support/plugins/real-pi.mjs, `choices`), and README.md's complete page as written (its "embedding:
  * full index.html" block, on the no-build full bundle, dist/pi-elements.full.bundle.js) in an iframe. Every action is
@@ -17,127 +17,13 @@
 import { expect, waitUntil } from "@open-wc/testing";
 import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
 import { deepAll, deepText } from "../../support/deep-dom.js";
-
-/** A bound against a hang, not a timed assertion: three engines share two cores with two pis. */
-const WAIT = { timeout: 25_000, interval: 20 };
+import { deepActive, Frame, found, WAIT } from "../../support/readme-page.js";
 
 const COMMAND = "echo controls > c.txt && cat c.txt";
 const FIRST_ANSWER = "The file says controls.";
 const SECOND_ANSWER = "A second answer, to fork before.";
 /** A slow answer for the reload: about 90 chunks of 8 characters, 30 ms apart (under 3 s). */
 const SLOW = Array.from({ length: 24 }, (_, i) => `Sentence ${i + 1} of a slow answer.`).join(" ");
-
-/** Waits until `get` finds something, and gives it. */
-async function found<T>(get: () => T | null | undefined, what: string): Promise<T> {
-  await waitUntil(() => get(), what, WAIT);
-  return get()!;
-}
-
-/** The page in its iframe: README's page, served by the real-pi plugin with this bridge's address. */
-class Frame {
-  readonly iframe = document.createElement("iframe");
-  readonly errors: string[] = [];
-
-  constructor(readonly bridgeUrl: string) {
-    this.iframe.title = "README's complete pi web UI";
-    this.iframe.style.cssText = "inline-size: 1000px; block-size: 700px; border: 0";
-    document.body.append(this.iframe);
-  }
-
-  /** Loads (or reloads) the page and waits until it shows pi's model. */
-  async load(reload = false): Promise<void> {
-    const loaded = new Promise((resolve) => this.iframe.addEventListener("load", resolve, { once: true }));
-    if (reload) this.window.location.reload();
-    else this.iframe.src = `/readme/full/index.html?bridge=${encodeURIComponent(this.bridgeUrl)}`;
-    await loaded;
-    this.window.addEventListener("error", (event) => this.errors.push(String(event.message)));
-    this.window.addEventListener("unhandledrejection", (event) => this.errors.push(String(event.reason)));
-    await waitUntil(() => this.modelName() !== "", "the page to show pi's model", WAIT);
-  }
-
-  get window(): Window {
-    return this.iframe.contentWindow!;
-  }
-
-  get doc(): Document {
-    return this.iframe.contentDocument!;
-  }
-
-  el<T extends Element = HTMLElement>(selector: string): T {
-    const found = this.doc.querySelector<T>(selector);
-    if (!found) throw new Error(`the page has no ${selector}`);
-    return found;
-  }
-
-  /** `selector` in `host`'s shadow root. */
-  part<T extends Element = HTMLElement>(host: string, selector: string): T | null {
-    return this.el(host).shadowRoot?.querySelector<T>(selector) ?? null;
-  }
-
-  modelName(): string {
-    return deepText(this.part("pi-model-picker", "[part~=trigger]") ?? this.doc.createElement("p")).trim();
-  }
-
-  articles(): HTMLElement[] {
-    return [...(this.el("pi-transcript").shadowRoot?.querySelectorAll<HTMLElement>("[part~=feed] > article") ?? [])];
-  }
-
-  texts(): string[] {
-    return this.articles().map((article) => deepText(article).replace(/\s+/g, " ").trim());
-  }
-
-  streaming(): HTMLElement | null {
-    return (
-      this.el("pi-transcript").shadowRoot?.querySelector<HTMLElement>("[part~=feed] > article[aria-busy=true]") ?? null
-    );
-  }
-
-  /** The stats' input tokens (`↑20`), 0 while there are none. */
-  inputTokens(): number {
-    return Number(/↑\s*([\d.]+)/.exec(deepText(this.el("pi-session-stats")))?.[1] ?? 0);
-  }
-
-  /** Focuses `target` (inside the page, maybe in a shadow root) as Tab would, and waits until it has focus. */
-  async focus(target: HTMLElement): Promise<void> {
-    this.window.focus();
-    target.focus();
-    await waitUntil(() => deepActive(this.doc) === target, "the control to have focus", WAIT);
-  }
-
-  /** Types `text` into the prompt and sends it with Enter. */
-  async send(text: string): Promise<void> {
-    const area = await found(() => this.part<HTMLTextAreaElement>("pi-prompt", "textarea"), "the prompt");
-    await this.focus(area);
-    await sendKeys({ type: text });
-    // WebKit's driver can lose the first key it sends into an iframe that has only just taken focus (seen once in
-    // three-engine runs under load: "irst question"). A key the driver dropped is typed again, once; the text must
-    // then be in the box exactly as typed before it is sent.
-    if (area.value !== text) {
-      area.select();
-      await sendKeys({ type: text });
-    }
-    expect(area.value, "the prompt holds what was typed").to.equal(text);
-    await sendKeys({ press: "Enter" });
-  }
-
-  /** Waits until no article streams and one shows `text`. */
-  async settled(text: string): Promise<void> {
-    await waitUntil(
-      () => !this.streaming() && this.texts().some((t) => t.includes(text)),
-      `the answer ${JSON.stringify(text)}`,
-      WAIT,
-    ).catch((error: Error) => {
-      throw new Error(`${error.message}; articles: ${JSON.stringify(this.texts())}`);
-    });
-  }
-}
-
-/** The focused element, through open shadow roots. */
-function deepActive(doc: Document): Element | null {
-  let active = doc.activeElement;
-  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
-  return active;
-}
 
 /** What pi itself reports, asked from the test's own client of the bridge. */
 async function piState(): Promise<{ model: { provider: string; id: string }; thinkingLevel: string }> {
@@ -358,34 +244,8 @@ for (const version of ["0.73.1", "1.6.0"]) {
 
     it("the page reloaded mid-answer shows the text so far, then the whole answer once", async () => {
       await executeServerCommand("real-pi:script", { script: [{ text: SLOW, delayMs: 30 }] });
-      await frame.send("Answer slowly");
-      await waitUntil(
-        () => deepText(frame.streaming() ?? document.createElement("p")).length > 60,
-        "some of the answer",
-        WAIT,
-      );
-
-      await frame.load(true);
-      const seen: string[] = [];
-      await waitUntil(
-        () => {
-          const busy = frame.streaming();
-          const text = busy ? deepAll(busy, "pi-markdown").map(deepText).join("") : "";
-          if (text !== "") seen.push(text);
-          return seen.length > 0;
-        },
-        "the reloaded page to show the answer so far",
-        WAIT,
-      ).catch((error: Error) => {
-        throw new Error(`${error.message}; articles: ${JSON.stringify(frame.texts())}`);
-      });
-      expect(SLOW.startsWith(seen[0]!), `a beginning of the answer: ${JSON.stringify(seen[0])}`).to.equal(true);
-      expect(seen[0]!.length, "the reload came mid-answer").to.be.below(SLOW.length);
-      await frame.settled(SLOW);
-      const texts = frame.texts();
-      expect(texts.filter((t) => t.includes("Answer slowly"))).to.have.length(1);
-      expect(texts.filter((t) => t.includes(SLOW))).to.have.length(1);
-      expect(texts).to.have.length(2);
+      await frame.reloadMidAnswer("Answer slowly", SLOW);
+      expect(frame.texts()).to.have.length(2);
     });
 
     it("the page threw nothing", () => {

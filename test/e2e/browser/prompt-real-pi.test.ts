@@ -1,5 +1,6 @@
 /**
- * pi-prompt with a running agent end to end (issue #22 items 1 and 5), in every engine the browser suite runs in:
+ * pi-prompt with a running agent end to end (issue #22 items 1 and 5), part of the real-pi matrix that runs in
+ * Chromium (test/engines.mjs):
  * the real pi (0.73.1 and 1.6.0) behind the real bridge, the scripted model as pi's model, and the no-build full
  * bundle on a page of markup (`<pi-session url=…><pi-transcript></pi-transcript><pi-prompt></pi-prompt></pi-session>`).
  * While a slow answer streams, a steering message (Enter) and a follow-up (Alt+Enter) are typed: both show in the

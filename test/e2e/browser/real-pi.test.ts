@@ -1,5 +1,6 @@
 /**
- * End to end in every engine the browser suite runs in (Chromium, Firefox, WebKit): the real pi (0.73.1 and 1.6.0) with the
+ * End to end, part of the real-pi matrix that runs in Chromium (test/engines.mjs; Firefox and WebKit run
+ * smoke-real-pi.test.ts): the real pi (0.73.1 and 1.6.0) with the
  * test extension, behind the real bridge, into the no-build page (demo/hosts/plain/index.html) running the
  * single-file bundle. The page sits in a same-origin iframe so the test can read it, reload it and click in it;
  * commands are typed into its pi-prompt and dialogs answered with real keys and clicks. What pi received is read

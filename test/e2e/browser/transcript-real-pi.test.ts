@@ -1,5 +1,5 @@
 /**
- * The conversation end to end in every engine the browser suite runs in (Chromium, Firefox, WebKit), issue #21 item
+ * The conversation end to end, part of the real-pi matrix that runs in Chromium (test/engines.mjs), issue #21 item
  * 9: the real pi (0.73.1 and 1.6.0) behind the real bridge, the scripted model as pi's model
  * (test/support/plugins/real-pi.mjs), and the no-build full bundle (dist/pi-elements.full.bundle.js, its lazy
  * chunks beside it) on a page of markup: `<pi-session url=…><pi-transcript></pi-transcript><pi-prompt></pi-prompt>

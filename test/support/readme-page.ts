@@ -1,0 +1,157 @@
+/**
+ * README.md's complete page (its "embedding: full index.html" block, the full bundle) in an iframe of the test page,
+ * served by test/support/plugins/real-pi.mjs with a real pi behind the real bridge: what the end-to-end browser tests
+ * read and drive there, as a user does (real keys through the test runner's driver).
+ */
+import { expect, waitUntil } from "@open-wc/testing";
+import { sendKeys } from "@web/test-runner-commands";
+import { deepAll, deepText } from "./deep-dom.js";
+
+/** A bound against a hang, not a timed assertion: two engines share two cores with two pis. */
+export const WAIT = { timeout: 25_000, interval: 20 };
+
+/** Waits until `get` finds something, and gives it. */
+export async function found<T>(get: () => T | null | undefined, what: string): Promise<T> {
+  await waitUntil(() => get(), what, WAIT);
+  return get()!;
+}
+
+/** The page in its iframe: README's page, served by the real-pi plugin with this bridge's address. */
+export class Frame {
+  readonly iframe = document.createElement("iframe");
+  readonly errors: string[] = [];
+
+  constructor(readonly bridgeUrl: string) {
+    this.iframe.title = "README's complete pi web UI";
+    this.iframe.style.cssText = "inline-size: 1000px; block-size: 700px; border: 0";
+    document.body.append(this.iframe);
+  }
+
+  /** Loads (or reloads) the page and waits until it shows pi's model. */
+  async load(reload = false): Promise<void> {
+    const loaded = new Promise((resolve) => this.iframe.addEventListener("load", resolve, { once: true }));
+    if (reload) this.window.location.reload();
+    else this.iframe.src = `/readme/full/index.html?bridge=${encodeURIComponent(this.bridgeUrl)}`;
+    await loaded;
+    this.window.addEventListener("error", (event) => this.errors.push(String(event.message)));
+    this.window.addEventListener("unhandledrejection", (event) => this.errors.push(String(event.reason)));
+    await waitUntil(() => this.modelName() !== "", "the page to show pi's model", WAIT);
+  }
+
+  get window(): Window {
+    return this.iframe.contentWindow!;
+  }
+
+  get doc(): Document {
+    return this.iframe.contentDocument!;
+  }
+
+  el<T extends Element = HTMLElement>(selector: string): T {
+    const found = this.doc.querySelector<T>(selector);
+    if (!found) throw new Error(`the page has no ${selector}`);
+    return found;
+  }
+
+  /** `selector` in `host`'s shadow root. */
+  part<T extends Element = HTMLElement>(host: string, selector: string): T | null {
+    return this.el(host).shadowRoot?.querySelector<T>(selector) ?? null;
+  }
+
+  modelName(): string {
+    return deepText(this.part("pi-model-picker", "[part~=trigger]") ?? this.doc.createElement("p")).trim();
+  }
+
+  articles(): HTMLElement[] {
+    return [...(this.el("pi-transcript").shadowRoot?.querySelectorAll<HTMLElement>("[part~=feed] > article") ?? [])];
+  }
+
+  texts(): string[] {
+    return this.articles().map((article) => deepText(article).replace(/\s+/g, " ").trim());
+  }
+
+  streaming(): HTMLElement | null {
+    return (
+      this.el("pi-transcript").shadowRoot?.querySelector<HTMLElement>("[part~=feed] > article[aria-busy=true]") ?? null
+    );
+  }
+
+  /** The stats' input tokens (`↑20`), 0 while there are none. */
+  inputTokens(): number {
+    return Number(/↑\s*([\d.]+)/.exec(deepText(this.el("pi-session-stats")))?.[1] ?? 0);
+  }
+
+  /** Focuses `target` (inside the page, maybe in a shadow root) as Tab would, and waits until it has focus. */
+  async focus(target: HTMLElement): Promise<void> {
+    this.window.focus();
+    target.focus();
+    await waitUntil(() => deepActive(this.doc) === target, "the control to have focus", WAIT);
+  }
+
+  /** Types `text` into the prompt and sends it with Enter. */
+  async send(text: string): Promise<void> {
+    const area = await found(() => this.part<HTMLTextAreaElement>("pi-prompt", "textarea"), "the prompt");
+    await this.focus(area);
+    await sendKeys({ type: text });
+    // WebKit's driver can lose the first key it sends into an iframe that has only just taken focus (seen once in
+    // three-engine runs under load: "irst question"). A key the driver dropped is typed again, once; the text must
+    // then be in the box exactly as typed before it is sent.
+    if (area.value !== text) {
+      area.select();
+      await sendKeys({ type: text });
+    }
+    expect(area.value, "the prompt holds what was typed").to.equal(text);
+    await sendKeys({ press: "Enter" });
+  }
+
+  /**
+   * Sends `prompt`, reloads the page once some of `answer` streams, and checks what a reader of the reloaded page
+   * sees: a beginning of the answer at once (not nothing until it ends), then the whole answer once, after the prompt
+   * once. The scripted model must stream `answer` slowly enough for a reload to land in its middle.
+   */
+  async reloadMidAnswer(prompt: string, answer: string): Promise<void> {
+    await this.send(prompt);
+    await waitUntil(
+      () => deepText(this.streaming() ?? document.createElement("p")).length > 60,
+      "some of the answer",
+      WAIT,
+    );
+    await this.load(true);
+    const seen: string[] = [];
+    await waitUntil(
+      () => {
+        const busy = this.streaming();
+        const text = busy ? deepAll(busy, "pi-markdown").map(deepText).join("") : "";
+        if (text !== "") seen.push(text);
+        return seen.length > 0;
+      },
+      "the reloaded page to show the answer so far",
+      WAIT,
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; articles: ${JSON.stringify(this.texts())}`);
+    });
+    expect(answer.startsWith(seen[0]!), `a beginning of the answer: ${JSON.stringify(seen[0])}`).to.equal(true);
+    expect(seen[0]!.length, "the reload came mid-answer").to.be.below(answer.length);
+    await this.settled(answer);
+    const texts = this.texts();
+    expect(texts.filter((t) => t.includes(prompt))).to.have.length(1);
+    expect(texts.filter((t) => t.includes(answer))).to.have.length(1);
+  }
+
+  /** Waits until no article streams and one shows `text`. */
+  async settled(text: string): Promise<void> {
+    await waitUntil(
+      () => !this.streaming() && this.texts().some((t) => t.includes(text)),
+      `the answer ${JSON.stringify(text)}`,
+      WAIT,
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; articles: ${JSON.stringify(this.texts())}`);
+    });
+  }
+}
+
+/** The focused element, through open shadow roots. */
+export function deepActive(doc: Document): Element | null {
+  let active = doc.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return active;
+}
