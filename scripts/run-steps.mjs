@@ -1,0 +1,146 @@
+// The test command's steps (package.json's `test`, which scripts/test.sh and so CI run): each step runs even when
+// one before it failed, so one late flake does not hide every result after it; then one table says, per step,
+// whether it passed, failed or was not run, its tests' counts where it has tests, and its seconds; the exit code is
+// the first failure's. The last line sums the tests' counts ("Tests: N passed, N failed, N skipped").
+//
+// `node scripts/run-steps.mjs lint build` runs only the steps named; `--list` prints their names.
+
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const PNPM = ["npx", "--yes", "pnpm@12.4.2"];
+
+/**
+ * @typedef {{ name: string, what: string, command: string[], env?: Record<string, string> }} Step
+ * @type {Step[]}
+ */
+export const STEPS = [
+  { name: "lint", what: "biome", command: [...PNPM, "run", "lint"] },
+  { name: "build", what: "the three packages, bundles, manifest", command: [...PNPM, "run", "build"] },
+  { name: "typecheck", what: "tsc over packages, tests, demo, bench", command: [...PNPM, "run", "typecheck"] },
+  { name: "docs", what: "docs/elements.md is up to date", command: [...PNPM, "run", "docs", "--check"] },
+  { name: "stories", what: "the workshop's CSF files are up to date", command: [...PNPM, "run", "stories", "--check"] },
+  { name: "node", what: "Node tests", command: [...PNPM, "run", "test:node"] },
+  {
+    name: "chromium+firefox",
+    what: "browser tests",
+    command: [...PNPM, "run", "test:browser"],
+    env: { ENGINES: "chromium,firefox" },
+  },
+  { name: "webkit", what: "browser tests", command: [...PNPM, "run", "test:browser"], env: { ENGINES: "webkit" } },
+  { name: "e2e", what: "end to end, real pi, Node-driven", command: [...PNPM, "run", "test:e2e"] },
+  { name: "size", what: "bundle size ceilings", command: [...PNPM, "run", "size"] },
+];
+
+/**
+ * The counts a step's output reports, summed over its runs: the test runner's "N passed, N failed, N skipped"
+ * per engine, and Node's test runner's "# pass N" / "# fail N" / "# skipped N".
+ * @param {string} output
+ */
+export function countsOf(output) {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the test runner's progress bar writes ANSI escapes.
+  const text = output.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
+  const counts = { passed: 0, failed: 0, skipped: 0 };
+  let found = false;
+  // The test runner's progress line for an engine, last one wins per engine (it is rewritten as files finish).
+  const perEngine = new Map();
+  for (const match of text.matchAll(/^(\w+):\s.*?\|\s*(\d+) passed, (\d+) failed(?:, (\d+) skipped)?\s*$/gm)) {
+    perEngine.set(match[1], { passed: +match[2], failed: +match[3], skipped: +(match[4] ?? 0) });
+  }
+  for (const engine of perEngine.values()) {
+    found = true;
+    counts.passed += engine.passed;
+    counts.failed += engine.failed;
+    counts.skipped += engine.skipped;
+  }
+  for (const [key, name] of [
+    ["passed", "pass"],
+    ["failed", "fail"],
+    ["skipped", "skipped"],
+  ]) {
+    for (const match of text.matchAll(new RegExp(`^ℹ ${name} (\\d+)$`, "gm"))) {
+      found = true;
+      counts[key] += +match[1];
+    }
+  }
+  return found ? counts : undefined;
+}
+
+/** @param {Step} step */
+function run(step) {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    let output = "";
+    const child = spawn(step.command[0], step.command.slice(1), {
+      cwd: ROOT,
+      env: { ...process.env, ...step.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    for (const [stream, sink] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ]) {
+      stream.on("data", (chunk) => {
+        sink.write(chunk);
+        output += chunk;
+        // Only the counts are read from it: keep the tail, where they are.
+        if (output.length > 4_000_000) output = output.slice(-2_000_000);
+      });
+    }
+    const done = (code) => resolve({ code, seconds: (performance.now() - started) / 1000, counts: countsOf(output) });
+    // No exit code: ended by a signal, a failure.
+    child.once("close", (code) => done(code ?? 1));
+    child.once("error", (error) => {
+      console.error(error);
+      done(1);
+    });
+  });
+}
+
+/** Runs `names` (every step when empty) and exits as the header says. */
+async function main(names) {
+  const args = names;
+  if (args.includes("--list")) {
+    for (const step of STEPS) console.log(`${step.name.padEnd(18)} ${step.what}`);
+    process.exit(0);
+  }
+  const unknown = args.filter((name) => !STEPS.some((step) => step.name === name));
+  if (unknown.length > 0) {
+    console.error(`No such step: ${unknown.join(", ")}. The steps: ${STEPS.map((step) => step.name).join(", ")}.`);
+    process.exit(2);
+  }
+  const chosen = args.length > 0 ? STEPS.filter((step) => args.includes(step.name)) : STEPS;
+
+  const results = [];
+  const started = performance.now();
+  for (const step of chosen) {
+    console.log(`\n══ ${step.name}: ${step.what} ══\n`);
+    results.push({ step, ...(await run(step)) });
+  }
+  const total = (performance.now() - started) / 1000;
+
+  const rows = results.map(({ step, code, seconds, counts }) => [
+    step.name,
+    code === 0 ? "passed" : `FAILED (exit ${code})`,
+    counts ? `${counts.passed} / ${counts.failed} / ${counts.skipped}` : "",
+    seconds.toFixed(0),
+  ]);
+  rows.push(["total", "", "", total.toFixed(0)]);
+  const header = ["step", "result", "tests passed / failed / skipped", "seconds"];
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
+  const line = (cells) =>
+    cells.map((cell, i) => (i === 3 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join("  ");
+  console.log(`\n${line(header)}\n${widths.map((w) => "─".repeat(w)).join("  ")}`);
+  for (const row of rows) console.log(line(row));
+
+  const sum = { passed: 0, failed: 0, skipped: 0 };
+  for (const { counts } of results) for (const key of Object.keys(sum)) sum[key] += counts?.[key] ?? 0;
+  const failedSteps = results.filter((result) => result.code !== 0);
+  // A failed step with no failed test (a lint error, a crash) still counts as a failure in the closing line.
+  const failed = sum.failed + failedSteps.filter((result) => !result.counts?.failed).length;
+  console.log(`\nTests: ${sum.passed} passed, ${failed} failed, ${sum.skipped} skipped`);
+  process.exit(failedSteps[0]?.code ?? 0);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main(process.argv.slice(2));
