@@ -1,10 +1,10 @@
 // Servers and commands the browser tests need, started with the test runner and stopped with it. Each registers
 // itself here; tests reach them through `executeServerCommand`.
 
-import { commonjsHighlightPlugin } from "./plugins/commonjs-highlight.mjs";
 import { crossOriginPlugin } from "./plugins/cross-origin.mjs";
 import { enginePlugin } from "./plugins/engine.mjs";
 import { imePlugin } from "./plugins/ime.mjs";
+import { prebundledPlugin } from "./plugins/prebundled.mjs";
 import { realPiPlugin } from "./plugins/real-pi.mjs";
 import { screenshotPlugin } from "./plugins/screenshot.mjs";
 import { storybookPlugin } from "./plugins/storybook.mjs";
@@ -19,7 +19,7 @@ export function testServerPlugins() {
     wsServerPlugin(),
     crossOriginPlugin(),
     realPiPlugin(),
-    commonjsHighlightPlugin(),
+    prebundledPlugin(),
     storybookPlugin(),
   ];
 }
