@@ -167,10 +167,20 @@ function openDialog(story: StoryFrame): Element | undefined {
  */
 async function escapeCancels(story: StoryFrame, dialog: "always" | "maybe" | undefined): Promise<boolean | undefined> {
   if (dialog === undefined) return undefined;
+  if (dialog === "maybe") {
+    // Whether the story's agent asked anything is the core's to say: the story's requests reached its session in
+    // the frames the story has rendered in (the agent speaks in the first after the elements are in; openStory waits
+    // three), not after a time.
+    const host = deepAll(story.root, "pi-extension-ui")[0] as
+      | (Element & { session?: { ui: { getSnapshot(): { shownDialogId?: string } } } })
+      | undefined;
+    if (host?.session?.ui.getSnapshot().shownDialogId === undefined) return undefined;
+  }
   try {
-    await waitUntil(() => openDialog(story), "", { timeout: dialog === "always" ? 5000 : 1500 });
+    // A bound against a hang: the dialog the core shows opens with the focus in it.
+    await waitUntil(() => openDialog(story), "", { timeout: 5000 });
   } catch {
-    return dialog === "always" ? false : undefined;
+    return false;
   }
   const sent: ActionEvent[] = [];
   story.window.__STORYBOOK_ADDONS_CHANNEL__!.on("storybook/actions/action-event", (event) => sent.push(event));
