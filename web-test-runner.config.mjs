@@ -42,7 +42,10 @@ const groups = [...planned].map(([key, files]) => ({
 export default {
   groups,
   nodeResolve: { exportConditions: ["browser", "development"] },
-  plugins: [esbuildPlugin({ ts: true, target: "es2022", tsconfig: "tsconfig.base.json" }), ...testServerPlugins()],
+  plugins: [
+    esbuildPlugin({ ts: true, target: "es2022", tsconfig: "tsconfig.base.json" }),
+    ...testServerPlugins({ storybook: [...planned.values()].flat().includes("test/browser/storybook.test.ts") }),
+  ],
   browsers: Object.values(browsers),
   reporters: [defaultReporter(), timingReporter()],
   concurrency: 2,

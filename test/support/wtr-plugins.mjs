@@ -10,7 +10,8 @@ import { screenshotPlugin } from "./plugins/screenshot.mjs";
 import { storybookPlugin } from "./plugins/storybook.mjs";
 import { touchPlugin } from "./plugins/touch.mjs";
 import { wsServerPlugin } from "./plugins/ws-server.mjs";
-export function testServerPlugins() {
+/** @param {{ storybook?: boolean }} [options] `storybook`: the run has the story tests (the workshop is built first). */
+export function testServerPlugins({ storybook = false } = {}) {
   return [
     enginePlugin(),
     screenshotPlugin(),
@@ -20,6 +21,6 @@ export function testServerPlugins() {
     crossOriginPlugin(),
     realPiPlugin(),
     prebundledPlugin(),
-    storybookPlugin(),
+    storybookPlugin({ prebuild: storybook }),
   ];
 }

@@ -1,20 +1,28 @@
-// The workshop as the browser tests open it: command "storybook:build" builds demo/.storybook into
-// demo/storybook-static (once a run, whichever engine asks first) and returns the address the test runner serves it
-// at, so a test page can open each story's frame as a same-origin iframe in every engine.
+// The workshop as the browser tests open it: demo/.storybook built into demo/storybook-static once a run, before any
+// browser starts when the run has the story tests (`{ prebuild: true }`), and command "storybook:build" returns the
+// address the test runner serves it at, so a test page can open each story's frame as a same-origin iframe in every
+// engine. Built before the browsers, not on the first engine's command: a command has 20 s to answer, and under load
+// the build took longer (a fresh-clone run with one core kept busy lost the Firefox story tests to that).
 
 import { buildStorybook } from "../../../scripts/storybook-build.mjs";
 
 const OUT = "storybook-static";
 
-export function storybookPlugin() {
+export function storybookPlugin({ prebuild = false } = {}) {
   /** @type {Promise<{ base: string }> | undefined} */
   let built;
+  const build = () => {
+    built ??= buildStorybook(OUT).then(() => ({ base: `/demo/${OUT}/` }));
+    return built;
+  };
   return {
     name: "pi-storybook",
+    async serverStart() {
+      if (prebuild) await build();
+    },
     executeCommand({ command }) {
       if (command !== "storybook:build") return undefined;
-      built ??= buildStorybook(OUT).then(() => ({ base: `/demo/${OUT}/` }));
-      return built;
+      return build();
     },
   };
 }
