@@ -1,13 +1,13 @@
 // The quick loop (`pnpm test:quick [path …]`): the Node tests, then the browser tests in Chromium, for what a change
 // touches. With paths, the tests those paths are or that import them; without, the same for the files git sees
 // changed (staged, unstaged and untracked; with none, the last commit's). A test file is itself; a source file
-// selects the test files that import it by name (`…/prompt.js"`); a folder, every test file under it or importing a
-// module in it. `--all-node` runs every Node test instead of the selected ones. The whole suite is `pnpm test`.
+// selects the test files that import it by its folder and name (`…/prompt/prompt.js"`); a folder, every test file under it or importing a
+// module in it. `--all-node` runs every Node test instead of the selected ones; `--dry-run` only says what it would run. The whole suite is `pnpm test`.
 // Browser tests are served the sources (and, for the bundles and the real-pi pages, the last `pnpm build`).
 
 import { execFileSync, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, extname } from "node:path";
+import { basename, dirname, extname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { browserTestFiles } from "../test/engines.mjs";
 
@@ -50,7 +50,9 @@ function select(path, tests) {
   const inside = tests.filter((test) => test.startsWith(`${clean}/`));
   const names = modules
     .filter((module) => /\.(ts|mjs|js)$/.test(module) && !module.endsWith(".d.ts"))
-    .map((module) => `/${basename(module, extname(module))}.js"`);
+    // The module's folder and name, as an import names it (`code-block/define.js"`): a name alone, such as
+    // define.js, is in every element's folder.
+    .map((module) => `/${basename(dirname(module))}/${basename(module, extname(module))}.js"`);
   if (names.length === 0) return inside;
   const importing = tests.filter((test) => {
     const text = readFileSync(test, "utf8");
@@ -61,7 +63,8 @@ function select(path, tests) {
 
 const args = process.argv.slice(2);
 const allNode = args.includes("--all-node");
-const paths = args.filter((arg) => arg !== "--all-node");
+const dryRun = args.includes("--dry-run");
+const paths = args.filter((arg) => !arg.startsWith("--"));
 const given = paths.length > 0 ? paths : changedFiles();
 const nodeTests = nodeTestFiles();
 const browserTests = browserTestFiles();
@@ -72,6 +75,7 @@ console.log(`Quick loop for: ${given.join(", ") || "(nothing changed)"}`);
 console.log(`Node tests (${pickedNode.length}): ${pickedNode.join(" ") || "none"}`);
 console.log(`Chromium tests (${pickedBrowser.length}): ${pickedBrowser.join(" ") || "none"}`);
 
+if (dryRun) process.exit(0);
 let status = 0;
 if (pickedNode.length > 0) {
   const node = spawnSync(
