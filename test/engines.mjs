@@ -10,13 +10,6 @@ import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { ALL_ENGINES } from "../scripts/browsers.mjs";
 
-/** Every browser test file, as globs relative to the repository. */
-export const BROWSER_TEST_FILES = [
-  "packages/*/test/**/*.browser.test.ts",
-  "test/browser/**/*.test.ts",
-  "test/e2e/browser/*.test.ts",
-];
-
 /** @type {{ files: string[], engines: string[], why: string }[]} */
 export const ENGINE_EXCEPTIONS = [
   {
@@ -62,7 +55,8 @@ function filesIn(dir, suffix, deep) {
     .map((name) => `${dir}/${name.split("\\").join("/")}`);
 }
 
-/** Every browser test file (BROWSER_TEST_FILES' globs, expanded), sorted. */
+// Every browser test file, sorted: packages/*/test/**/*.browser.test.ts, test/browser/**/*.test.ts and
+// test/e2e/browser/*.test.ts.
 export function browserTestFiles() {
   const packages = readdirSync(`${ROOT}packages`).map((name) => `packages/${name}/test`);
   return [
