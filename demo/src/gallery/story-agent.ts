@@ -2,7 +2,7 @@
  * The agent end of a story: it sends extension-UI requests the way pi does and records every record the page
  * sends back, verbatim, for the event log.
  */
-import { createMemoryPair, type MemoryTransport, PiSession } from "@pi-elements/core";
+import { type Clock, createMemoryPair, type MemoryTransport, PiSession } from "@pi-elements/core";
 
 export interface LoggedRecord {
   /** The exact line the agent received. */
@@ -25,11 +25,12 @@ export class StoryAgent extends EventTarget {
   readonly #end: MemoryTransport;
   #nextId = 1;
 
-  constructor() {
+  /** `clock`: the session's (real time by default); a test that compares renderings passes a frozen one. */
+  constructor(options: { clock?: Clock } = {}) {
     super();
     const [agentEnd, pageEnd] = createMemoryPair();
     this.#end = agentEnd;
-    this.session = new PiSession(pageEnd);
+    this.session = new PiSession(pageEnd, options.clock ? { clock: options.clock } : {});
     agentEnd.addEventListener("record", (event) => {
       this.received.push({ line: event.value, time: Date.now() });
       this.dispatchEvent(new Event("received"));

@@ -2,10 +2,8 @@
 // pierces open shadow roots; default: the whole page) to test-results/screenshots/<engine>/<name>.png, so a person
 // can look at every element in every theme and engine after a test run. Returns { path }.
 //
-// `executeServerCommand("screenshot-png", { selector, maskInFrame? })`: returns { png } (base64) of the element
-// matching `selector`; when that element is an iframe, `maskInFrame` names elements inside it to paint over (text
-// that depends on when the frame rendered, such as a countdown). Returns { unsupported } when the browser was not
-// started by a Playwright launcher, which is what takes the picture.
+// `executeServerCommand("screenshot-png", { selector })`: returns { png } (base64) of the element matching `selector`.
+// Returns { unsupported } when the browser was not started by a Playwright launcher, which is what takes the picture.
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { engineOf } from "./engine.mjs";
@@ -65,14 +63,13 @@ export function screenshotPlugin() {
 }
 
 async function screenshotPng(payload, session) {
-  const { selector, maskInFrame } = payload ?? {};
+  const { selector } = payload ?? {};
   if (typeof selector !== "string") throw new Error("screenshot-png: selector must be a string");
   // Puppeteer's launcher has getPage too, with another API; WebDriver's has none.
   const page = typeof session.browser.getPage === "function" ? session.browser.getPage(session.id) : undefined;
-  if (typeof page?.frameLocator !== "function") {
+  if (typeof page?.locator !== "function") {
     return { unsupported: `${session.browser.name ?? "this launcher"} is not a Playwright launcher` };
   }
-  const mask = typeof maskInFrame === "string" ? [page.frameLocator(selector).locator(maskInFrame)] : [];
-  const png = await page.locator(selector).first().screenshot({ animations: "disabled", caret: "hide", mask });
+  const png = await page.locator(selector).first().screenshot({ animations: "disabled", caret: "hide" });
   return { png: png.toString("base64") };
 }

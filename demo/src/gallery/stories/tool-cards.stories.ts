@@ -9,7 +9,7 @@ import {
   registerToolRenderer,
   type ToolCallBlock,
 } from "../../../../packages/elements/src/elements/tool-card/define.js";
-import { type StoryModule, story } from "../story.js";
+import { type StoryContext, type StoryModule, story } from "../story.js";
 import { error, MARKUP, success } from "./text.js";
 
 const call = (name: string, args: Record<string, unknown>, complete = true): ToolCallBlock => ({
@@ -43,10 +43,16 @@ const DIFF =
 const numbered = (count: number, prefix = "line") =>
   Array.from({ length: count }, (_, i) => `${prefix} ${i + 1}`).join("\n");
 
-/** A column of cards, each `[call, execution]`. */
-const cards = (items: [ToolCallBlock, ToolExecution | undefined][], expanded: boolean) =>
+/**
+ * A column of cards, each `[call, execution]`, timed on the story session's clock: a running card's elapsed time is
+ * what that clock says (the bundle parity test freezes it, so both of its frames show the same time).
+ */
+const cards = (context: StoryContext, items: [ToolCallBlock, ToolExecution | undefined][], expanded: boolean) =>
   html`<div style="display: grid; gap: 0.5rem">
-    ${items.map(([c, e]) => html`<pi-tool-card .call=${c} .execution=${e} ?expanded=${expanded}></pi-tool-card>`)}
+    ${items.map(
+      ([c, e]) =>
+        html`<pi-tool-card .call=${c} .execution=${e} .clock=${context.session.clock} ?expanded=${expanded}></pi-tool-card>`,
+    )}
   </div>`;
 
 let weatherRegistered = false;
@@ -61,8 +67,9 @@ export const toolCardStories: StoryModule = {
       name: "bash: streaming, running, done",
       description: "The command half written, waiting, running with its output so far, done with its exit code.",
       knobs: { expanded: { type: "boolean", value: false } },
-      render: (_context, args) =>
+      render: (context, args) =>
         cards(
+          context,
           [
             [call("bash", { command: "for i in 1 2 3; do ec" }, false), undefined],
             [call("bash", { command: BASH }), undefined],
@@ -82,8 +89,9 @@ export const toolCardStories: StoryModule = {
       name: "bash: long and failing output",
       description: 'The last 5 lines, "N earlier lines" to expand; a failing command\'s exit code; ANSI colours.',
       knobs: { expanded: { type: "boolean", value: false }, lines: { type: "number", value: 40, min: 1, max: 100000 } },
-      render: (_context, args) =>
+      render: (context, args) =>
         cards(
+          context,
           [
             [
               call("bash", { command: `seq ${args.lines}` }),
@@ -109,8 +117,9 @@ export const toolCardStories: StoryModule = {
       description:
         "A file read, one written (content from the arguments), an edit's diff with the changed words marked, a failing read.",
       knobs: { expanded: { type: "boolean", value: false } },
-      render: (_context, args) =>
+      render: (context, args) =>
         cards(
+          context,
           [
             [
               call("read", { path: "notes.txt" }),
@@ -154,8 +163,9 @@ export const toolCardStories: StoryModule = {
       name: "grep, find, ls",
       description: 'pi\'s caps: grep 15 lines, find and ls 20, the rest behind "N more lines".',
       knobs: { expanded: { type: "boolean", value: false } },
-      render: (_context, args) =>
+      render: (context, args) =>
         cards(
+          context,
           [
             [
               call("grep", { pattern: "TODO", path: "src", glob: "*.ts" }),
@@ -178,7 +188,7 @@ export const toolCardStories: StoryModule = {
       description:
         "The generic card (arguments and result), and a tool whose card the page draws itself (registerToolRenderer).",
       knobs: {},
-      render: () => {
+      render: (context) => {
         if (!weatherRegistered) {
           weatherRegistered = true;
           registerToolRenderer("weather", (_call, _execution, context) => html`<p>☀ ${context.text}</p>`, {
@@ -186,6 +196,7 @@ export const toolCardStories: StoryModule = {
           });
         }
         return cards(
+          context,
           [
             [
               call("web_search", { query: "lit element tutorial", limit: 3 }),
@@ -204,8 +215,9 @@ export const toolCardStories: StoryModule = {
       name: "Hostile output",
       description: "Markup in the command and the output stays text; 100,000 lines render only their tail.",
       knobs: { expanded: { type: "boolean", value: false } },
-      render: (_context, args) =>
+      render: (context, args) =>
         cards(
+          context,
           [
             [call("bash", { command: MARKUP }), execution("bash", { result: text(`${MARKUP}\n${MARKUP}`) })],
             [call("bash", { command: "seq 100000" }), execution("bash", { result: text(numbered(100_000)) })],
