@@ -18,6 +18,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { storyModules } from "../../demo/src/gallery/stories/index.js";
 import { launchOptions } from "../../scripts/chromium.mjs";
 import { dialogsArmed } from "../support/armed.js";
+import { pageSettled } from "../support/wait-for.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -378,7 +379,7 @@ describe("the demo command", { timeout: 180_000 }, () => {
       const { page, errors, console } = await open(route === "live" ? liveUrl : `${galleryUrl}${route}`);
       if (route === "live") await page.getByRole("status").getByText("Connected").waitFor();
       else await page.locator("main h1").first().waitFor();
-      await page.waitForTimeout(300);
+      await pageSettled(page);
       assert.deepEqual(await axeViolations(page), []);
       assert.ok(await page.getByRole("banner").isVisible());
       assert.ok(await page.getByRole("main").isVisible());
@@ -423,7 +424,8 @@ describe("the demo command", { timeout: 180_000 }, () => {
       location.hash = "#/gallery/select/0";
     });
     await page.locator("pi-select").waitFor();
-    await page.waitForTimeout(500);
+    // The live page's session closed as it left: a rejection it left unhandled is reported in a task after that.
+    await pageSettled(page);
     assert.deepEqual(rejections, []);
     assert.deepEqual(errors, []);
     await page.close();

@@ -20,6 +20,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { storyModules } from "../../demo/src/gallery/stories/index.js";
 import { launchOptions } from "../../scripts/chromium.mjs";
 import { buildStorybook } from "../../scripts/storybook-build.mjs";
+import { pageSettled, waitFor } from "../support/wait-for.js";
 
 const TYPES: Record<string, string> = {
   ".html": "text/html",
@@ -189,11 +190,17 @@ describe("the workshop on Storybook, built", { timeout: 900_000 }, () => {
     await page.getByRole("button", { name: /^Colour scheme/ }).click();
     await page.getByRole("option", { name: "dark" }).click();
     let dark = 255;
-    for (let waited = 0; waited < 15_000 && dark >= 100; waited += 250) {
-      await page.waitForTimeout(250);
-      dark = await lightness().catch(() => 255);
-    }
-    assert.ok(dark < 100, `the confirm's background in dark: ${dark}`);
+    await waitFor(
+      async () => {
+        dark = await lightness().catch(() => 255);
+        return dark < 100;
+      },
+      {
+        message: "the confirm's background to turn dark",
+        timeout: 15_000,
+        detail: () => `its lightness was ${dark}`,
+      },
+    );
     await page.close();
   });
 
@@ -217,11 +224,10 @@ describe("the workshop on Storybook, built", { timeout: 900_000 }, () => {
         undefined,
         { timeout: 30_000 },
       );
-      await page.waitForTimeout(500);
-      const scrolled = await page
-        .frames()
-        .find((f) => f.url().includes("viewMode=docs"))!
-        .evaluate(() => scrollY);
+      // Whatever would scroll the page does it as an element updates (a focus, a scrollIntoView): settled, it is done.
+      const docs = page.frames().find((f) => f.url().includes("viewMode=docs"))!;
+      for (const frame of [docs, ...docs.childFrames()]) await pageSettled(frame);
+      const scrolled = await docs.evaluate(() => scrollY);
       assert.equal(scrolled, 0, `${element}'s docs page scrolled to ${scrolled}`);
       await page.close();
     }

@@ -46,3 +46,32 @@ export function within<T>(promise: Promise<T>, options: WaitOptions): Promise<T>
   });
   return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
 }
+
+/**
+ * What `pageSettled` runs in the page, as source: a function of the test's, compiled by tsx, would call esbuild's
+ * `__name` helper, which the page does not have.
+ */
+const SETTLE_IN_PAGE = `(async () => {
+  const pending = (root) =>
+    [...root.querySelectorAll("*")].some(
+      (element) => element.isUpdatePending === true || (element.shadowRoot !== null && pending(element.shadowRoot)),
+    );
+  const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+  // A bound against a page that never settles, not a time to wait.
+  for (let i = 0; pending(document); i++) {
+    if (i === 1000) throw new Error("elements still had an update pending after 1,000 animation frames");
+    await frame();
+  }
+  await document.fonts.ready;
+  await frame();
+  await frame();
+})()`;
+
+/**
+ * Resolves once what `page` (a Playwright page or frame) started has painted: every element across open shadow
+ * roots has no Lit update pending, the fonts it uses have loaded, and two animation frames have passed. A state,
+ * not a time: a slow machine only makes it come later.
+ */
+export async function pageSettled(page: { evaluate(script: string): Promise<unknown> }): Promise<void> {
+  await page.evaluate(SETTLE_IN_PAGE);
+}
