@@ -11,7 +11,7 @@ import { defaultReporter } from "@web/test-runner";
 import { playwrightLauncher } from "@web/test-runner-playwright";
 import { engines, firefoxLaunchOptions } from "./scripts/browsers.mjs";
 import { launchOptions } from "./scripts/chromium.mjs";
-import { longestFirst, plan } from "./test/engines.mjs";
+import { plan } from "./test/engines.mjs";
 import { FirefoxLauncher } from "./test/support/firefox-launcher.mjs";
 import { timingReporter } from "./test/support/timing-reporter.mjs";
 import { WebKitLauncher } from "./test/support/webkit-launcher.mjs";
@@ -23,9 +23,8 @@ const launchers = {
   firefox: () => new FirefoxLauncher(firefoxLaunchOptions()),
   webkit: () => new WebKitLauncher(),
 };
-// The files TEST_FILES leaves, each in the engines test/engines.mjs decides; a browser is started only where a file
-// needs it. One group per file, so that each engine starts the files in the order given (the runner starts a group's
-// files after every file of the groups before it): the longest first (test/engines.mjs's LONGEST_FIRST).
+// One group per set of engines (test/engines.mjs decides each file's); TEST_FILES narrows the files. A browser is
+// started only where a group needs it.
 const planned = plan(engines(), process.env.TEST_FILES ?? "");
 if (planned.size === 0)
   throw new Error(`No browser test file matches TEST_FILES=${process.env.TEST_FILES} in ${engines()}`);
@@ -34,14 +33,10 @@ const browsers = Object.fromEntries(
     .filter((engine) => [...planned.keys()].some((key) => key.split("+").includes(engine)))
     .map((engine) => [engine, launchers[engine]()]),
 );
-const engineKeys = new Map([...planned].flatMap(([key, files]) => files.map((file) => [file, key])));
-const groups = longestFirst([...engineKeys.keys()]).map((file) => ({
-  name: file,
-  files: [file],
-  browsers: engineKeys
-    .get(file)
-    .split("+")
-    .map((engine) => browsers[engine]),
+const groups = [...planned].map(([key, files]) => ({
+  name: key,
+  files,
+  browsers: key.split("+").map((engine) => browsers[engine]),
 }));
 
 export default {

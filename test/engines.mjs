@@ -34,30 +34,6 @@ export const ENGINE_EXCEPTIONS = [
   },
 ];
 
-/**
- * The files that take longest in an engine (over 20 s each in a full run; `TEST_TIMINGS` measures them, see
- * test/support/timing-reporter.mjs), longest first: each engine starts them before every other file, so that a run
- * does not end with one of them running alone while the processor idles (run 12 ended with bundle parity's 92 s
- * after Firefox was done).
- */
-export const LONGEST_FIRST = [
-  "test/browser/bundle-parity.test.ts",
-  "test/browser/storybook.test.ts",
-  "packages/elements/test/transcript-long.browser.test.ts",
-  "packages/elements/test/transcript-states.browser.test.ts",
-  "test/e2e/browser/real-pi.test.ts",
-  "test/e2e/browser/smoke-real-pi.test.ts",
-];
-
-/** `files` in the order the engines start them: LONGEST_FIRST's, then the others as they were. */
-export function longestFirst(files) {
-  const rank = (file) => {
-    const at = LONGEST_FIRST.indexOf(file);
-    return at === -1 ? LONGEST_FIRST.length : at;
-  };
-  return [...files].sort((a, b) => rank(a) - rank(b));
-}
-
 /** The engines `file` (relative to the repository, with forward slashes) runs in. */
 export function enginesFor(file) {
   return ENGINE_EXCEPTIONS.find((rule) => rule.files.includes(file))?.engines ?? ALL_ENGINES;

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { browserTestFiles, ENGINE_EXCEPTIONS, enginesTable, LONGEST_FIRST, longestFirst, plan } from "./engines.mjs";
+import { browserTestFiles, ENGINE_EXCEPTIONS, enginesTable, plan } from "./engines.mjs";
 
 describe("which engines each browser test file runs in", () => {
   it("names only files that exist, each once", () => {
@@ -16,20 +16,6 @@ describe("which engines each browser test file runs in", () => {
       [],
     );
     assert.equal(new Set(named).size, named.length);
-  });
-
-  it("starts the longest files first, each a file that exists, and leaves the others in their order", () => {
-    const files = browserTestFiles();
-    assert.deepEqual(
-      LONGEST_FIRST.filter((file) => !files.includes(file)),
-      [],
-    );
-    const ordered = longestFirst(files);
-    assert.deepEqual(ordered.slice(0, LONGEST_FIRST.length), LONGEST_FIRST);
-    assert.deepEqual(
-      ordered.slice(LONGEST_FIRST.length),
-      files.filter((file) => !LONGEST_FIRST.includes(file)),
-    );
   });
 
   it("runs every file in at least one engine, and the real-pi smoke in each engine the matrix skips", () => {
