@@ -123,7 +123,15 @@ test("set_editor_text without text (pi 0.73.1's qna) sets an empty editor", () =
   assert.ok((after?.seq ?? 0) > (before?.seq ?? 0));
 });
 
-test("pi 1.6.0's events: a retried run keeps streaming until agent_settled; new events arrive under their names", () => {
+test("pi 0.73.1's run ends at agent_end (no willRetry, no agent_settled)", () => {
+  const { transport, session } = setup();
+  transport.receive({ type: "agent_start" });
+  assert.equal(session.ui.getSnapshot().streaming, true);
+  transport.receive({ type: "agent_end", messages: [] });
+  assert.equal(session.ui.getSnapshot().streaming, false);
+});
+
+test("pi 1.6.0's events: a run keeps streaming until agent_settled, a retried one too; new events arrive under their names", () => {
   const { transport, session } = setup();
   const seen: string[] = [];
   for (const type of ["agent_settled", "bash_execution_update", "entry_appended", "summarization_retry_scheduled"]) {
@@ -134,6 +142,8 @@ test("pi 1.6.0's events: a retried run keeps streaming until agent_settled; new 
   transport.receive({ type: "agent_end", messages: [], willRetry: true });
   assert.equal(session.ui.getSnapshot().streaming, true, "pi will retry: still working");
   transport.receive({ type: "agent_end", messages: [], willRetry: false });
+  // pi 1.6.0 is busy until it settles: a prompt sent now would be refused.
+  assert.equal(session.ui.getSnapshot().streaming, true, "pi 1.x: working until agent_settled");
   transport.receive({ type: "agent_settled", aborted: false });
   assert.equal(session.ui.getSnapshot().streaming, false);
   transport.receive({ type: "bash_execution_update", id: "b1", delta: "total 48\n" });

@@ -82,7 +82,9 @@ async function until(page: Page, test: () => boolean, what: string): Promise<voi
       new Promise((resolve) => setTimeout(() => resolve("no frame within 1 s"), 1000)),
     ]);
     throw new Error(
-      `${error.message}; transcript ${JSON.stringify(turns(page))}, queue ${JSON.stringify(queued(page))}; ` +
+      `${error.message}; transcript ${JSON.stringify(turns(page))}, queue ${JSON.stringify(queued(page))}, ` +
+        `box ${JSON.stringify(field(page).value)}, status ${JSON.stringify(part(page, "status")?.textContent ?? "")}, ` +
+        `prompt streaming ${(page.prompt as HTMLElement & { streaming?: boolean }).streaming}, send error ${JSON.stringify(part(page, "error")?.textContent ?? "")}; ` +
         `page ${document.visibilityState}, focus ${document.hasFocus()}, ${frame}`,
     );
   });
@@ -183,6 +185,8 @@ for (const version of ["0.73.1", "1.6.0"]) {
       await until(page, () => field(page).value === "", "the box to clear");
       await sendKeys({ press: "Escape" });
       await until(page, () => !streaming(page), "the turn to stop");
+      // pi takes a new prompt once it has settled (1.x's agent_settled comes after agent_end): the prompt says so.
+      await until(page, () => (part(page, "status")?.textContent ?? "") === "", "the status to clear");
       const stopped = turns(page).slice(before);
       expect(stopped[0]).to.equal("You: Slow again");
       // The answer stopped part way.

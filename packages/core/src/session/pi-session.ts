@@ -505,8 +505,9 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
 
   #onAgentEvent(event: AgentEventBase): void {
     if (event.type === "agent_start") this.#state.setStreaming(true);
-    // pi 1.x: an agent_end whose run pi will retry on its own is not the end; agent_settled is.
-    else if (event.type === "agent_end" && event.willRetry !== true) this.#state.setStreaming(false);
+    // pi 0.73's run ends at agent_end. pi 1.x's agent_end says whether pi retries (`willRetry`, true or false), and
+    // its run ends only at agent_settled: until then pi refuses a new prompt ("Agent is already processing").
+    else if (event.type === "agent_end" && typeof event.willRetry !== "boolean") this.#state.setStreaming(false);
     else if (event.type === "agent_settled") this.#state.setStreaming(false);
     else if (event.type === "extension_error") this.#reportExtensionError(event);
     for (const observer of this.#observers) observer.agentEvent?.(event);
