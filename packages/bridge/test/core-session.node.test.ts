@@ -89,6 +89,26 @@ for (const version of PI_VERSIONS) {
       }
     });
 
+    it("a command this pi does not know is refused at once, never left waiting (0.73.1 answers it without its id)", async () => {
+      const session = connect(bridge.url);
+      try {
+        // pi 1.x's command: 0.73.1 says "Unknown command" in a response without the command's id. The timeout only
+        // catches a command left waiting (its message is then the outcome compared).
+        const options = { report: false, timeout: WAIT_LIMIT_MS };
+        const outcome = await session.send("get_available_thinking_levels", {}, options).then(
+          () => "answered",
+          (error: Error) => error.message,
+        );
+        assert.equal(
+          outcome,
+          version.version === "0.73.1" ? "Unknown command: get_available_thinking_levels" : "answered",
+        );
+        assert.equal(session.diagnosticCount, 0);
+      } finally {
+        session.close();
+      }
+    });
+
     it("a session that connects mid-dialog gets it from the replay; another client's answer closes it", async () => {
       const first = connect(bridge.url);
       const late = connect(bridge.url);

@@ -85,6 +85,45 @@ test("a response whose id matches no command is a diagnostic; a pending command 
   assert.equal(await settled(promise), "pending");
 });
 
+test("pi 0.73.1's id-less failure for a command it does not know settles the one command of that name in flight", async () => {
+  const { transport, session, diagnostics } = setup();
+  const other = session.send("get_state", {});
+  const probe = session.send("get_available_thinking_levels", {});
+  // As pi 0.73.1 answers (test/fixtures/session-controls/0.73.1.json): no id.
+  transport.receive({
+    type: "response",
+    command: "get_available_thinking_levels",
+    success: false,
+    error: "Unknown command: get_available_thinking_levels",
+  });
+  await assert.rejects(probe, (error: unknown) => {
+    assert.ok(error instanceof PiCommandError);
+    assert.equal(error.command, "get_available_thinking_levels");
+    assert.equal(error.message, "Unknown command: get_available_thinking_levels");
+    return true;
+  });
+  assert.deepEqual(diagnostics, []);
+  assert.equal(await settled(other), "pending");
+});
+
+test("id-less failures with two commands of that name in flight settle them oldest first", async () => {
+  const { transport, session, diagnostics } = setup();
+  const first = session.send("get_available_thinking_levels", {});
+  const second = session.send("get_available_thinking_levels", {});
+  const failure = { type: "response", command: "get_available_thinking_levels", success: false, error: "Unknown" };
+  transport.receive(failure);
+  await assert.rejects(first, PiCommandError);
+  assert.equal(await settled(second), "pending");
+  transport.receive(failure);
+  await assert.rejects(second, PiCommandError);
+  // A third has nothing left to settle: only a diagnostic.
+  transport.receive(failure);
+  assert.deepEqual(
+    diagnostics.map((d) => d.code),
+    ["unknown-response-id"],
+  );
+});
+
 test("no global timeout: an unanswered command just waits", async () => {
   const { clock, session } = setup();
   const promise = session.send("get_messages", {});

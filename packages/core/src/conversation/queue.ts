@@ -1,8 +1,8 @@
 /**
  * The queue of messages waiting while pi streams, handled as pi's TUI does: Escape takes the queued messages back
  * into the editor and stops the run; a queued message can be taken back to edit. Over RPC that needs `clear_queue`,
- * which pi 1.x has and 0.73.1 lacks. 0.73.1 answers an unknown command without its id, so the client would wait for
- * that answer forever: these functions never send `clear_queue` to a pi that has not shown it is 1.x.
+ * which pi 1.x has and 0.73.1 lacks ("Unknown command", a failure the session settles though it has no id): these
+ * functions never send `clear_queue` to a pi that has not shown it is 1.x, so Escape does not wait for a refusal.
  *
  * Light on purpose (no reducer): pi-prompt in the extension UI's single file uses them.
  */

@@ -391,6 +391,16 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
       return;
     }
     const response = checked.data;
+    // pi 0.73 answers a command it does not know without the command's id ("Unknown command: …"): such a failure
+    // settles the oldest command of that name in flight, so none waits for ever (pi answers an unknown command at
+    // once and in order; the next such failure settles the next).
+    if (!command && id === undefined && !response.success) {
+      const named = [...this.#commands.values()].find((pending) => pending.type === response.command);
+      if (named) {
+        this.#failed(named, response.error, response);
+        return;
+      }
+    }
     if (!command) {
       const what = response.success ? "a response" : `an error ("${response.error}")`;
       this.#diagnose({
@@ -408,11 +418,16 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
       command.resolve(response.data);
       return;
     }
+    this.#failed(command, response.error, response);
+  }
+
+  /** pi refused `command`: reported where the caller asked, told to the observers, and its promise rejected. */
+  #failed(command: PendingCommand, error: string, response: unknown): void {
     if (command.report) {
-      this.#state.reportError(response.error, { kind: "command", command: command.type }, this.#clock.now());
+      this.#state.reportError(error, { kind: "command", command: command.type }, this.#clock.now());
     }
-    for (const observer of this.#observers) observer.commandFailed?.(command.command, response.error);
-    command.reject(new PiCommandError(command.type, response.error, response));
+    for (const observer of this.#observers) observer.commandFailed?.(command.command, error);
+    command.reject(new PiCommandError(command.type, error, response));
   }
 
   #onUiRequest(message: AgentEventBase, line: string): void {
