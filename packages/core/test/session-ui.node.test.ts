@@ -193,6 +193,18 @@ describe("bridge messages", () => {
     assert.equal(transport.sent.length, 0);
   });
 
+  test("hello ends a run the replay does not bring back; a run still going comes back with its agent_start", () => {
+    const { transport, session } = setup();
+    transport.receive({ type: "agent_start" });
+    assert.equal(session.ui.getSnapshot().streaming, true);
+    // The run ended while the page was away: the bridge's replay has no agent_start.
+    transport.receive({ type: "pi-elements/hello", protocol: 1 });
+    assert.equal(session.ui.getSnapshot().streaming, false, "not working: Enter sends a prompt, not a steer");
+    // Still going: the replay follows hello with the run's agent_start.
+    transport.receive({ type: "pi-elements/hello", protocol: 1 }, { type: "agent_start" });
+    assert.equal(session.ui.getSnapshot().streaming, true);
+  });
+
   test("dialog_closed removes the dialog without answering it (reason remote)", () => {
     const { transport, session, closed, ids } = setup();
     transport.receive(select("s", 5000), input("i"));

@@ -489,6 +489,8 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
         // back keeps its id, and a renderer keyed by id keeps what the user typed.
         this.#dialogs.clear();
         this.#state.reset();
+        // A run still going is in the replay (its agent_start); one that ended while this page was away is not.
+        this.#state.setStreaming(false);
         break;
       case "pi-elements/dialog_closed": {
         this.#dialogs.close(bridge.id, "remote");
