@@ -137,14 +137,19 @@ export class Frame {
     expect(texts.filter((t) => t.includes(answer))).to.have.length(1);
   }
 
-  /** Waits until no article streams and one shows `text`. */
+  /** Waits until no article streams, one shows `text`, and the prompt says pi is ready again (its status clear). */
   async settled(text: string): Promise<void> {
+    // pi takes a new prompt once its run has settled (1.x's agent_settled comes after the answer's end): the prompt's
+    // status ("Working…") clears then, as a person sees it.
+    const status = () => (this.part("pi-prompt", "[part~=status]")?.textContent ?? "").trim();
     await waitUntil(
-      () => !this.streaming() && this.texts().some((t) => t.includes(text)),
-      `the answer ${JSON.stringify(text)}`,
+      () => !this.streaming() && this.texts().some((t) => t.includes(text)) && status() === "",
+      `the answer ${JSON.stringify(text)}, and the prompt's status to clear`,
       WAIT,
     ).catch((error: Error) => {
-      throw new Error(`${error.message}; articles: ${JSON.stringify(this.texts())}`);
+      throw new Error(
+        `${error.message}; articles: ${JSON.stringify(this.texts())}, status ${JSON.stringify(status())}`,
+      );
     });
   }
 }
