@@ -3,6 +3,7 @@
 // It implements @web/test-runner-core's BrowserLauncher on its own webdriverio session, and answers the launcher
 // calls @web/test-runner-commands makes of a launcher whose type is "webdriver" (sendKeys, sendMouse*, resetMouse)
 // plus those of test/support/plugins (takeScreenshot, keyAction).
+import { PNG } from "pngjs";
 import { Key, remote } from "webdriverio";
 import { startWebKitDriver, webkitCapabilities } from "../../scripts/browsers.mjs";
 
@@ -187,18 +188,17 @@ export class WebKitLauncher {
    * element in the web process into a bitmap that comes back all black here (with or without Skia CPU rendering or
    * software GL, at any Xvfb depth; without compositing or the DMA-BUF renderer the driver hangs instead), while its
    * viewport screenshot, a snapshot of the view itself, is right. So the element is scrolled into view, the viewport
-   * is taken, and the page crops it to the element's box with the browser's own PNG codec. `locator` is a script
-   * body that returns the element.
+   * is taken, and it is cropped here to the element's box. (Cropping it in the page, sending the viewport's PNG back
+   * to the page and the crop out again, once lost the page: the driver could not parse the script's result and the
+   * session was gone.) `locator` is a script body that returns the element.
    */
   async takeScreenshot(_sessionId, locator) {
     const browser = this.#session();
     const box = await browser.execute(`const element = (function () { ${locator} })();
       element.scrollIntoView({ block: "nearest", inline: "nearest" });
       const { x, y, width, height } = element.getBoundingClientRect();
-      return { x, y, width, height };`);
-    const viewport = await browser.takeScreenshot();
-    const cropped = await browser.execute(`return (${cropPng})(arguments[0], arguments[1]);`, viewport, box);
-    return Buffer.from(cropped, "base64");
+      return { x, y, width, height, viewport: window.innerWidth };`);
+    return cropPng(Buffer.from(await browser.takeScreenshot(), "base64"), box);
   }
 
   #session() {
@@ -219,23 +219,21 @@ export class WebKitLauncher {
 }
 
 /**
- * In the page: the part of a base64 PNG of the viewport under `box` (CSS pixels, clipped to the viewport), as a
- * base64 PNG. The canvas stays detached: the page under test is not changed.
+ * The part of a PNG of the viewport under `box` (CSS pixels, clipped to the viewport; `viewport` is its CSS width),
+ * as a PNG.
+ * @param {Buffer} png
+ * @param {{ x: number, y: number, width: number, height: number, viewport: number }} box
  */
-async function cropPng(png, box) {
-  const image = new Image();
-  image.src = `data:image/png;base64,${png}`;
-  await image.decode();
-  const scale = image.naturalWidth / window.innerWidth;
-  const left = Math.max(0, Math.floor(box.x * scale));
-  const top = Math.max(0, Math.floor(box.y * scale));
-  const right = Math.min(image.naturalWidth, Math.ceil((box.x + box.width) * scale));
-  const bottom = Math.min(image.naturalHeight, Math.ceil((box.y + box.height) * scale));
-  const canvas = document.createElement("canvas");
-  canvas.width = Math.max(1, right - left);
-  canvas.height = Math.max(1, bottom - top);
-  canvas.getContext("2d").drawImage(image, left, top, canvas.width, canvas.height, 0, 0, canvas.width, canvas.height);
-  return canvas.toDataURL("image/png").slice("data:image/png;base64,".length);
+function cropPng(png, box) {
+  const image = PNG.sync.read(png);
+  const scale = image.width / box.viewport;
+  const left = Math.min(image.width - 1, Math.max(0, Math.floor(box.x * scale)));
+  const top = Math.min(image.height - 1, Math.max(0, Math.floor(box.y * scale)));
+  const right = Math.min(image.width, Math.ceil((box.x + box.width) * scale));
+  const bottom = Math.min(image.height, Math.ceil((box.y + box.height) * scale));
+  const out = new PNG({ width: Math.max(1, right - left), height: Math.max(1, bottom - top) });
+  PNG.bitblt(image, out, left, top, out.width, out.height, 0, 0);
+  return PNG.sync.write(out);
 }
 
 /** ["\ud83d", "\ude42", "a"] → ["🙂", "a"]: a high surrogate followed by a low one is one character. */
