@@ -3,7 +3,7 @@
 // ship as written: esbuild minifies the JavaScript around them and leaves their text alone, so what Lit parses is
 // exactly what the sources give it. Terser then compresses esbuild's output in one pass with its default, safe
 // transforms. test/browser/bundle-parity.test.ts checks that the bundle renders and looks as the sources do.
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -71,10 +71,22 @@ export async function bundleModules(specifiers, resolveDir) {
   return compress(result.outputFiles[0].text, specifiers.join(", "));
 }
 
+/**
+ * Writes `text` to `path` only if it differs from what is there, and then whole: into a file beside it, renamed over
+ * it. A page loading the file while a build runs (the e2e tests run the README's demo command, which builds, beside
+ * the browser tests that load these files) gets the old file or the new one, never a half-written one.
+ */
+function writeWhole(path, text) {
+  if (existsSync(path) && readFileSync(path, "utf8") === text) return;
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, path);
+}
+
 /** Builds dist/pi-elements.bundle.js, with its types: those of the entry module it is built from. */
 export async function buildBundle() {
-  writeFileSync(bundlePath, await bundle(join(distDir, "bundle.js")));
-  writeFileSync(bundlePath.replace(/\.js$/, ".d.ts"), 'export * from "./bundle.js";\n');
+  writeWhole(bundlePath, await bundle(join(distDir, "bundle.js")));
+  writeWhole(bundlePath.replace(/\.js$/, ".d.ts"), 'export * from "./bundle.js";\n');
 }
 
 /** Bundles one element's entry alone, in memory, and returns the code. */
@@ -98,9 +110,11 @@ export const CONVERSATION_BUNDLES = [
 ];
 export const chunksDir = join(distDir, "chunks");
 
-/** Builds the conversation bundles and their lazy chunks (dist/chunks/ is made anew). Returns the files written. */
+/**
+ * Builds the conversation bundles and their lazy chunks; chunks of an earlier build that this one did not write are
+ * removed from dist/chunks/ at the end (a chunk's name has its content's hash). Returns the files written.
+ */
 export async function buildConversationBundles() {
-  rmSync(chunksDir, { recursive: true, force: true });
   const written = [];
   for (const { entry, name } of CONVERSATION_BUNDLES) {
     const result = await build({
@@ -114,10 +128,13 @@ export async function buildConversationBundles() {
     });
     for (const file of result.outputFiles) {
       mkdirSync(dirname(file.path), { recursive: true });
-      writeFileSync(file.path, await compress(file.text, file.path));
+      writeWhole(file.path, await compress(file.text, file.path));
       written.push(file.path);
     }
-    writeFileSync(join(distDir, `${name}.d.ts`), `export * from "./${entry}";\n`);
+    writeWhole(join(distDir, `${name}.d.ts`), `export * from "./${entry}";\n`);
+  }
+  for (const name of readdirSync(chunksDir)) {
+    if (!written.includes(join(chunksDir, name))) rmSync(join(chunksDir, name), { force: true });
   }
   return written;
 }
