@@ -6,6 +6,7 @@
 // Chromium with Firefox, then for WebKit (scripts/test-browser.mjs). Results are grouped by engine name.
 // test/e2e/browser drives the real pi through the real bridge (test/support/plugins/real-pi.mjs): the runner is
 // started under tsx (scripts/test-browser.mjs does) so that plugin can load the bridge's TypeScript.
+import { createServer } from "node:net";
 import { esbuildPlugin } from "@web/dev-server-esbuild";
 import { defaultReporter } from "@web/test-runner";
 import { playwrightLauncher } from "@web/test-runner-playwright";
@@ -39,7 +40,20 @@ const groups = [...planned].map(([key, files]) => ({
   browsers: key.split("+").map((engine) => browsers[engine]),
 }));
 
+/**
+ * A port the system gives as free. The runner's own choice is the first free one from 8000, which two runs started
+ * together (the test command runs the engines side by side) can both take.
+ */
+async function freePort() {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 export default {
+  port: await freePort(),
   groups,
   nodeResolve: { exportConditions: ["browser", "development"] },
   plugins: [

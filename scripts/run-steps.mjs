@@ -13,7 +13,10 @@ const PNPM = ["npx", "--yes", "pnpm@12.4.2"];
 
 /**
  * A step with `alongside` starts with the one before it and runs beside it: its output is printed when it ends.
- * @typedef {{ name: string, what: string, command: string[], env?: Record<string, string>, alongside?: boolean }} Step
+ * Consecutive steps with `lane` share LANES lanes: they start in order, each as soon as a lane is free, so a lane that
+ * finishes early takes the next step instead of idling while the other finishes. The first lane's output streams; the
+ * others' is printed when each ends.
+ * @typedef {{ name: string, what: string, command: string[], env?: Record<string, string>, alongside?: boolean, lane?: boolean }} Step
  * @type {Step[]}
  */
 export const STEPS = [
@@ -34,22 +37,41 @@ export const STEPS = [
     alongside: true,
   },
   { name: "node", what: "Node tests", command: [...PNPM, "run", "test:node"] },
+  // Four runs in two lanes, about a core each: Chromium (which runs the real-pi matrix and bundle parity, its
+  // longest) beside Firefox; e2e takes the lane Firefox leaves (Firefox ends first, and e2e is the longest of the
+  // two left), WebKit the one Chromium leaves.
   {
-    name: "chromium+firefox",
+    name: "chromium",
     what: "browser tests",
     command: [...PNPM, "run", "test:browser"],
-    env: { ENGINES: "chromium,firefox" },
+    env: { ENGINES: "chromium" },
+    lane: true,
   },
-  { name: "webkit", what: "browser tests", command: [...PNPM, "run", "test:browser"], env: { ENGINES: "webkit" } },
-  // Beside WebKit's run, which leaves about a third of the two cores idle (one MiniBrowser, one file at a time).
+  {
+    name: "firefox",
+    what: "browser tests",
+    command: [...PNPM, "run", "test:browser"],
+    env: { ENGINES: "firefox" },
+    lane: true,
+  },
   {
     name: "e2e",
     what: "end to end, real pi, Node-driven",
     command: [...PNPM, "run", "test:e2e"],
-    alongside: true,
+    lane: true,
+  },
+  {
+    name: "webkit",
+    what: "browser tests",
+    command: [...PNPM, "run", "test:browser"],
+    env: { ENGINES: "webkit" },
+    lane: true,
   },
   { name: "size", what: "bundle size ceilings", command: [...PNPM, "run", "size"] },
 ];
+
+/** How many `lane` steps run at once: one per core of the machine the suite is made for. */
+export const LANES = 2;
 
 /**
  * The counts a step's output reports, summed over its runs: the test runner's "N passed, N failed, N skipped"
@@ -116,7 +138,7 @@ function run(step, buffered = false) {
       });
     }
     const done = (code) =>
-      resolve({ code, seconds: (performance.now() - started) / 1000, counts: countsOf(output), print });
+      resolve({ code, started, seconds: (performance.now() - started) / 1000, counts: countsOf(output), print });
     // No exit code: ended by a signal, a failure.
     child.once("close", (code) => done(code ?? 1));
     child.once("error", (error) => {
@@ -124,6 +146,52 @@ function run(step, buffered = false) {
       done(1);
     });
   });
+}
+
+/** Runs `first` with its output streaming and `beside` next to it, theirs printed when all have ended. */
+async function runBeside([first, ...beside]) {
+  for (const step of beside)
+    console.log(`\n══ ${step.name}: ${step.what} (beside ${first.name}; printed when it ends) ══`);
+  console.log(`\n══ ${first.name}: ${first.what} ══\n`);
+  const done = await Promise.all([run(first), ...beside.map((step) => run(step, true))]);
+  return done.map((result, i) => {
+    const step = [first, ...beside][i];
+    if (i > 0) {
+      console.log(`\n══ ${step.name}: ${step.what} (ran beside ${first.name}) ══\n`);
+      result.print();
+    }
+    return { step, ...result };
+  });
+}
+
+/**
+ * Runs `steps` in LANES lanes, in order, each as soon as a lane is free. The first step's output streams; each other
+ * step's is printed when it ends (a line says when each starts). Results in the steps' order.
+ */
+export async function runLanes(steps) {
+  const results = new Array(steps.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < steps.length) {
+      const i = next++;
+      const step = steps[i];
+      const streamed = i === 0;
+      console.log(
+        `\n══ ${step.name}: ${step.what} (started in a lane${streamed ? "" : "; printed when it ends"}) ══\n`,
+      );
+      const result = await run(step, !streamed);
+      if (!streamed) {
+        console.log(`\n══ ${step.name}: ${step.what} (ended) ══\n`);
+        result.print();
+      }
+      console.log(
+        `\n══ ${step.name} ${result.code === 0 ? "passed" : "FAILED"} in ${result.seconds.toFixed(0)} s ══\n`,
+      );
+      results[i] = { step, ...result };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(LANES, steps.length) }, lane));
+  return results;
 }
 
 /** Runs `names` (every step when empty) and exits as the header says. */
@@ -140,42 +208,33 @@ async function main(names) {
   }
   const chosen = args.length > 0 ? STEPS.filter((step) => args.includes(step.name)) : STEPS;
 
-  // Steps in batches: a step and those that run alongside it.
+  // Steps in batches: a step and those that run alongside it, or a run of lane steps.
   const batches = [];
   for (const step of chosen) {
-    if (step.alongside && batches.length > 0) batches.at(-1).push(step);
-    else batches.push([step]);
+    const last = batches.at(-1);
+    if (step.alongside && last && !last.lanes) last.steps.push(step);
+    else if (step.lane && last?.lanes) last.steps.push(step);
+    else batches.push({ lanes: Boolean(step.lane), steps: [step] });
   }
   const results = [];
   const started = performance.now();
-  for (const [first, ...beside] of batches) {
-    for (const step of beside)
-      console.log(`\n══ ${step.name}: ${step.what} (beside ${first.name}; printed when it ends) ══`);
-    console.log(`\n══ ${first.name}: ${first.what} ══\n`);
-    const running = [run(first), ...beside.map((step) => run(step, true))];
-    const done = await Promise.all(running);
-    for (const [i, result] of done.entries()) {
-      const step = [first, ...beside][i];
-      if (i > 0) {
-        console.log(`\n══ ${step.name}: ${step.what} (ran beside ${first.name}) ══\n`);
-        result.print();
-      }
-      results.push({ step, ...result });
-    }
+  for (const batch of batches) {
+    results.push(...(batch.lanes ? await runLanes(batch.steps) : await runBeside(batch.steps)));
   }
   const total = (performance.now() - started) / 1000;
 
-  const rows = results.map(({ step, code, seconds, counts }) => [
+  const rows = results.map(({ step, code, seconds, counts, started: at }) => [
     step.name,
     code === 0 ? "passed" : `FAILED (exit ${code})`,
     counts ? `${counts.passed} / ${counts.failed} / ${counts.skipped}` : "",
     seconds.toFixed(0),
+    ((at - started) / 1000).toFixed(0),
   ]);
-  rows.push(["total", "", "", total.toFixed(0)]);
-  const header = ["step", "result", "tests passed / failed / skipped", "seconds"];
+  rows.push(["total", "", "", total.toFixed(0), ""]);
+  const header = ["step", "result", "tests passed / failed / skipped", "seconds", "started at"];
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
   const line = (cells) =>
-    cells.map((cell, i) => (i === 3 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join("  ");
+    cells.map((cell, i) => (i >= 3 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join("  ");
   console.log(`\n${line(header)}\n${widths.map((w) => "─".repeat(w)).join("  ")}`);
   for (const row of rows) console.log(line(row));
 

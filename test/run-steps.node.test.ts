@@ -1,8 +1,11 @@
 /** The test command's summary (scripts/run-steps.mjs) reads the counts its steps' runners print. */
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 // @ts-expect-error: plain JS without types, run by Node as it is.
-import { countsOf } from "../scripts/run-steps.mjs";
+import { countsOf, LANES, runLanes } from "../scripts/run-steps.mjs";
 
 describe("the test command's counts", () => {
   it("sums the test runner's last progress line per engine, escapes and all", () => {
@@ -23,5 +26,54 @@ describe("the test command's counts", () => {
 
   it("says nothing for a step without tests", () => {
     assert.equal(countsOf("Checked 476 files in 950ms. No fixes applied.\n"), undefined);
+  });
+});
+
+describe("the test command's lanes", () => {
+  /** A step that runs `script` in Node. */
+  const step = (name: string, script: string) => ({ name, what: name, command: [process.execPath, "-e", script] });
+
+  it("starts the next step in the lane that frees first, while the other lane still runs", {
+    timeout: 30_000,
+  }, async () => {
+    assert.equal(LANES, 2);
+    const dir = mkdtempSync(join(tmpdir(), "pi-elements-lanes-"));
+    const flag = JSON.stringify(join(dir, "third-started"));
+    try {
+      // The first step ends only once the third has started: with the third waiting for the first's lane (or for
+      // both), this never ends, and the test's timeout says so.
+      const results = await runLanes([
+        step(
+          "long",
+          `const fs = require("node:fs"); const t = setInterval(() => fs.existsSync(${flag}) && clearInterval(t), 20);`,
+        ),
+        step("short", ""),
+        step("third", `require("node:fs").writeFileSync(${flag}, "")`),
+      ]);
+      assert.deepEqual(
+        results.map((result: { step: { name: string }; code: number }) => [result.step.name, result.code]),
+        [
+          ["long", 0],
+          ["short", 0],
+          ["third", 0],
+        ],
+      );
+      const [long, short, third] = results as { started: number; seconds: number }[];
+      assert.ok(
+        third!.started >= short!.started + short!.seconds * 1000 - 1,
+        "the third starts when the short one ends",
+      );
+      assert.ok(third!.started < long!.started + long!.seconds * 1000, "and before the long one ends");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("runs every step even after one fails, and reports each one's exit code", async () => {
+    const results = await runLanes([step("fails", "process.exit(3)"), step("passes", ""), step("also", "")]);
+    assert.deepEqual(
+      results.map((result: { code: number }) => result.code),
+      [3, 0, 0],
+    );
   });
 });

@@ -1,4 +1,5 @@
-// The workshop as the browser tests open it: demo/.storybook built into demo/storybook-static once a run, before any
+// The workshop as the browser tests open it: demo/.storybook built into demo/storybook-static/<engines> once a run
+// (a folder per run's engines: the test command runs the engines' runs side by side), before any
 // browser starts when the run has the story tests (`{ prebuild: true }`), and command "storybook:build" returns the
 // address the test runner serves it at, so a test page can open each story's frame as a same-origin iframe in every
 // engine. Built before the browsers, not on the first engine's command: a command has 20 s to answer, and under load
@@ -6,7 +7,7 @@
 
 import { buildStorybook } from "../../../scripts/storybook-build.mjs";
 
-const OUT = "storybook-static";
+const OUT = `storybook-static/${(process.env.ENGINES ?? "all").replace(/[^a-z,]/g, "").replace(/,/g, "-") || "all"}`;
 
 export function storybookPlugin({ prebuild = false } = {}) {
   /** @type {Promise<{ base: string }> | undefined} */
