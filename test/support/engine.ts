@@ -35,11 +35,47 @@ export function emulate(media: {
   return executeServerCommand<boolean, typeof media>("media", media);
 }
 
-/** Presses `key` and keeps it down (pressing it again is an auto-repeat), for tests of keys held before arming. */
-export async function keyDown(key: string): Promise<void> {
-  await executeServerCommand("keys", { down: key });
+/**
+ * Resolves when the page has received a `type` event for `key`: the driver's command can answer before its event has
+ * reached the page (seen in Firefox on a busy machine: a held Enter arrived after the dialog the test opened next). A
+ * bound catches a key that never arrives, and says which.
+ */
+function arrival(type: "keydown" | "keyup", key: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const bound = setTimeout(() => {
+      window.removeEventListener(type, seen, true);
+      reject(new Error(`the page got no ${type} of ${key} within 20 s of the driver's command`));
+    }, 20_000);
+    function seen(event: KeyboardEvent) {
+      if (event.key !== key) return;
+      clearTimeout(bound);
+      window.removeEventListener(type, seen, true);
+      resolve();
+    }
+    window.addEventListener(type, seen, true);
+  });
 }
 
+/** The keys `keyDown` holds down. */
+const held = new Set<string>();
+
+/**
+ * Presses `key` and keeps it down (pressing it again is an auto-repeat), for tests of keys held before arming.
+ * Resolves once the page has received its keydown; an auto-repeat is sent without waiting (WebKit's driver sends no
+ * event for a key already down, the others a keydown with `repeat`).
+ */
+export async function keyDown(key: string): Promise<void> {
+  if (held.has(key)) return void (await executeServerCommand("keys", { down: key }));
+  const arrived = arrival("keydown", key);
+  await executeServerCommand("keys", { down: key });
+  held.add(key);
+  await arrived;
+}
+
+/** Releases `key`; resolves once the page has received its keyup. */
 export async function keyUp(key: string): Promise<void> {
+  const arrived = arrival("keyup", key);
   await executeServerCommand("keys", { up: key });
+  held.delete(key);
+  await arrived;
 }
