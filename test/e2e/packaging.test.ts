@@ -43,6 +43,7 @@ import { promisify } from "node:util";
 import { type Browser, chromium, type LaunchOptions, type Page } from "playwright-core";
 import { isolatedPi, PI_VERSIONS, piScript } from "../support/real-pi.js";
 import { type ScriptedModel, startScriptedModel } from "../support/scripted-model.js";
+import { promptReady } from "../support/wait-for.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const NPM_CACHE = join(ROOT, "node_modules/.cache/pi-elements-packaging/npm");
@@ -430,6 +431,7 @@ describe("the packed packages, installed with npm into a fresh project", { timeo
     );
     bridges.push(bridge);
     const { page, errors } = await open(browser, bridge.page);
+    await promptReady(page);
     const prompt = page.locator("pi-prompt").getByRole("textbox");
     await prompt.fill("/ui-confirm");
     await prompt.press("Enter");
@@ -441,7 +443,7 @@ describe("the packed packages, installed with npm into a fresh project", { timeo
   });
 
   for (const version of PI_VERSIONS) {
-    it(`follows README.md's embedding section as written: its page, extension and bridge command (pi ${version.version})`, async () => {
+    it(`follows README.md's embedding section as written: its page, extension and bridge command (pi ${version.version})`, async (t) => {
       writeFileSync(join(project, "index.html"), readmeBlock("index.html"));
       writeFileSync(join(project, "ext.ts"), readmeBlock("ext.ts"));
       const commands = readmeBlock("commands").split("\n");
@@ -458,9 +460,12 @@ describe("the packed packages, installed with npm into a fresh project", { timeo
       const env = userEnv({ ...pi.options.env, PATH: `${bin}:${process.env.PATH ?? ""}` });
       const bridge = await startBridgeProcess("bash", ["-c", bridgeCommand], { cwd: project, env });
       bridges.push(bridge);
+      // Stopped even when an assertion fails: the next test's bridge needs port 8787.
+      t.after(() => stopBridgeProcess(bridge));
       assert.match(bridge.page, /^http:\/\/127\.0\.0\.1:8787\/\?token=/);
 
       const { page, errors } = await open(browser, bridge.page);
+      await promptReady(page);
       const prompt = page.locator("pi-prompt").getByRole("textbox");
       await prompt.fill("/hello");
       await prompt.press("Enter");
@@ -479,7 +484,6 @@ describe("the packed packages, installed with npm into a fresh project", { timeo
       }
       assert.deepEqual(errors, []);
       await page.close();
-      await stopBridgeProcess(bridge);
     });
   }
 

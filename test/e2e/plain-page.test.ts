@@ -13,6 +13,7 @@ import { type Browser, chromium } from "playwright-core";
 import { type RunningBridge, startBridge } from "../../packages/bridge/src/index.js";
 import { launchOptions } from "../../scripts/chromium.mjs";
 import { isolatedPi, PI_VERSIONS } from "../support/real-pi.js";
+import { promptReady } from "../support/wait-for.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -52,6 +53,7 @@ for (const version of PI_VERSIONS) {
       // ?token= lets the bridge serve the page (and, by the cookie it sets, the page's script).
       await page.goto(`${http}/index.html?token=${bridge.token}&bridge=${encodeURIComponent(bridge.url)}`);
 
+      await promptReady(page);
       const prompt = page.locator("pi-prompt").getByRole("textbox");
       await prompt.fill("/ui-select");
       await prompt.press("Enter");

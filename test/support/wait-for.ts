@@ -75,3 +75,14 @@ const SETTLE_IN_PAGE = `(async () => {
 export async function pageSettled(page: { evaluate(script: string): Promise<unknown> }): Promise<void> {
   await page.evaluate(SETTLE_IN_PAGE);
 }
+
+/**
+ * Resolves once the page's pi-prompt can send, as a person waits for its Send button to be enabled: the session is
+ * connected and pi is not working. (Enter pressed before that sends nothing, and the text stays in the box.) The
+ * bound, 60 s on a busy machine while pi starts, says what it waited for.
+ */
+export async function promptReady(page: {
+  locator(selector: string): { first(): { waitFor(options: { timeout: number }): Promise<void> } };
+}): Promise<void> {
+  await page.locator('pi-prompt [part~="send-button"]:enabled').first().waitFor({ timeout: 60_000 });
+}
