@@ -12,6 +12,21 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const PNPM = ["npx", "--yes", "pnpm@12.4.2"];
 
 /**
+ * The browser tests in one engine, a lane step.
+ * @param {string} engine
+ * @returns {Step}
+ */
+function browserRun(engine) {
+  return {
+    name: engine,
+    what: "browser tests",
+    command: [...PNPM, "run", "test:browser"],
+    env: { ENGINES: engine },
+    lane: true,
+  };
+}
+
+/**
  * A step with `alongside` starts with the one before it and runs beside it: its output is printed when it ends.
  * Consecutive steps with `lane` share LANES lanes: they start in order, each as soon as a lane is free, so a lane that
  * finishes early takes the next step instead of idling while the other finishes. The first lane's output streams; the
@@ -40,33 +55,15 @@ export const STEPS = [
   // Four runs in two lanes, about a core each: Chromium (which runs the real-pi matrix and bundle parity, its
   // longest) beside Firefox; e2e takes the lane Firefox leaves (Firefox ends first, and e2e is the longest of the
   // two left), WebKit the one Chromium leaves.
-  {
-    name: "chromium",
-    what: "browser tests",
-    command: [...PNPM, "run", "test:browser"],
-    env: { ENGINES: "chromium" },
-    lane: true,
-  },
-  {
-    name: "firefox",
-    what: "browser tests",
-    command: [...PNPM, "run", "test:browser"],
-    env: { ENGINES: "firefox" },
-    lane: true,
-  },
+  browserRun("chromium"),
+  browserRun("firefox"),
   {
     name: "e2e",
     what: "end to end, real pi, Node-driven",
     command: [...PNPM, "run", "test:e2e"],
     lane: true,
   },
-  {
-    name: "webkit",
-    what: "browser tests",
-    command: [...PNPM, "run", "test:browser"],
-    env: { ENGINES: "webkit" },
-    lane: true,
-  },
+  browserRun("webkit"),
   { name: "size", what: "bundle size ceilings", command: [...PNPM, "run", "size"] },
 ];
 
