@@ -11,19 +11,34 @@
  * which answers nothing) work at once; a press from before the dialog opened is ignored even so.
  *
  * One page-wide tracker (capture listeners on `window`, installed when this module loads, so it sees presses that
- * happen before any dialog exists) remembers when each held key and the latest pointer press went down
- * (`event.timeStamp`, the performance clock). The arming time itself runs on the session's clock (a `Clock`), so a
- * test moves it with a manual clock; when it ends, the guard notes the performance time, and from then on a press
- * that began after that instant gets through. Blocked events are stopped on the host, in the capture phase, before
- * they reach the dialog's controls: this also keeps a held Enter from "clicking" a focused button.
+ * happen before any dialog exists) remembers when each held key and the latest pointer press went down: its
+ * `event.timeStamp` (the performance clock) and its place in the order of presses the page has seen. The arming time
+ * itself runs on the session's clock (a `Clock`), so a test moves it with a manual clock; when it ends, the guard notes
+ * the performance time and how many presses the page has seen, and from then on only a press that came later on both
+ * counts gets through. Both are needed: the timestamp catches an event created before that instant and delivered
+ * after it (a busy main thread), the order catches a press in the same tick of a coarse clock (Firefox and WebKit give
+ * pages whole milliseconds, so a press 0.3 ms before arming ended would otherwise look simultaneous, and pass).
+ * Blocked events are stopped on the host, in the capture phase, before they reach the dialog's controls: this also
+ * keeps a held Enter from "clicking" a focused button.
  */
 import type { Clock } from "@pi-elements/core";
 import type { ReactiveController, ReactiveControllerHost } from "lit";
 
-/** code (or key) -> timeStamp of the keydown that started the current press of that key. */
-const keyPressStartedAt = new Map<string, number>();
-/** timeStamp of the latest pointerdown (mouse button, finger, pen) anywhere on the page. */
-let pointerPressStartedAt = Number.NEGATIVE_INFINITY;
+/** When a press began: its event's timeStamp, and its number in the order of presses (keys and pointers) seen. */
+interface Press {
+  at: number;
+  order: number;
+}
+
+/** A press from before anything was seen (a key already held when this module loaded, or across a blur). */
+const ANCIENT: Press = { at: Number.NEGATIVE_INFINITY, order: Number.NEGATIVE_INFINITY };
+
+/** How many presses the page has seen begin; the latest press's `order`. */
+let pressesSeen = 0;
+/** code (or key) -> the keydown that started the current press of that key. */
+const keyPressStarted = new Map<string, Press>();
+/** The latest pointerdown (mouse button, finger, pen) anywhere on the page. */
+let pointerPressStarted = ANCIENT;
 
 function keyId(event: KeyboardEvent): string {
   return event.code || event.key;
@@ -35,23 +50,32 @@ if (typeof window !== "undefined") {
     (event) => {
       const id = keyId(event);
       // A repeat with no recorded press was held since before this module loaded (or the window had no focus).
-      if (!event.repeat || !keyPressStartedAt.has(id)) {
-        keyPressStartedAt.set(id, event.repeat ? Number.NEGATIVE_INFINITY : event.timeStamp);
-      }
+      if (!event.repeat) keyPressStarted.set(id, { at: event.timeStamp, order: ++pressesSeen });
+      else if (!keyPressStarted.has(id)) keyPressStarted.set(id, ANCIENT);
     },
     true,
   );
   // No entry is removed on keyup: the key's keyup (and a Space's click after it) must still be matched to its press,
   // and the next press of the key starts with a keydown that replaces the entry. Key-ups are lost while the window
   // has no focus, so a press that spans a blur counts as ancient.
-  window.addEventListener("blur", () => keyPressStartedAt.clear());
+  window.addEventListener("blur", () => keyPressStarted.clear());
   window.addEventListener(
     "pointerdown",
     (event) => {
-      pointerPressStartedAt = event.timeStamp;
+      pointerPressStarted = { at: event.timeStamp, order: ++pressesSeen };
     },
     true,
   );
+}
+
+/** This instant, as a press would be stamped: the performance time, and the presses seen so far. */
+function now(): Press {
+  return { at: performance.now(), order: pressesSeen };
+}
+
+/** Whether `press` began after the instant `since`: later in the order of presses, and not earlier in time. */
+function after(press: Press, since: Press): boolean {
+  return press.order > since.order && press.at >= since.at;
 }
 
 /** The controls an arming dialog marks as not active yet. */
@@ -62,10 +86,10 @@ type Host = ReactiveControllerHost & HTMLElement & { readonly renderRoot: Parent
 
 export class PressGuardController implements ReactiveController {
   readonly #host: Host;
-  /** Performance time when the dialog went on screen: nothing from before it ever answers. */
-  #openedAt = Number.NEGATIVE_INFINITY;
-  /** Performance time from which presses answer: +Infinity while arming. */
-  #armedAt = Number.NEGATIVE_INFINITY;
+  /** When the dialog went on screen (performance time, presses seen): nothing from before it ever answers. */
+  #opened = ANCIENT;
+  /** From when presses answer: +Infinity while arming. */
+  #armed = ANCIENT;
   #clock: Clock | undefined;
   #timer: unknown;
 
@@ -80,7 +104,7 @@ export class PressGuardController implements ReactiveController {
 
   /** True while the arming time runs: presses that begin now never answer. */
   get arming(): boolean {
-    return this.#armedAt === Number.POSITIVE_INFINITY;
+    return this.#armed.at === Number.POSITIVE_INFINITY;
   }
 
   /**
@@ -89,15 +113,15 @@ export class PressGuardController implements ReactiveController {
    */
   arm(clock: Clock, ms: number): void {
     this.#clear();
-    this.#openedAt = performance.now();
+    this.#opened = now();
     if (!(ms > 0)) {
-      this.#armedAt = this.#openedAt;
+      this.#armed = this.#opened;
     } else {
-      this.#armedAt = Number.POSITIVE_INFINITY;
+      this.#armed = { at: Number.POSITIVE_INFINITY, order: Number.POSITIVE_INFINITY };
       this.#clock = clock;
       this.#timer = clock.setTimeout(() => {
         this.#timer = undefined;
-        this.#armedAt = performance.now();
+        this.#armed = now();
         this.#host.requestUpdate();
       }, ms);
     }
@@ -107,7 +131,7 @@ export class PressGuardController implements ReactiveController {
   /** Call when the dialog closes: no timer is left behind. */
   stop(): void {
     this.#clear();
-    if (this.arming) this.#armedAt = this.#openedAt;
+    if (this.arming) this.#armed = this.#opened;
   }
 
   hostDisconnected(): void {
@@ -125,11 +149,12 @@ export class PressGuardController implements ReactiveController {
 
   /** Whether `event` belongs to a key press that may act on the dialog. */
   allowsKey(event: KeyboardEvent): boolean {
-    if (event.timeStamp < this.#openedAt) return false;
-    const started = keyPressStartedAt.get(keyId(event)) ?? event.timeStamp;
-    if (started < this.#openedAt) return false;
+    if (event.timeStamp < this.#opened.at) return false;
+    // An event the tracker has not seen (dispatched by the page itself, or the tracker's listener came later) began now.
+    const started = keyPressStarted.get(keyId(event)) ?? { at: event.timeStamp, order: pressesSeen + 1 };
+    if (!after(started, this.#opened)) return false;
     if (event.key === "Escape" || event.key === "Tab") return true;
-    return started >= this.#armedAt;
+    return after(started, this.#armed);
   }
 
   /**
@@ -139,7 +164,7 @@ export class PressGuardController implements ReactiveController {
    */
   allowsClick(event: MouseEvent): boolean {
     if (event.detail === 0) return true;
-    return pointerPressStartedAt >= this.#openedAt && pointerPressStartedAt >= this.#armedAt;
+    return after(pointerPressStarted, this.#opened) && after(pointerPressStarted, this.#armed);
   }
 
   #clear(): void {
