@@ -8,6 +8,8 @@ import { Key, remote } from "webdriverio";
 import { startWebKitDriver, webkitCapabilities } from "../../scripts/browsers.mjs";
 
 /** WebDriver's pointer buttons. */
+/** How long a request for a session may go unanswered before its driver counts as hung. */
+const SESSION_BOUND_MS = 20_000;
 const BUTTONS = { left: 0, middle: 1, right: 2 };
 const MODIFIERS = new Set(["Shift", "Control", "Alt", "Meta"]);
 const COMBO = /^(?:(?:Shift|Control|Alt|Meta)\+)+.+$/;
@@ -65,30 +67,43 @@ export class WebKitLauncher {
   }
 
   /**
-   * A MiniBrowser session. Once in a CI-like run WebKitWebDriver took the request for a session and never answered
-   * (the runner then lost that file after webdriverio's two minutes); such a driver is not asked again: it is stopped
-   * with its display, a new one is started, and the session is asked of it, twice at most.
+   * A MiniBrowser session. In about one CI-like run in two WebKitWebDriver takes the request for a session and never
+   * answers; such a driver is not asked again: it is stopped with its display, a new one is started, and the session
+   * is asked of it, twice at most. A session takes about 0.3 s, so the wait for one is bounded at SESSION_BOUND_MS
+   * (each hang cost a whole minute when it was the bound of every command).
    */
   async #newSession() {
     for (let attempt = 1; ; attempt++) {
       const server = this.#server;
       if (!server) throw new Error("The WebKit launcher is not initialised (or already stopped).");
+      let bound;
       try {
-        return await remote({
+        const session = remote({
           hostname: server.hostname,
           port: server.port,
           capabilities: webkitCapabilities(),
           logLevel: "error",
-          // A bound against a hung driver: a session takes about 0.3 s, and no command here should take a minute.
+          // A bound against a hung driver: no command here should take a minute.
           connectionRetryTimeout: 60000,
           connectionRetryCount: 0,
         });
+        // Stopping the driver below ends the request; its rejection is not unhandled meanwhile.
+        session.catch(() => {});
+        const hung = new Promise((_, reject) => {
+          bound = setTimeout(
+            () => reject(new Error(`no answer to the request for a session within ${SESSION_BOUND_MS / 1000} s`)),
+            SESSION_BOUND_MS,
+          );
+        });
+        return await Promise.race([session, hung]);
       } catch (error) {
         if (attempt > 2) throw error;
         console.warn(`WebKit: no session from WebKitWebDriver (${error}); starting a new driver`);
         this.#server = undefined;
         await server.stop();
         this.#server = await startWebKitDriver();
+      } finally {
+        clearTimeout(bound);
       }
     }
   }
