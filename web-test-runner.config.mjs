@@ -55,7 +55,7 @@ async function freePort() {
 export default {
   port: await freePort(),
   groups,
-  nodeResolve: { exportConditions: ["browser", "development"] },
+  nodeResolve: { exportConditions: ["browser", "production"] },
   plugins: [
     esbuildPlugin({ ts: true, target: "es2022", tsconfig: "tsconfig.base.json" }),
     ...testServerPlugins({ storybook: [...planned.values()].flat().includes("test/browser/storybook.test.ts") }),
