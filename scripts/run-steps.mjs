@@ -26,18 +26,23 @@ function browserRun(engine) {
   };
 }
 
+/** Where the workshop step builds Storybook (under demo/), for every later step that opens it. */
+const WORKSHOP_OUT = "storybook-static/suite";
+
 /**
  * A step with `alongside` starts with the one before it and runs beside it: its output is printed when it ends.
  * Consecutive steps with `lane` share LANES lanes: they start in order, each as soon as a lane is free, so a lane that
  * finishes early takes the next step instead of idling while the other finishes. The first lane's output streams; the
- * others' is printed when each ends.
- * @typedef {{ name: string, what: string, command: string[], env?: Record<string, string>, alongside?: boolean, lane?: boolean }} Step
+ * others' is printed when each ends. A step that passes `provides` its environment variables to every step after it
+ * (a step run without it, or after it failed, does that work itself).
+ * @typedef {{ name: string, what: string, command: string[], env?: Record<string, string>, provides?: Record<string, string>, alongside?: boolean, lane?: boolean }} Step
  * @type {Step[]}
  */
 export const STEPS = [
   { name: "build", what: "the three packages, bundles, manifest", command: [...PNPM, "run", "build"] },
   { name: "typecheck", what: "tsc over packages, tests, demo, bench", command: [...PNPM, "run", "typecheck"] },
-  // Beside typecheck, which keeps one core busy (tsc is one thread): each takes a few seconds.
+  // Beside typecheck, which keeps one core busy (tsc is one thread): the Node tests (which read the built packages,
+  // not what typecheck checks), and checks that take a few seconds each.
   { name: "lint", what: "biome", command: [...PNPM, "run", "lint"], alongside: true },
   {
     name: "docs",
@@ -51,7 +56,14 @@ export const STEPS = [
     command: [...PNPM, "run", "stories", "--check"],
     alongside: true,
   },
-  { name: "node", what: "Node tests", command: [...PNPM, "run", "test:node"] },
+  {
+    name: "workshop",
+    what: "Storybook built once, for the browser and e2e tests that open it",
+    command: ["node", "scripts/storybook-build.mjs", WORKSHOP_OUT],
+    provides: { PI_STORYBOOK_BUILT: WORKSHOP_OUT },
+    alongside: true,
+  },
+  { name: "node", what: "Node tests", command: [...PNPM, "run", "test:node"], alongside: true },
   // Four runs in two lanes, about a core each: Chromium (which runs the real-pi matrix and bundle parity, its
   // longest) beside Firefox; e2e takes the lane Firefox leaves (Firefox ends first, and e2e is the longest of the
   // two left), WebKit the one Chromium leaves.
@@ -104,6 +116,9 @@ export function countsOf(output) {
   return found ? counts : undefined;
 }
 
+/** What the steps that passed provide to those after them. */
+const provided = {};
+
 /**
  * Runs `step`, its output going to this process's as it comes, or, with `buffered`, kept and printed by `print()`.
  * @param {Step} step
@@ -119,7 +134,7 @@ function run(step, buffered = false) {
     };
     const child = spawn(step.command[0], step.command.slice(1), {
       cwd: ROOT,
-      env: { ...process.env, ...step.env },
+      env: { ...process.env, ...provided, ...step.env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     for (const [stream, sink] of [
@@ -216,7 +231,9 @@ async function main(names) {
   const results = [];
   const started = performance.now();
   for (const batch of batches) {
-    results.push(...(batch.lanes ? await runLanes(batch.steps) : await runBeside(batch.steps)));
+    const done = batch.lanes ? await runLanes(batch.steps) : await runBeside(batch.steps);
+    for (const { step, code } of done) if (code === 0) Object.assign(provided, step.provides);
+    results.push(...done);
   }
   const total = (performance.now() - started) / 1000;
 

@@ -16,12 +16,14 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { storyModules } from "../../demo/src/gallery/stories/index.js";
 import { launchOptions } from "../../scripts/chromium.mjs";
-import { buildStorybook } from "../../scripts/storybook-build.mjs";
+import { buildStorybook, builtStorybook } from "../../scripts/storybook-build.mjs";
 import { pageSettled, waitFor } from "../support/wait-for.js";
 
+const ROOT_DEMO = fileURLToPath(new URL("../../demo/", import.meta.url));
 const TYPES: Record<string, string> = {
   ".html": "text/html",
   ".js": "text/javascript",
@@ -59,14 +61,16 @@ function serve(root: string): Promise<{ server: Server; url: string }> {
 }
 
 describe("the workshop on Storybook, built", { timeout: 900_000 }, () => {
-  const out = mkdtempSync(join(tmpdir(), "pi-elements-storybook-"));
+  // The test command's workshop step built it for all its steps (scripts/storybook-build.mjs); on its own, a build here.
+  const shared = builtStorybook();
+  const out = shared ? join(ROOT_DEMO, shared) : mkdtempSync(join(tmpdir(), "pi-elements-storybook-"));
   let server: Server;
   let url: string;
   let browser: Browser;
   let entries: IndexEntry[] = [];
 
   before(async () => {
-    await buildStorybook(out);
+    if (!shared) await buildStorybook(out);
     ({ server, url } = await serve(out));
     entries = Object.values(
       (JSON.parse(await readFile(join(out, "index.json"), "utf8")) as { entries: Record<string, IndexEntry> }).entries,
@@ -77,7 +81,7 @@ describe("the workshop on Storybook, built", { timeout: 900_000 }, () => {
   after(async () => {
     await browser?.close();
     server?.close();
-    rmSync(out, { recursive: true, force: true });
+    if (!shared) rmSync(out, { recursive: true, force: true });
   });
 
   /** A story's frame, as Storybook's preview shows it; the page's errors collected. */
