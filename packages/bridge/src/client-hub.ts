@@ -77,6 +77,33 @@ export class ClientHub {
   }
 
   /**
+   * Completes the handshake of an upgrade only to close the WebSocket at once with `code` and `reason` (a refusal the
+   * page must be able to read, see UpgradeGate's `closeCode`): it never becomes a client and is sent nothing else. A
+   * peer that does not answer the close within `graceMs` is cut off, as a refused handshake's socket is.
+   */
+  acceptToClose(
+    request: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    code: number,
+    reason: string,
+    graceMs: number,
+  ): void {
+    // The peer may have gone while its answer waited for its turn.
+    if (socket.destroyed) return;
+    this.#upgrading.add(socket);
+    socket.once("close", () => this.#upgrading.delete(socket));
+    this.#wss.handleUpgrade(request, socket, head, (client) => {
+      this.#upgrading.delete(socket);
+      client.on("error", () => {});
+      const { clock } = this.#options;
+      const cutOff = clock.setTimeout(() => client.terminate(), graceMs);
+      client.once("close", () => clock.clearTimeout(cutOff));
+      client.close(code, reason);
+    });
+  }
+
+  /**
    * Sends one text message to every open client but `except`: a string, or whole records given as parts, which go
    * out as one message (ws frames it once per client).
    */

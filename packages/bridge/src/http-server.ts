@@ -107,7 +107,10 @@ export function createBridgeServer(options: BridgeServerOptions): Server {
         requestArrived(request);
         const refusal = gate.check(request, hub.connections);
         if (refusal === undefined) hub.accept(request, socket, head);
-        else gate.refuse(request, socket, refusal);
+        else
+          gate.refuse(request, socket, refusal, () =>
+            hub.acceptToClose(request, socket, head, refusal.closeCode ?? 1008, refusal.text, flushTimeoutMs),
+          );
       },
       () => socket.destroy(),
     ),

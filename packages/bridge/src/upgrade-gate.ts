@@ -3,14 +3,23 @@
  * (against other web pages), the token, and the client limit. The token of a WebSocket upgrade comes in the
  * `?token=` query, an `Authorization: Bearer` header or, from the core's WebSocketTransport (the default there),
  * the `pi-elements.token.…` subprotocol, which keeps it out of URLs (see core's bridge-token.ts); the answer
- * names `pi-elements.v1`, never the token's protocol. No token is ever logged. Refusals are answered with a plain HTTP status and
+ * names `pi-elements.v1`, never the token's protocol. No token is ever logged. A token refused (wrong, stale or missing)
+ * is answered by completing the handshake and closing at once with TOKEN_REFUSED_CLOSE_CODE (4401), so that a page
+ * can tell it from a network failure and stop retrying; nothing is sent before the close. Other refusals are answered with a plain HTTP status and
  * `Connection: close`, the socket then let go at once (see raw-answer.ts), and logged, at most 20 a minute (a
  * hostile page can cause any number of them). A wrong token is answered in its turn (see failure-pacer.ts). The
  * rules themselves are the pure functions of security.ts.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { type Clock, PI_ELEMENTS_PROTOCOL, protocolToken, realClock, TOKEN_PROTOCOL_PREFIX } from "@pi-elements/core";
+import {
+  type Clock,
+  PI_ELEMENTS_PROTOCOL,
+  protocolToken,
+  realClock,
+  TOKEN_PROTOCOL_PREFIX,
+  TOKEN_REFUSED_CLOSE_CODE,
+} from "@pi-elements/core";
 import { FailurePacer, type FailurePacerOptions } from "./failure-pacer.js";
 import { answerAndClose } from "./raw-answer.js";
 import {
@@ -46,7 +55,20 @@ export interface Refusal {
   text: string;
   /** A wrong token was presented: the answer waits for its turn. */
   paced?: boolean;
+  /**
+   * Answered by completing the handshake and closing the WebSocket with this code and `text` as its reason, not with
+   * an HTTP status: a page sees a refused handshake only as a bare 1006, the same as a network failure, and would
+   * retry for ever. The token refusal (core's TOKEN_REFUSED_CLOSE_CODE) is answered so; nothing is sent before the close.
+   */
+  closeCode?: number;
 }
+
+/** A token refused (wrong, stale, or none): the page is told in the close, and stops retrying. */
+export const TOKEN_REFUSED: Omit<Refusal, "paced"> = {
+  status: 401,
+  text: "token refused: open the address pi-bridge printed",
+  closeCode: TOKEN_REFUSED_CLOSE_CODE,
+};
 
 /** One guess per 250 ms: 4 a second, 14,400 an hour; 32 waiting (8 s of turns, under the 10 s handshake deadline). */
 export const DEFAULT_TOKEN_FAILURES: FailurePacerOptions = { intervalMs: 250, maxWaiting: 32 };
@@ -80,7 +102,7 @@ export class UpgradeGate {
         presentedToken(url, request.headers.authorization) ?? protocolToken(request.headers["sec-websocket-protocol"]);
       // No token at all is no guess: answered at once. A guess is not even judged while too many wait.
       if (presented !== undefined && this.#failures.full) return TOO_MANY_FAILURES;
-      if (!tokenMatches(presented, token)) return { status: 401, text: "Unauthorized", paced: presented !== undefined };
+      if (!tokenMatches(presented, token)) return { ...TOKEN_REFUSED, paced: presented !== undefined };
     }
     if (connections >= maxClients) return { status: 503, text: "Too Many Clients" };
     return undefined;
@@ -98,20 +120,22 @@ export class UpgradeGate {
 
   /**
    * Answers a refused upgrade on its raw socket (a wrong token in its turn), closes it, and logs it. The socket is
-   * destroyed once the answer is written, whether or not the peer ever closes its side.
+   * destroyed once the answer is written, whether or not the peer ever closes its side. A refusal with a `closeCode`
+   * is answered by `closeAfterHandshake` instead (the client hub's), when given.
    */
-  refuse(request: IncomingMessage, socket: Duplex, refusal: Refusal): void {
+  refuse(request: IncomingMessage, socket: Duplex, refusal: Refusal, closeAfterHandshake?: () => void): void {
     const from = request.socket.remoteAddress ?? "?";
     const origin = request.headers.origin === undefined ? "" : `, Origin ${JSON.stringify(request.headers.origin)}`;
     this.#refusalLog(`[pi-bridge] refused a connection from ${from}: ${refusal.status} ${refusal.text}${origin}`);
     const { status, text } = refusal;
-    const answer = () =>
+    const raw = () =>
       answerAndClose(
         socket,
         `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${text.length + 1}\r\n\r\n${text}\n`,
         this.#options.flushTimeoutMs ?? 1000,
         this.#clock,
       );
+    const answer = refusal.closeCode !== undefined && closeAfterHandshake ? closeAfterHandshake : raw;
     if (refusal.paced) this.#failures.delay(answer);
     else answer();
   }

@@ -44,7 +44,7 @@ describe("refused upgrades (issue #18, item 3)", () => {
     try {
       const host = `127.0.0.1:${bridge.port}`;
       const requests = [
-        upgrade(host), // no token: 401
+        upgrade(host), // no token: the handshake, then a 4401 close the peer never answers
         upgrade(host, "/", "Origin: https://evil.example\r\n"), // 403
         upgrade(host, "/other"), // 404
         upgrade("evil.example"), // 421
@@ -52,7 +52,10 @@ describe("refused upgrades (issue #18, item 3)", () => {
       ];
       for (let i = 0; i < 8; i++) peers.push(new SilentPeer(bridge.port, requests[i % requests.length]));
       await Promise.all(peers.map((peer) => peer.ended));
-      for (const peer of peers) assert.match(peer.answer, /^HTTP\/1\.1 4\d\d .*\r\nConnection: close\r\n/s);
+      for (const [i, peer] of peers.entries()) {
+        if (i % requests.length === 0) assert.match(peer.answer, /^HTTP\/1\.1 101 .*\r\n\r\n\x88/s, "a close frame");
+        else assert.match(peer.answer, /^HTTP\/1\.1 4\d\d .*\r\nConnection: close\r\n/s);
+      }
       await connectionsDropTo(bridge, 0, "the refused sockets are released");
       await assertTokenHolderGetsIn(bridge);
     } finally {
@@ -155,15 +158,15 @@ describe("silent and refused connections (issue #18, item 4)", () => {
 });
 
 describe("failed token attempts (issue #18, item 10)", () => {
-  it("wrong tokens are still answered 401, each in its turn on the bridge's clock, and a right token gets in meanwhile", async () => {
+  it("wrong tokens are still answered (closed with 4401), each in its turn on the bridge's clock, and a right token gets in meanwhile", async () => {
     const clock = new ManualClock();
     const bridge = await startFakeBridge({ clock });
     try {
       const answered: number[] = [];
       const wrong = [1, 2, 3].map((i) => new TestClient(withToken(bridge.url, `wrong-${i}`)));
-      for (const client of wrong) void client.refused.then((status) => answered.push(status));
+      for (const client of wrong) void client.answer.then((code) => answered.push(code));
       // The gate logs a refusal when it judges it, before the answer waits for its turn.
-      const judged = () => bridge.logs.filter((line) => line.includes("401 Unauthorized")).length;
+      const judged = () => bridge.logs.filter((line) => line.includes("401 token refused")).length;
       await waitFor(() => judged() === 3, { message: "the three guesses judged", detail: () => `${judged()} judged` });
       assert.deepEqual(
         clock.delays.filter((ms) => ms === 250),
@@ -177,23 +180,23 @@ describe("failed token attempts (issue #18, item 10)", () => {
         clock.advance(250);
         await waitFor(() => answered.length >= turn, { message: `guess ${turn} answered in its turn` });
       }
-      assert.deepEqual(answered, [401, 401, 401]);
+      assert.deepEqual(answered, [4401, 4401, 4401]);
       await connectionsDropTo(bridge, 0, "the refused guesses are closed");
     } finally {
       await bridge.close();
     }
   });
 
-  it("close() does not wait for the turns: the guesses still waiting are answered 401 at once", async () => {
+  it("close() does not wait for the turns: the guesses still waiting are answered at once", async () => {
     const clock = new ManualClock();
     const bridge = await startFakeBridge({ clock });
     const wrong = [1, 2].map((i) => new TestClient(withToken(bridge.url, `wrong-${i}`)));
-    const judged = () => bridge.logs.filter((line) => line.includes("401 Unauthorized")).length;
+    const judged = () => bridge.logs.filter((line) => line.includes("401 token refused")).length;
     await waitFor(() => judged() === 2, { message: "the two guesses judged", detail: () => `${judged()} judged` });
     await within(bridge.close(), { message: "bridge.close() while two guesses wait for their turn" });
     assert.deepEqual(
-      await within(Promise.all(wrong.map((client) => client.refused)), { message: "the 401s" }),
-      [401, 401],
+      await within(Promise.all(wrong.map((client) => client.answer)), { message: "the answers" }),
+      [4401, 4401],
     );
   });
 });

@@ -7,6 +7,7 @@ import { request } from "node:http";
 import { type AddressInfo, connect, createServer, type NetConnectOpts, type Socket } from "node:net";
 import { hostname } from "node:os";
 import { after, before, describe, it } from "node:test";
+import { TOKEN_REFUSED_CLOSE_CODE } from "@pi-elements/core";
 import { within } from "../../../test/support/wait-for.js";
 import { startBridge } from "../src/index.js";
 import { fakeAgent, type Rec, startFakeBridge, TestClient, uiRequest, withToken } from "./support/harness.js";
@@ -194,13 +195,16 @@ describe("handshake", () => {
     await client.close();
   });
 
-  it("refuses a missing token with 401", async () => {
-    assert.equal(await new TestClient(withToken(bridge.url, undefined)).refused, 401);
+  it("refuses a missing token: closed with 4401 and its reason before anything is sent", async () => {
+    const client = new TestClient(withToken(bridge.url, undefined));
+    assert.equal(await client.answer, TOKEN_REFUSED_CLOSE_CODE);
+    assert.deepEqual(await client.closed, { code: 4401, reason: "token refused: open the address pi-bridge printed" });
+    assert.deepEqual(client.frames, []);
   });
 
-  it("refuses a wrong token with 401", async () => {
-    assert.equal(await new TestClient(withToken(bridge.url, `${bridge.token}x`)).refused, 401);
-    assert.equal(await new TestClient(withToken(bridge.url, "")).refused, 401);
+  it("refuses a wrong token: closed with 4401 before anything is sent", async () => {
+    assert.equal(await new TestClient(withToken(bridge.url, `${bridge.token}x`)).answer, TOKEN_REFUSED_CLOSE_CODE);
+    assert.equal(await new TestClient(withToken(bridge.url, "")).answer, TOKEN_REFUSED_CLOSE_CODE);
   });
 
   it("accepts the token as Authorization: Bearer", async () => {
@@ -260,7 +264,7 @@ describe("without a token", () => {
     const bridge = await startFakeBridge({ token: "correct horse battery staple" });
     try {
       assert.equal(bridge.token, "correct horse battery staple");
-      assert.equal(await new TestClient(withToken(bridge.url, "correct horse")).refused, 401);
+      assert.equal(await new TestClient(withToken(bridge.url, "correct horse")).answer, TOKEN_REFUSED_CLOSE_CODE);
       await assertServed(bridge.url);
     } finally {
       await bridge.close();

@@ -231,4 +231,18 @@ test("a transport that closes for good closes the session: pending commands reje
   await assert.rejects(pending, PiSessionClosedError);
   assert.equal(session.respond("d", { value: "x" }), false);
   assert.equal(session.ui.getSnapshot().connection, "closed");
+  assert.deepEqual(session.ui.getSnapshot().connectionEnd, { reason: "closed", detail: "" });
+});
+
+test("a transport refused for good (a bridge refusing the token) says so in the snapshot: connectionEnd 'refused'", () => {
+  const { transport, session } = setup();
+  assert.equal(session.ui.getSnapshot().connectionEnd, undefined);
+  transport.setState("reconnecting");
+  assert.equal(session.ui.getSnapshot().connectionEnd, undefined, "reconnecting has no end");
+  transport.setState("closed", { reason: "refused", detail: "token refused" });
+  assert.deepEqual(session.ui.getSnapshot(), {
+    ...session.ui.getSnapshot(),
+    connection: "closed",
+    connectionEnd: { reason: "refused", detail: "token refused" },
+  });
 });

@@ -4,10 +4,11 @@
  */
 import type { Diagnostic } from "../src/diagnostics.js";
 import { TypedEventTarget, ValueEvent } from "../src/events.js";
-import type { Transport, TransportEventMap, TransportState } from "../src/transports/transport.js";
+import type { Transport, TransportEnd, TransportEventMap, TransportState } from "../src/transports/transport.js";
 
 export class FakeTransport extends TypedEventTarget<TransportEventMap> implements Transport {
   state: TransportState = "open";
+  end: TransportEnd | undefined;
   /** Every record the session sent, in order. */
   readonly sent: string[] = [];
   closeCalls = 0;
@@ -33,8 +34,10 @@ export class FakeTransport extends TypedEventTarget<TransportEventMap> implement
     }
   }
 
-  setState(state: TransportState): void {
+  /** `end`: why, for "closed" (the transport's `end`). */
+  setState(state: TransportState, end?: TransportEnd): void {
     this.state = state;
+    if (state === "closed") this.end = end ?? { reason: "closed", detail: "" };
     this.dispatchEvent(new ValueEvent("state", state));
   }
 

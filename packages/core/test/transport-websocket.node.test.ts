@@ -5,6 +5,7 @@ import { ManualClock } from "../../../test/support/manual-clock.js";
 import { startWsTestServer } from "../../../test/support/plugins/ws-server.mjs";
 import type { Diagnostic } from "../src/diagnostics.js";
 import { backoffDelay, resolveBackoff } from "../src/transports/backoff.js";
+import { TOKEN_REFUSED_CLOSE_CODE } from "../src/transports/bridge-token.js";
 import type { TransportState } from "../src/transports/transport.js";
 import {
   type WebSocketCloseInfo,
@@ -141,6 +142,7 @@ test("websocket: retries of a server that is gone grow by the factor, then give 
   if (transport.state !== "closed") await nextValue(transport, "state", (state) => state === "closed");
   assert.deepEqual(clock.delays, [10, 20, 40]);
   assert.deepEqual(states, ["reconnecting", "closed"]);
+  assert.deepEqual(transport.end, { reason: "gave-up", detail: "" });
   assert.deepEqual(
     diagnostics.map((d) => d.message),
     [
@@ -212,6 +214,33 @@ test("websocket: shouldReconnect sees the close code and can end retrying (e.g. 
   ]);
   assert.equal(clock.pending, 0);
   assert.match(diagnostics[0]?.message ?? "", /code 4401/);
+});
+
+test("websocket: by default a bridge's token refusal (4401) ends it for good, its end 'refused' with the bridge's words", async () => {
+  const { room, transport, opened, clock, diagnostics } = open();
+  await opened;
+  // Any other close is retried.
+  const reconnecting = nextValue(transport, "state", (state) => state === "reconnecting");
+  await server.closeWith(room, 1011, "agent restarting");
+  await reconnecting;
+  assert.equal(transport.end, undefined);
+  const reopened = nextValue(transport, "state", (state) => state === "open");
+  clock.next();
+  await reopened;
+  const closed = nextValue(transport, "state", (state) => state === "closed");
+  await server.closeWith(room, TOKEN_REFUSED_CLOSE_CODE, "token refused");
+  await closed;
+  assert.deepEqual(transport.end, { reason: "refused", detail: "token refused" });
+  assert.equal(clock.pending, 0, "no retry is scheduled");
+  assert.match(diagnostics.at(-1)?.message ?? "", /declined to retry \(close code 4401\)/);
+});
+
+test("websocket: close() ends it with end 'closed'", async () => {
+  const { transport, opened } = open();
+  await opened;
+  assert.equal(transport.end, undefined);
+  transport.close();
+  assert.deepEqual(transport.end, { reason: "closed", detail: "" });
 });
 
 test("websocket: reconnect: false closes on the first lost connection", async () => {

@@ -13,7 +13,7 @@ export const MARGIN = 1024;
 /** Ceilings are multiples of this. */
 export const STEP = 256;
 /** What CI enforces: the rule applied to the bundle as last measured. */
-export const CEILING = 49_408;
+export const CEILING = 50_688;
 
 /**
  * The same rule for each conversation bundle (scripts/bundle.mjs): what a page loads before anything renders

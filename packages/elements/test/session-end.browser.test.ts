@@ -1,11 +1,19 @@
 /**
  * A session that ends for good is visibly closed, whichever way it ends (`close()`, a stream transport whose
- * readable ends as when pi exits, a WebSocket that runs out of reconnect attempts): its dialogs leave, pi-extension-ui
- * and pi-prompt say that the agent is gone, a dialog element shown on its own keeps its text and says that its
+ * readable ends as when pi exits, a WebSocket that runs out of reconnect attempts, a bridge that refuses the page's
+ * token): its dialogs leave, pi-extension-ui and pi-prompt say that the agent is gone (or, for the refused token,
+ * what to do: open the address the bridge printed), a dialog element shown on its own keeps its text and says that its
  * answer can no longer be sent, and no element fires pi-submit or pi-cancel for an answer that was never sent.
  */
 import { expect, fixture, html } from "@open-wc/testing";
-import { type DialogRequest, LocalSession, PiSession, StreamTransport, WebSocketTransport } from "@pi-elements/core";
+import {
+  type DialogRequest,
+  LocalSession,
+  PiSession,
+  StreamTransport,
+  TOKEN_REFUSED_CLOSE_CODE,
+  WebSocketTransport,
+} from "@pi-elements/core";
 import type { DialogSession } from "@pi-elements/core/dialogs";
 import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
 import "../src/elements/confirm/define.js";
@@ -31,7 +39,11 @@ interface Ending {
   end(): Promise<void>;
   /** Everything the client sent to the agent, parsed. */
   sent(): Promise<Array<{ type: string }>>;
+  /** What pi-prompt and pi-extension-ui say once it has ended. */
+  words: string;
 }
+
+const GONE = "The session has ended: the agent is gone.";
 
 /** Re-checks `ready` after each settle; fails with `what` when it does not hold within 200 rounds. */
 async function until(ready: () => boolean, what: string): Promise<void> {
@@ -51,6 +63,7 @@ async function viaClose(): Promise<Ending> {
     send: async (message) => agent.send(message),
     end: async () => agent.session.close(),
     sent: async () => agent.received,
+    words: GONE,
   };
 }
 
@@ -78,11 +91,13 @@ async function viaStreamEnd(): Promise<Ending> {
         .split("\n")
         .filter(Boolean)
         .map((line) => JSON.parse(line)),
+    words: GONE,
   };
 }
 
 let rooms = 0;
-async function viaReconnectsExhausted(): Promise<Ending> {
+/** A WebSocket session on the test server's `room`, its reconnect delays on a manual clock. */
+async function webSocketSession() {
   const room = `session-end-${Date.now()}-${++rooms}`;
   const url = await executeServerCommand<string, { room: string }>("ws-server:url", { room });
   // Reconnect delays fire when the test says so; time stands still, so a connection that came back and was lost
@@ -94,13 +109,29 @@ async function viaReconnectsExhausted(): Promise<Ending> {
   });
   const session = new PiSession(transport);
   await until(() => session.ui.getSnapshot().connection === "open", "the WebSocket to open");
-  const drop = () => executeServerCommand("ws-server:drop", { room });
   return {
+    room,
+    clock,
     session,
-    send: async (message) => {
+    send: async (message: object) => {
       // A JSONL line, as the bridge sends them (the transport's default framing).
       await executeServerCommand("ws-server:send", { room, frames: [`${JSON.stringify(message)}\n`] });
     },
+    sent: async () =>
+      (await executeServerCommand<string[], { room: string }>("ws-server:received", { room })).map((frame) =>
+        JSON.parse(frame),
+      ),
+  };
+}
+
+async function viaReconnectsExhausted(): Promise<Ending> {
+  const { room, clock, session, send, sent } = await webSocketSession();
+  const drop = () => executeServerCommand("ws-server:drop", { room });
+  return {
+    session,
+    send,
+    sent,
+    words: GONE,
     end: async () => {
       // Lost, reconnected (the one attempt allowed), lost again: no attempt is left.
       await drop();
@@ -111,10 +142,28 @@ async function viaReconnectsExhausted(): Promise<Ending> {
       await drop();
       await until(closedState(session), "the WebSocket transport to give up");
     },
-    sent: async () =>
-      (await executeServerCommand<string[], { room: string }>("ws-server:received", { room })).map((frame) =>
-        JSON.parse(frame),
-      ),
+  };
+}
+
+async function viaTokenRefused(): Promise<Ending> {
+  const { room, clock, session, send, sent } = await webSocketSession();
+  return {
+    session,
+    send,
+    sent,
+    words: "The bridge refused this page's token (it may have restarted with a new one). Open the address it printed.",
+    end: async () => {
+      // As a pi-elements bridge refuses a token: the connection closed with TOKEN_REFUSED_CLOSE_CODE.
+      await executeServerCommand("ws-server:close-with", {
+        room,
+        code: TOKEN_REFUSED_CLOSE_CODE,
+        reason: "token refused: open the address pi-bridge printed",
+      });
+      await until(closedState(session), "the WebSocket transport to stop");
+      // No retry: the refusal is final, whatever the time.
+      expect(clock.pending, "a reconnect scheduled after the refusal").to.equal(0);
+      expect(session.ui.getSnapshot().connectionEnd?.reason).to.equal("refused");
+    },
   };
 }
 
@@ -130,6 +179,7 @@ for (const [how, start] of [
   ["close()", viaClose],
   ["a stream transport whose readable ends (pi exited)", viaStreamEnd],
   ["a WebSocket past its reconnect attempts", viaReconnectsExhausted],
+  ["a bridge refusing the page's token", viaTokenRefused],
 ] as const) {
   describe(`a session ended by ${how}`, () => {
     let ending: Ending;
@@ -166,7 +216,7 @@ for (const [how, start] of [
       expect(ended.getAttribute("role")).to.equal("alert");
       expect(ended.checkVisibility()).to.equal(true);
       expect(ended.textContent!.replace(/\s+/g, " ").trim()).to.equal(
-        "The session has ended: the agent is gone. Not answered: Name?, Delete build/?.",
+        `${ending.words} Not answered: Name?, Delete build/?.`,
       );
       expect(ending.session.ui.getSnapshot().dialogs).to.deep.equal([]);
       expect(part(host, "dialog-element")).to.equal(null);
@@ -174,6 +224,7 @@ for (const [how, start] of [
       await until(() => part(prompt, "session-ended") !== null, "pi-prompt to say the session ended");
       expect(part(prompt, "session-ended")!.getAttribute("role")).to.equal("alert");
       expect(part(prompt, "session-ended")!.checkVisibility()).to.equal(true);
+      expect(part(prompt, "session-ended")!.textContent!.trim()).to.equal(ending.words);
       expect(part(prompt, "send")!.hasAttribute("disabled")).to.equal(true);
 
       expect(events).to.deep.equal([]);

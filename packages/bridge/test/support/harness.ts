@@ -59,6 +59,12 @@ export class TestClient {
    * the connection failed without an answer, so a test expecting a refusal fails rather than waits forever.
    */
   readonly refused: Promise<number>;
+  /**
+   * How the bridge answered: the HTTP status of a refused handshake; the close code of a connection it closed before
+   * sending anything (a token refusal is answered so, with 4401, TOKEN_REFUSED_CLOSE_CODE); 101 once it sent a
+   * message on an open connection (the replay); 0 when the connection failed with no answer.
+   */
+  readonly answer: Promise<number>;
   #waiters: Array<() => void> = [];
 
   constructor(url: string, options: WebSocket.ClientOptions = {}) {
@@ -73,6 +79,12 @@ export class TestClient {
         this.socket.terminate();
       });
       this.socket.once("open", () => resolve(101));
+      this.socket.once("error", () => resolve(0));
+    });
+    this.answer = new Promise((resolve) => {
+      this.socket.once("unexpected-response", (_request, response) => resolve(response.statusCode ?? 0));
+      this.socket.once("message", () => resolve(101));
+      this.socket.once("close", (code) => resolve(code));
       this.socket.once("error", () => resolve(0));
     });
     // Keeps a refused handshake from surfacing as an unhandled rejection when a test only awaits `refused`.

@@ -186,7 +186,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
     super();
     this.transport = transport;
     this.#clock = options.clock ?? realClock;
-    this.#state = new UiState({ ...options, connection: transport.state });
+    this.#state = new UiState({ ...options, connection: transport.state, connectionEnd: transport.end });
     this.#dialogs = new Dialogs(this.#state, this.#clock, (dialog, reason, fields) => {
       if (fields) this.#sendUiResponse({ id: dialog.id, ...fields });
       this.#emit("dialog-closed", { id: dialog.id, reason });
@@ -332,7 +332,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
     this.#closed = true;
     this.#dialogs.stop();
     // "closed" first: a view that hears of both at once, or of the connection first, knows why its dialog left.
-    this.#state.setConnection("closed");
+    this.#state.setConnection("closed", this.transport.end);
     this.#dialogs.clear("closed");
     const error = new PiSessionClosedError();
     // Each reject deletes its own entry, which a Map's iteration allows.
@@ -369,7 +369,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
   };
 
   #onState = (event: ValueEvent<TransportState>): void => {
-    this.#state.setConnection(event.value);
+    this.#state.setConnection(event.value, this.transport.end);
     for (const observer of this.#observers) observer.connection?.(event.value);
     // "closed" is final for a transport (reconnecting is its own state): nothing in flight can be answered now.
     if (event.value === "closed") this.close();

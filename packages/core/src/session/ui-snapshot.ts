@@ -3,7 +3,7 @@
  * parts that did not change keep their identity, so a renderer can compare by reference.
  */
 import type { DialogRequest, NotifyType, WidgetPlacement } from "../protocol/extension-ui.js";
-import type { TransportState } from "../transports/transport.js";
+import type { TransportEnd, TransportState } from "../transports/transport.js";
 
 export interface PendingDialog {
   /** The request id; the answer must carry it. */
@@ -93,6 +93,11 @@ export interface UiSnapshot {
    * ended, a WebSocket past its reconnect attempts), nothing more is sent or received, and `dialogs` is empty.
    */
   readonly connection: TransportState;
+  /**
+   * Once `connection` is "closed": why (the transport's `end`). "refused" is a bridge that will not take this page
+   * (its token is wrong, or stale after the bridge restarted): retrying cannot help, a new address can.
+   */
+  readonly connectionEnd: TransportEnd | undefined;
   /** True between agent_start and agent_end. */
   readonly streaming: boolean;
   /** Set when the bridge reports that the agent process ended; cleared when it starts again. */

@@ -9,7 +9,7 @@
  */
 import type { DialogRequest, ExtensionUiRequest, WidgetPlacement } from "../protocol/extension-ui.js";
 import { NOTIFY_TYPES as NOTIFY_TYPE_LIST } from "../protocol/notify-types.js";
-import type { TransportState } from "../transports/transport.js";
+import type { TransportEnd, TransportState } from "../transports/transport.js";
 import { nextDialog } from "./dialog-order.js";
 import { BatchedNotifier, microtaskSchedule } from "./notifier.js";
 import type {
@@ -33,6 +33,8 @@ export interface UiStateOptions {
   schedule?: (flush: () => void) => void;
   /** The initial `connection`. Default "open". */
   connection?: TransportState;
+  /** Why, when the initial `connection` is "closed". */
+  connectionEnd?: TransportEnd;
 }
 
 /** pi's status-line sanitizing: `\r \n \t` become spaces, runs of spaces collapse, the ends are trimmed. */
@@ -70,6 +72,7 @@ export class UiState implements UiStore {
   #title: string | undefined;
   #editorText: EditorText | undefined;
   #connection: TransportState;
+  #connectionEnd: TransportEnd | undefined;
   #streaming = false;
   #agentExit: AgentExit | undefined;
 
@@ -86,6 +89,7 @@ export class UiState implements UiStore {
     this.#maxNotifications = max >= 0 ? Math.floor(max) : DEFAULT_MAX_NOTIFICATIONS;
     this.#notifier = new BatchedNotifier(options.schedule ?? microtaskSchedule);
     this.#connection = options.connection ?? "open";
+    if (this.#connection === "closed") this.#connectionEnd = options.connectionEnd ?? { reason: "closed", detail: "" };
   }
 
   /** The current snapshot: the same object until something changes (what `useSyncExternalStore` needs). */
@@ -225,9 +229,11 @@ export class UiState implements UiStore {
     this.#changed();
   }
 
-  setConnection(connection: TransportState): void {
+  /** `end`: why, when `connection` is "closed" (default: closed). */
+  setConnection(connection: TransportState, end?: TransportEnd): void {
     if (this.#connection === connection) return;
     this.#connection = connection;
+    if (connection === "closed") this.#connectionEnd = end ?? { reason: "closed", detail: "" };
     this.#changed();
   }
 
@@ -366,6 +372,7 @@ export class UiState implements UiStore {
       notifications: reuse(previous?.notifications, this.#notifications.slice()),
       notificationCount: this.#notificationCount,
       connection: this.#connection,
+      connectionEnd: this.#connectionEnd,
       streaming: this.#streaming,
       agentExit: this.#agentExit,
     };

@@ -6,10 +6,11 @@
 import type { Diagnostic } from "../diagnostics.js";
 import { excerpt } from "../diagnostics.js";
 import { TypedEventTarget, ValueEvent } from "../events.js";
-import type { Transport, TransportEventMap, TransportState } from "./transport.js";
+import type { Transport, TransportEnd, TransportEventMap, TransportState } from "./transport.js";
 
 export abstract class BaseTransport extends TypedEventTarget<TransportEventMap> implements Transport {
   #state: TransportState;
+  #end: TransportEnd | undefined;
 
   constructor(initial: TransportState) {
     super();
@@ -20,13 +21,19 @@ export abstract class BaseTransport extends TypedEventTarget<TransportEventMap> 
     return this.#state;
   }
 
+  /** Once closed: why. */
+  get end(): TransportEnd | undefined {
+    return this.#end;
+  }
+
   abstract send(record: string): void;
   abstract close(): void;
 
-  /** Moves to `next` and says so; "closed" is final. */
-  protected setState(next: TransportState): void {
+  /** Moves to `next` and says so; "closed" is final, and `end` says why (default: closed). */
+  protected setState(next: TransportState, end: TransportEnd = { reason: "closed", detail: "" }): void {
     if (this.#state === next || this.#state === "closed") return;
     this.#state = next;
+    if (next === "closed") this.#end = end;
     this.dispatchEvent(new ValueEvent<TransportState>("state", next));
   }
 

@@ -9,6 +9,13 @@
 /** The protocol a pi-elements client offers first, and the one a bridge answers with. */
 export const PI_ELEMENTS_PROTOCOL = "pi-elements.v1";
 
+/**
+ * The close code a pi-elements bridge ends a WebSocket with when it refuses the token (wrong, stale after the bridge
+ * restarted with a new one, or missing): it completes the handshake only to say so, since a refused handshake reaches
+ * a page as a bare 1006, the same as a network failure. Trying again cannot help, so the transport does not.
+ */
+export const TOKEN_REFUSED_CLOSE_CODE = 4401;
+
 /** The start of the protocol that carries the token. */
 export const TOKEN_PROTOCOL_PREFIX = "pi-elements.token.";
 

@@ -10,7 +10,8 @@
  * `framing: "record"` one text frame carries exactly one record (a trailing LF is tolerated and stripped).
  *
  * States: "connecting" (first attempt) → "open" → "reconnecting" (down, or retrying) → "open" → ... →
- * "closed", which is final and reached by `close()` or by running out of `reconnect.maxAttempts`.
+ * "closed", which is final and reached by `close()`, by running out of `reconnect.maxAttempts`, or when the server
+ * refuses this client for good (`shouldReconnect`; by default a pi-elements bridge's token refusal): `end` says which.
  * Node 20 has no global WebSocket: pass `ws`'s (`{ WebSocket }` from "ws") as the `WebSocket` option.
  */
 import { JsonlDecoder } from "../codec/jsonl.js";
@@ -18,8 +19,9 @@ import { errorMessage } from "../diagnostics.js";
 import { type Clock, realClock } from "../session/clock.js";
 import { Backoff, type BackoffOptions } from "./backoff.js";
 import { BaseTransport } from "./base.js";
-import { PI_ELEMENTS_PROTOCOL, tokenProtocol, withoutUrlToken } from "./bridge-token.js";
+import { PI_ELEMENTS_PROTOCOL, TOKEN_REFUSED_CLOSE_CODE, tokenProtocol, withoutUrlToken } from "./bridge-token.js";
 import { RecordQueue } from "./record-queue.js";
+import type { TransportEnd } from "./transport.js";
 
 export { Backoff, type BackoffOptions } from "./backoff.js";
 
@@ -71,8 +73,9 @@ export interface WebSocketTransportOptions {
   /** Backoff settings, or `false` to close for good on the first lost connection. */
   reconnect?: BackoffOptions | false;
   /**
-   * Asked on every lost connection whether to try again (default: always). A server that closes with, say, an
-   * "unauthorized" code is not going to change its mind; returning false closes the transport with a diagnostic.
+   * Asked on every lost connection whether to try again. A server that closes with, say, an "unauthorized" code is
+   * not going to change its mind; returning false closes the transport with a diagnostic, its `end` "refused".
+   * Default: always, but after a pi-elements bridge refused the token (close code `TOKEN_REFUSED_CLOSE_CODE`).
    */
   shouldReconnect?: (close: WebSocketCloseInfo) => boolean;
   /** Records kept while not open; beyond it the oldest is dropped with a diagnostic. Default 1000. */
@@ -131,7 +134,7 @@ export class WebSocketTransport extends BaseTransport {
     this.#maxFrameLength = options.maxFrameLength ?? DEFAULT_MAX_FRAME_LENGTH;
     this.#maxLineLength = options.maxLineLength;
     this.#clock = options.clock ?? clockOf(options.timers);
-    this.#shouldReconnect = options.shouldReconnect ?? (() => true);
+    this.#shouldReconnect = options.shouldReconnect ?? ((close) => close.code !== TOKEN_REFUSED_CLOSE_CODE);
     // A malformed URL throws here, from the constructor, as the platform's WebSocket does.
     this.#connect();
   }
@@ -167,7 +170,7 @@ export class WebSocketTransport extends BaseTransport {
     const socket = this.#socket;
     this.#socket = undefined;
     socket?.close(1000, "closed by client");
-    this.#giveUp();
+    this.#giveUp({ reason: "closed", detail: "" });
   }
 
   #connect(): void {
@@ -213,7 +216,7 @@ export class WebSocketTransport extends BaseTransport {
           ? `shouldReconnect declined to retry (close code ${close.code})`
           : `gave up after ${backoff.attempts} reconnect attempts`;
       this.diagnose(`WebSocket ${this.#shownUrl} closed; ${stop}.`);
-      this.#giveUp();
+      this.#giveUp({ reason: declined ? "refused" : backoff ? "gave-up" : "closed", detail: close.reason });
       return;
     }
     this.setState("reconnecting");
@@ -230,10 +233,10 @@ export class WebSocketTransport extends BaseTransport {
     }, delay);
   }
 
-  #giveUp(): void {
+  #giveUp(end: TransportEnd): void {
     const left = this.#queue.drain();
     if (left.length > 0) this.diagnose(`${left.length} queued record(s) dropped: the transport closed.`, left[0]);
-    this.setState("closed");
+    this.setState("closed", end);
   }
 
   #receive(data: unknown): void {

@@ -60,6 +60,9 @@ export const en = {
   agentExited: "The agent exited (code {code})",
   /** The session ended for good (closed, its stream ended, reconnects ran out): nothing more reaches pi. */
   sessionEnded: "The session has ended: the agent is gone.",
+  /** Instead of sessionEnded when the bridge refused the page's token (it restarted with a new one, or a wrong link). */
+  tokenRefused:
+    "The bridge refused this page's token (it may have restarted with a new one). Open the address it printed.",
   /** After sessionEnded, in pi-extension-ui: the titles of the dialogs that were still pending. */
   unansweredAtEnd: "Not answered: {titles}.",
   /** Between the titles of a list in running text. */
@@ -156,6 +159,8 @@ export const ja: StringTable = {
   closed: "切断されました",
   agentExited: "エージェントが終了しました（コード {code}）",
   sessionEnded: "セッションは終了しました。エージェントとの接続はありません。",
+  tokenRefused:
+    "ブリッジがこのページのトークンを拒否しました（新しいトークンで再起動した可能性があります）。ブリッジが表示したアドレスを開いてください。",
   unansweredAtEnd: "未回答: {titles}",
   listSeparator: "、",
   dialogSessionEnded: "セッションは終了しました。この回答はもう送信できません。ダイアログを閉じてください。",
@@ -223,6 +228,7 @@ export const zhHans: StringTable = {
   closed: "已断开",
   agentExited: "代理已退出（代码 {code}）",
   sessionEnded: "会话已结束：代理已不在。",
+  tokenRefused: "桥接拒绝了此页面的令牌（它可能已用新令牌重启）。请打开桥接打印的地址。",
   unansweredAtEnd: "未回答：{titles}。",
   listSeparator: "、",
   dialogSessionEnded: "会话已结束：此回答已无法发送。请关闭对话框。",

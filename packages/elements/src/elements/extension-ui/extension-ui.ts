@@ -5,6 +5,7 @@ import {
   type PiSession,
   realClock,
   shownDialog,
+  type TransportEnd,
   type TransportState,
 } from "@pi-elements/core";
 import { html, nothing, type PropertyValues } from "lit";
@@ -17,6 +18,7 @@ import { SessionStoreController } from "../../controllers/session-store-controll
 import { localizeOwn } from "../../i18n/localize.js";
 import type { StringKey } from "../../i18n/strings.js";
 import { requestClose } from "../../internal/events.js";
+import { sessionEndKey } from "../../internal/session-end.js";
 import { styles } from "./extension-ui.styles.js";
 
 interface HostSlice {
@@ -24,6 +26,7 @@ interface HostSlice {
   shown: PendingDialog | undefined;
   title: string | undefined;
   connection: TransportState;
+  connectionEnd: TransportEnd | undefined;
 }
 
 /**
@@ -147,6 +150,7 @@ export class PiExtensionUi extends PiElement {
     shown: shownDialog(s),
     title: s.title,
     connection: s.connection,
+    connectionEnd: s.connectionEnd,
   }));
   /** The countdown of the timed dialog waiting behind the shown one, for the queue bar. */
   readonly #waitingCountdown = new CountdownController(this);
@@ -296,7 +300,7 @@ export class PiExtensionUi extends PiElement {
   #sessionEnded() {
     const unanswered = this.#unansweredAtEnd;
     if (unanswered === undefined || !this.#store.session) return nothing;
-    return html`<p part="session-ended" role="alert">${this.#t("sessionEnded")}${
+    return html`<p part="session-ended" role="alert">${this.#t(sessionEndKey(this.#store.value?.connectionEnd))}${
       unanswered.length > 0
         ? html` ${this.#t("unansweredAtEnd", {
             titles: unanswered.join(this.#t("listSeparator")),

@@ -1,4 +1,4 @@
-import type { AgentExit, CommandType, PiSession, SlashCommand, TransportState } from "@pi-elements/core";
+import type { AgentExit, CommandType, PiSession, SlashCommand, TransportEnd, TransportState } from "@pi-elements/core";
 import {
   canClearQueue,
   type Queues,
@@ -15,6 +15,7 @@ import { SessionStoreController } from "../../controllers/session-store-controll
 import { localizeOwn, nearestLang } from "../../i18n/localize.js";
 import type { StringKey } from "../../i18n/strings.js";
 import { emit } from "../../internal/events.js";
+import { sessionEndKey } from "../../internal/session-end.js";
 import { type Attachment, attach, formatBytes, type ImageContent, refusal } from "./attachments.js";
 import {
   applyCompletion,
@@ -50,6 +51,7 @@ interface PromptSlice {
   editorText: { text: string; seq: number } | undefined;
   streaming: boolean;
   connection: TransportState;
+  connectionEnd: TransportEnd | undefined;
   agentExit: AgentExit | undefined;
 }
 
@@ -211,6 +213,7 @@ export class PiPrompt extends PiElement {
     editorText: s.editorText,
     streaming: s.streaming,
     connection: s.connection,
+    connectionEnd: s.connectionEnd,
     agentExit: s.agentExit,
   }));
   readonly #conversation = new ConversationSliceController<RunSlice>(this, (s) => ({
@@ -346,7 +349,11 @@ export class PiPrompt extends PiElement {
           : html`<p part="error" role="alert">${localizeOwn(this, "error")}: ${this.#sendError}</p>`
       }
       <span part="status" role="status" class=${connecting ? "" : "running"}>${status || nothing}</span>
-      ${state === "closed" ? html`<p part="session-ended" role="alert">${localizeOwn(this, "sessionEnded")}</p>` : nothing}
+      ${
+        state === "closed"
+          ? html`<p part="session-ended" role="alert">${localizeOwn(this, sessionEndKey(this.#store.value?.connectionEnd))}</p>`
+          : nothing
+      }
       ${this.#renderAgentExit()}
     </div>`;
   }
