@@ -33,6 +33,7 @@ async function writeSite(dir: string): Promise<void> {
       contents: `
         import "./elements/session/define.ts";
         window.connection = () => document.querySelector("pi-session")?.session?.ui.getSnapshot().connection;
+        window.connectionEnd = () => document.querySelector("pi-session")?.session?.ui.getSnapshot().connectionEnd;
       `,
       resolveDir: join(ROOT, "packages/elements/src"),
       loader: "ts",
@@ -263,6 +264,26 @@ for (const engine of ENGINES.filter(({ name }) => engines().includes(name.toLowe
       assert.ok(frame, "no frame");
       const title = await frame.evaluate(() => document.title).catch((error: Error) => `(${error.message})`);
       assert.notEqual(title, TITLE, "the bridge's page rendered inside the other server's page");
+    });
+
+    it("left open while the bridge restarts with a new token, the page stops retrying: its session ended 'refused'", async () => {
+      await page.goto(`http://127.0.0.1:${bridge.port}/?token=${bridge.token}`);
+      await connected(page);
+      const { port } = bridge;
+      await observer.close();
+      await bridge.close();
+      // The same address, a new run: a new token, as `pi-bridge` makes at every start.
+      bridge = await startBridge({ port, staticDir: site, agent: fakeAgent(), log: () => {}, stopGraceMs: 1000 });
+      observer = await TestClient.connect(bridge.url);
+      const end = await page.evaluate<string>(`(async () => {
+        for (let i = 0; i < 400 && window.connection?.() !== "closed"; i++) await new Promise((r) => setTimeout(r, 50));
+        return JSON.stringify([window.connection?.(), window.connectionEnd?.()]);
+      })()`);
+      assert.equal(
+        end,
+        JSON.stringify(["closed", { reason: "refused", detail: "token refused: open the address pi-bridge printed" }]),
+        "the page's session 20 s after the restart",
+      );
     });
   });
 }
