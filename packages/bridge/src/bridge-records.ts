@@ -4,6 +4,7 @@
  */
 import type { PendingDialog } from "@pi-elements/core";
 import type { AgentExitInfo } from "./agent-process.js";
+import type { RestartPolicy } from "./agent-supervisor.js";
 
 export const record = (value: unknown): string => JSON.stringify(value);
 
@@ -17,8 +18,15 @@ export function closedFrame(dialogs: ReadonlyArray<Pick<PendingDialog, "id">>, r
   return dialogs.map((dialog) => `${record({ type: "pi-elements/dialog_closed", id: dialog.id, reason })}\n`).join("");
 }
 
-export function exitRecord(info: AgentExitInfo): string {
-  return record({ type: "pi-elements/agent_exit", code: info.code, signal: info.signal, stderrTail: info.stderrTail });
+/** The exit report; `restart` is the bridge's policy, so that a page knows whether its restart request can help. */
+export function exitRecord(info: AgentExitInfo, restart: RestartPolicy): string {
+  return record({
+    type: "pi-elements/agent_exit",
+    code: info.code,
+    signal: info.signal,
+    stderrTail: info.stderrTail,
+    restart,
+  });
 }
 
 export function agentStartFrame(pid: number): string {

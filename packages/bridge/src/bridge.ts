@@ -214,6 +214,7 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
     send: (client, message) => hub.send(client, message),
     agent: () => supervisor.current,
     ...(policy === "never" ? {} : { restart: () => void supervisor.restart() }),
+    restartPolicy: policy,
     log,
     guarded,
   });

@@ -8,6 +8,7 @@
  */
 import type { Clock } from "@pi-elements/core";
 import type { AgentExitInfo, AgentProcess } from "./agent-process.js";
+import type { RestartPolicy } from "./agent-supervisor.js";
 import {
   agentStartFrame,
   closedFrame,
@@ -45,6 +46,8 @@ export interface RelayOptions {
   agent: () => RelayAgent | undefined;
   /** Asks for a restart (a client's `pi-elements/restart`); undefined when the policy forbids it. */
   restart?: () => void;
+  /** The bridge's restart policy, told to clients with each exit report. */
+  restartPolicy: RestartPolicy;
   log: (line: string) => void;
   guarded: Guard;
 }
@@ -87,7 +90,7 @@ export class Relay {
     const closed = this.#mirror.closeAll();
     // Two messages: however large the exit report, the dialogs' closing is never refused along with it.
     if (closed.length > 0) this.#options.broadcast(closedFrame(closed, "agent_exit"));
-    this.#options.broadcast(`${exitRecord(info)}\n`);
+    this.#options.broadcast(`${exitRecord(info, this.#options.restartPolicy)}\n`);
   }
 
   /** Relays one frame of agent output, after the mirror has seen it. */
@@ -120,7 +123,7 @@ export class Relay {
    */
   replay(lastExit: AgentExitInfo | undefined): string[] {
     const records = [HELLO, ...this.#mirror.replay(), ...this.#turn.replay()];
-    if (lastExit !== undefined) records.push(exitRecord(lastExit));
+    if (lastExit !== undefined) records.push(exitRecord(lastExit, this.#options.restartPolicy));
     return framesOf(records);
   }
 

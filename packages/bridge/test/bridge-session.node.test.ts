@@ -364,6 +364,7 @@ describe("agent lifecycle", () => {
       const exit = await a.next(isType("pi-elements/agent_exit"));
       assert.equal(exit.code, 3);
       assert.equal(exit.signal, null);
+      assert.equal(exit.restart, "never", "the page is told that asking for a restart cannot help");
       assert.ok((exit.stderrTail as string[]).includes("something went wrong"));
       const closed = a.records.filter(isType("pi-elements/dialog_closed"));
       assert.deepEqual(closed, [closedEvent("p1", "agent_exit"), closedEvent("p2", "agent_exit")]);
@@ -375,6 +376,7 @@ describe("agent lifecycle", () => {
       const late = await TestClient.connect(bridge.url);
       const lateExit = await late.next(isType("pi-elements/agent_exit"));
       assert.equal(lateExit.code, 3);
+      assert.equal(lateExit.restart, "never");
       assert.equal(late.records.filter(isType("extension_ui_request")).length, 0);
 
       // Under "never", a restart request changes nothing; a command is answered by the bridge with a failure.
@@ -409,7 +411,7 @@ describe("agent lifecycle", () => {
       a.directive(`emit ${JSON.stringify([uiRequest("s", "setStatus", { statusKey: "k", statusText: "old agent" })])}`);
       await a.next((r) => r.id === "s");
       a.directive("exit 0");
-      await a.next(isType("pi-elements/agent_exit"));
+      assert.equal((await a.next(isType("pi-elements/agent_exit"))).restart, "on-request");
       const from = a.records.length;
       a.send({ type: "pi-elements/restart" });
       const start = await a.next(isType("pi-elements/agent_start"), from);

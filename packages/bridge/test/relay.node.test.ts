@@ -39,6 +39,7 @@ function setUp({ running = true, restartable = true } = {}) {
     send: (client, message) => (client as FakeClient).send(message),
     agent: () => agent,
     ...(restartable ? { restart: () => restarts.push(1) } : {}),
+    restartPolicy: restartable ? "on-request" : "never",
     log,
     guarded: guardWith(log),
   });

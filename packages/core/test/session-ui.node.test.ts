@@ -216,13 +216,36 @@ describe("bridge messages", () => {
     assert.equal(session.respond("s", { value: "a" }), false);
   });
 
-  test("agent_exit sets agentExit, stops streaming and closes pending dialogs; agent_start clears it", () => {
+  test("agent_exit sets agentExit, stops streaming, drops the dead agent's statuses and widgets and closes pending dialogs; agent_start clears it", () => {
     const { transport, clock, session, closed, ids } = setup();
-    transport.receive({ type: "agent_start" }, select("s", 5000), editor("e"));
-    transport.receive({ type: "pi-elements/agent_exit", code: 1, signal: null, stderrTail: ["Error: boom"] });
+    transport.receive(
+      { type: "agent_start" },
+      select("s", 5000),
+      editor("e"),
+      ui("a", "setStatus", { statusKey: "showcase", statusText: "● ready" }),
+      ui("b", "setWidget", { widgetKey: "w", widgetLines: ["x"] }),
+    );
+    assert.equal(session.ui.getSnapshot().statuses.length, 1);
+    transport.receive({
+      type: "pi-elements/agent_exit",
+      code: 1,
+      signal: null,
+      stderrTail: ["Error: boom"],
+      restart: "on-request",
+    });
     let snapshot = session.ui.getSnapshot();
-    assert.deepEqual(snapshot.agentExit, { code: 1, signal: null, stderrTail: ["Error: boom"] });
+    assert.deepEqual(snapshot.agentExit, {
+      code: 1,
+      signal: null,
+      stderrTail: ["Error: boom"],
+      restart: "on-request",
+    });
     assert.equal(snapshot.streaming, false);
+    assert.deepEqual(
+      [snapshot.statuses, snapshot.widgets.aboveEditor, snapshot.widgets.belowEditor],
+      [[], [], []],
+      "no '● ready' from a process that is gone",
+    );
     assert.deepEqual(ids(), []);
     assert.deepEqual(closed, [
       { id: "s", reason: "agent_exit" },
@@ -233,6 +256,31 @@ describe("bridge messages", () => {
     transport.receive({ type: "pi-elements/agent_start", pid: 42 });
     snapshot = session.ui.getSnapshot();
     assert.equal(snapshot.agentExit, undefined);
+  });
+
+  test("restartAgent asks the bridge for the agent (pi-elements/restart), unless the bridge restarts only with itself", () => {
+    const { transport, session } = setup();
+    const exit = (restart?: string) =>
+      transport.receive({ type: "pi-elements/agent_exit", code: 1, signal: null, ...(restart ? { restart } : {}) });
+    const restarts = () => transport.sentMessages().filter((m) => m.type === "pi-elements/restart").length;
+    exit("never");
+    assert.equal(session.ui.getSnapshot().agentExit?.restart, "never");
+    assert.equal(session.restartAgent(), false);
+    assert.equal(restarts(), 0, "a bridge with --restart never ignores the request: none is sent");
+    // A bridge that does not say (older), or says what this client does not know: asking may help.
+    for (const [said, kept] of [
+      [undefined, "unknown"],
+      ["later-maybe", "unknown"],
+      ["always", "always"],
+    ] as const) {
+      exit(said);
+      assert.equal(session.ui.getSnapshot().agentExit?.restart, kept);
+      assert.equal(session.restartAgent(), true);
+    }
+    assert.equal(restarts(), 3);
+    session.close();
+    assert.equal(session.restartAgent(), false, "a session that has ended sends nothing");
+    assert.equal(restarts(), 3);
   });
 
   test("an invalid or unknown bridge message is a diagnostic and changes nothing", () => {

@@ -229,7 +229,7 @@ describe("UiState snapshots", () => {
     assert.equal(state.getSnapshot().connection, "connecting");
     state.setConnection("open");
     state.setStreaming(true);
-    const exit = { code: 1, signal: null, stderrTail: ["boom"] };
+    const exit = { code: 1, signal: null, stderrTail: ["boom"], restart: "on-request" } as const;
     state.setAgentExit(exit);
     const snapshot = state.getSnapshot();
     assert.equal(snapshot.connection, "open");

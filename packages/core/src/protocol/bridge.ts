@@ -12,12 +12,16 @@ export const BridgeDialogClosed = z.looseObject({
   id: z.string(),
   reason: z.enum(["answered", "expired", "agent_exit"]),
 });
-/** The agent process ended. */
+/**
+ * The agent process ended. `restart` is the bridge's restart policy ("never", "on-request", "always"; read as a
+ * string, so that a policy this client does not know is no invalid message): whether a `pi-elements/restart` helps.
+ */
 export const BridgeAgentExit = z.looseObject({
   type: z.literal("pi-elements/agent_exit"),
   code: z.nullable(z.number()),
   signal: z.optional(z.nullable(z.string())),
   stderrTail: z.optional(z.array(z.string())),
+  restart: z.optional(z.string()),
 });
 /** The agent process (re)started. */
 export const BridgeAgentStart = z.looseObject({

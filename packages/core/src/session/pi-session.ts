@@ -39,7 +39,7 @@ import { type DialogClosed, type DialogSession, Dialogs } from "./dialogs.js";
 export type { DialogClosed, DialogClosedReason } from "./dialogs.js";
 
 import { PiCommandError, PiSessionClosedError } from "./errors.js";
-import type { UiStore } from "./ui-snapshot.js";
+import type { AgentExit, UiStore } from "./ui-snapshot.js";
 import { toNotifyType, UiState } from "./ui-state.js";
 
 export interface PiSessionOptions {
@@ -316,6 +316,17 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
     return this.#state.showDialog(id);
   }
 
+  /**
+   * Asks the bridge to start the agent again (`pi-elements/restart`; the bridge stops it first if it still runs):
+   * what a Restart button does once `agentExit` is set. The new agent's start clears `agentExit`. False, and nothing
+   * sent, when the session has ended or the bridge said it restarts only when itself restarted ("never").
+   */
+  restartAgent(): boolean {
+    if (this.#closed || this.#state.getSnapshot().agentExit?.restart === "never") return false;
+    this.transport.send(JSON.stringify({ type: "pi-elements/restart" }));
+    return true;
+  }
+
   /** Clears statuses and widgets (pi never sends a reset). */
   reset(): void {
     this.#state.reset();
@@ -497,8 +508,15 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
         break;
       }
       case "pi-elements/agent_exit": {
-        this.#state.setAgentExit({ code: bridge.code, signal: bridge.signal, stderrTail: bridge.stderrTail ?? [] });
+        this.#state.setAgentExit({
+          code: bridge.code,
+          signal: bridge.signal,
+          stderrTail: bridge.stderrTail ?? [],
+          restart: restartPolicy(bridge.restart),
+        });
         this.#state.setStreaming(false);
+        // What the dead process's extensions showed (statuses such as "● ready", widgets) no longer holds.
+        this.#state.reset();
         this.#dialogs.clear("agent_exit");
         break;
       }
@@ -576,6 +594,11 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
   ): void {
     if (this.#listened.has(type)) this.dispatchEvent(new ValueEvent(type, value));
   }
+}
+
+/** A bridge's restart policy as the session keeps it: a policy it does not know is "unknown". */
+function restartPolicy(policy: string | undefined): AgentExit["restart"] {
+  return policy === "on-request" || policy === "always" || policy === "never" ? policy : "unknown";
 }
 
 function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {

@@ -60,6 +60,12 @@ export interface AgentExit {
   readonly code: number | null;
   readonly signal?: string | null;
   readonly stderrTail: readonly string[];
+  /**
+   * Whether asking for a restart (`PiSession.restartAgent()`) can bring the agent back: "on-request" (it can),
+   * "always" (the bridge restarts it by itself; asking does it now), "never" (the bridge was started with
+   * `--restart never`: only restarting the bridge can), or "unknown" (a bridge that does not say; asking may help).
+   */
+  readonly restart: "on-request" | "always" | "never" | "unknown";
 }
 
 export interface UiSnapshot {
