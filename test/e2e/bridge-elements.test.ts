@@ -356,7 +356,7 @@ for (const version of PI_VERSIONS) {
     });
     after(() => stack?.close());
 
-    it("the page says the agent exited, closes its dialog and disables sending; a restart brings sending back", async () => {
+    it("the page says the agent exited, closes its dialog and disables sending; its Restart button brings sending back", async () => {
       const { page, agent, bridge } = stack;
       const from = agent.records.length;
       agent.send({ type: "prompt", message: "/ui-input", id: "kill-input" });
@@ -383,9 +383,18 @@ for (const version of PI_VERSIONS) {
         await late.close();
       }
 
-      agent.send({ type: "pi-elements/restart" });
+      // The person restarts pi from the page: the alert's Restart button, by keyboard.
+      const restart = page.locator("pi-prompt [part~=restart-button]");
+      assert.equal(await restart.textContent(), "Restart pi");
+      await restart.focus();
+      await restart.press("Enter");
       await alert.waitFor({ state: "detached" });
       await bridge.agentStarted();
+      // The focus the button had went to the prompt's box, not to the page.
+      assert.equal(
+        await page.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.getAttribute("part") ?? "(none)"),
+        "textarea",
+      );
       // Sending works again: a command typed in the page's prompt reaches the new pi, which asks back.
       const field = page.locator("pi-prompt textarea");
       await field.fill("/ui-confirm");

@@ -157,6 +157,18 @@ describe("pi-model-picker", () => {
     ]);
   });
 
+  it("while pi is not running (its exit reported) is disabled with the reason; back when it starts again", async () => {
+    const { agent, el } = await mount("1.6.0");
+    agent.send({ type: "pi-elements/agent_exit", code: 1, signal: null, stderrTail: [], restart: "on-request" });
+    await waitUntil(() => (trigger(el) as HTMLButtonElement).disabled, "the exit reported");
+    const note = $(el, '[part~="note"]')!;
+    expect(note.textContent).to.equal("pi is not running.");
+    expect(trigger(el).getAttribute("aria-describedby")).to.equal(note.id);
+    agent.send({ type: "pi-elements/agent_start", pid: 9 });
+    await waitUntil(() => !(trigger(el) as HTMLButtonElement).disabled, "pi started again");
+    expect($(el, '[part~="note"]')).to.equal(null);
+  });
+
   it("shows pi's refusal beside the button, in words, and keeps pi's model", async () => {
     const { agent, el } = await mount("0.73.1");
     agent.failing.set("set_model", "Model not found: scripted/scripted-plain");

@@ -352,8 +352,46 @@ describe("pi-prompt with a session", () => {
       const el = await fixture<PiPrompt>(html`<pi-prompt .session=${agent.session}></pi-prompt>`);
       exit({ code: null, signal: "SIGKILL", stderrTail: [] });
       await settle();
-      expect(alert(el)!.textContent).to.equal("The agent exited (code SIGKILL)");
+      // The words, then the Restart button.
+      expect(alert(el)!.textContent).to.equal("The agent exited (code SIGKILL)Restart pi");
       expect(alert(el)!.querySelector("details")).to.equal(null);
+    });
+
+    it("offers Restart: Enter on it asks the bridge once and says Restarting… with the focus kept; when pi is back the box has the focus", async () => {
+      const el = await fixture<PiPrompt>(html`<pi-prompt .session=${agent.session} .value=${"hello"}></pi-prompt>`);
+      agent.silent.add("pi-elements/restart");
+      exit({ restart: "on-request" });
+      await settle();
+      const restart = button(el, "restart-button")!;
+      expect(restart.textContent).to.equal("Restart pi");
+      expect(alert(el)!.contains(restart)).to.equal(true);
+      restart.focus();
+      await sendKeys({ press: "Enter" });
+      await settle();
+      const restarts = () => agent.received.filter((m) => m.type === "pi-elements/restart").length;
+      expect(restarts()).to.equal(1);
+      expect(restart.textContent).to.equal("Restarting…");
+      expect(restart.getAttribute("aria-disabled")).to.equal("true");
+      expect(el.shadowRoot!.activeElement, "the focus stays on the button").to.equal(restart);
+      await sendKeys({ press: "Enter" });
+      await settle();
+      expect(restarts(), "a second press while it restarts asks nothing more").to.equal(1);
+      // The bridge starts pi again.
+      agent.send({ type: "pi-elements/agent_start", pid: 7 });
+      await settle();
+      expect(alert(el)).to.equal(null);
+      expect(el.shadowRoot!.activeElement, "the focus goes to the box, not the page").to.equal(textarea(el));
+      expect(button(el, "send")!.disabled).to.equal(false);
+    });
+
+    it("under a bridge that restarts only with itself (--restart never) says so instead of offering a button", async () => {
+      const el = await fixture<PiPrompt>(html`<pi-prompt .session=${agent.session}></pi-prompt>`);
+      exit({ restart: "never" });
+      await settle();
+      expect(button(el, "restart-button")).to.equal(null);
+      expect(alert(el)!.querySelector('[part~="restart-never"]')!.textContent).to.equal(
+        "This bridge does not restart pi (--restart never): restart pi-bridge to start it again.",
+      );
     });
 
     it("announces once: the same exit replayed after a reconnect changes nothing in the alert", async () => {

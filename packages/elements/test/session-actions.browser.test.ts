@@ -202,6 +202,24 @@ describe("pi-session-actions", () => {
     expect($(el, '[part~="reason"]')).to.equal(null);
   });
 
+  it("while pi is not running (its exit reported), offers no action, with the reason; back when it starts again", async () => {
+    const { agent, el } = await mount("1.6.0");
+    const actions = ["new", "compact", "name", "fork", "export"];
+    expect(actions.map((a) => button(el, a).disabled)).to.deep.equal([false, false, false, false, false]);
+    agent.send({ type: "pi-elements/agent_exit", code: 1, signal: null, stderrTail: [], restart: "on-request" });
+    await waitUntil(() => button(el, "export").disabled, "the exit reported");
+    expect(actions.map((a) => button(el, a).disabled)).to.deep.equal([true, true, true, true, true]);
+    const reason = $(el, '[part~="reason"]')!;
+    expect(reason.textContent).to.equal("pi is not running: restart it to use these.");
+    for (const action of actions) expect(button(el, action).getAttribute("aria-describedby")).to.equal(reason.id);
+    el.start("export");
+    await el.updateComplete;
+    expect(status(el)).to.equal("", "nothing was sent");
+    agent.send({ type: "pi-elements/agent_start", pid: 9 });
+    await waitUntil(() => !button(el, "export").disabled, "pi started again");
+    expect($(el, '[part~="reason"]')).to.equal(null);
+  });
+
   it("shows pi's refusal beside the buttons, in words, and an extension's cancel as such", async () => {
     const { agent, el } = await mount("0.73.1");
     agent.failing.set("compact", "Nothing to compact (session too small)");

@@ -109,6 +109,19 @@ describe("pi-thinking-level", () => {
     });
   }
 
+  it("while pi is not running (its exit reported) is disabled with the reason; back when it starts again", async () => {
+    const { agent, el } = await mount("1.6.0");
+    expect(select(el).disabled).to.equal(false);
+    agent.send({ type: "pi-elements/agent_exit", code: 1, signal: null, stderrTail: [], restart: "on-request" });
+    await waitUntil(() => select(el).disabled, "the exit reported");
+    const note = el.shadowRoot!.querySelector('[part~="note"]')!;
+    expect(note.textContent).to.equal("pi is not running.");
+    expect(select(el).getAttribute("aria-describedby")).to.equal(note.id);
+    agent.send({ type: "pi-elements/agent_start", pid: 9 });
+    await waitUntil(() => !select(el).disabled, "pi started again");
+    expect(el.shadowRoot!.querySelector('[part~="note"]')).to.equal(null);
+  });
+
   it("shows pi's refusal beside the select, in words, and goes back to pi's level", async () => {
     const { agent, el } = await mount("0.73.1");
     agent.failing.set("set_thinking_level", "Thinking is not available");

@@ -58,6 +58,12 @@ export const en = {
   reconnecting: "Reconnecting…",
   closed: "Disconnected",
   agentExited: "The agent exited (code {code})",
+  /** The button in the agent-exit alert that asks the bridge to start pi again. */
+  restartAgent: "Restart pi",
+  /** That button while pi starts again. */
+  restarting: "Restarting…",
+  /** Instead of the button, under a bridge started with --restart never. */
+  restartNever: "This bridge does not restart pi (--restart never): restart pi-bridge to start it again.",
   /** The session ended for good (closed, its stream ended, reconnects ran out): nothing more reaches pi. */
   sessionEnded: "The session has ended: the agent is gone.",
   /** Instead of sessionEnded when the bridge refused the page's token (it restarted with a new one, or a wrong link). */
@@ -158,6 +164,9 @@ export const ja: StringTable = {
   notAnImage: "{name} は PNG・JPEG・GIF・WebP 画像ではないため添付しません。",
   closed: "切断されました",
   agentExited: "エージェントが終了しました（コード {code}）",
+  restartAgent: "pi を再起動",
+  restarting: "再起動中…",
+  restartNever: "このブリッジは pi を再起動しません（--restart never）。pi-bridge を再起動してください。",
   sessionEnded: "セッションは終了しました。エージェントとの接続はありません。",
   tokenRefused:
     "ブリッジがこのページのトークンを拒否しました（新しいトークンで再起動した可能性があります）。ブリッジが表示したアドレスを開いてください。",
@@ -227,6 +236,9 @@ export const zhHans: StringTable = {
   notAnImage: "{name} 不是 PNG、JPEG、GIF 或 WebP 图片，未附加。",
   closed: "已断开",
   agentExited: "代理已退出（代码 {code}）",
+  restartAgent: "重启 pi",
+  restarting: "正在重启…",
+  restartNever: "此桥接不会重启 pi（--restart never）：请重启 pi-bridge。",
   sessionEnded: "会话已结束：代理已不在。",
   tokenRefused: "桥接拒绝了此页面的令牌（它可能已用新令牌重启）。请打开桥接打印的地址。",
   unansweredAtEnd: "未回答：{titles}。",

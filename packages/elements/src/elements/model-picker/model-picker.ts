@@ -2,6 +2,7 @@ import type { ModelInfo, PiSession } from "@pi-elements/core";
 import { css, html, nothing, type PropertyValues } from "lit";
 import { PiElement } from "../../base/pi-element.js";
 import { ConversationStoreController } from "../../controllers/conversation-store-controller.js";
+import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { ImeGuardController } from "../../controllers/ime-guard-controller.js";
 import { normalizeForMatch } from "../../controllers/typeahead-controller.js";
 import { localizeIn, nearestLang } from "../../i18n/localize.js";
@@ -64,6 +65,7 @@ export function groupModels(
  * @csspart badge - "reasoning" and the context window of a model.
  * @csspart empty - Loading, no models, or nothing matches.
  * @csspart status - "Switching to …" while pi answers.
+ * @csspart note - Why the button is disabled: pi is not running.
  * @csspart error - pi's refusal, in an alert.
  * @cssprop --pi-color-selected-bg - Background of the active option.
  */
@@ -203,6 +205,8 @@ export class PiModelPicker extends PiElement {
     models: s.info.availableModels,
   }));
   readonly #ime = new ImeGuardController(this);
+  /** Whether the agent process is gone (its exit reported): no model can be chosen then. */
+  readonly #agent = new SessionStoreController(this, (s) => ({ down: s.agentExit !== undefined }));
 
   constructor() {
     super();
@@ -416,6 +420,7 @@ export class PiModelPicker extends PiElement {
   protected override render() {
     const shown = this.pending ?? this.model;
     const label = this.#t("button", { model: this.#name(shown) });
+    const down = this.#agent.value?.down === true;
     return html`<div part="base" @focusout=${this.#onFocusOut}>
         <button
           part="trigger"
@@ -424,7 +429,8 @@ export class PiModelPicker extends PiElement {
           aria-expanded=${this.open ? "true" : "false"}
           aria-label=${label}
           aria-busy=${this.pending ? "true" : nothing}
-          ?disabled=${!this.#store.session}
+          aria-describedby=${down ? "note" : nothing}
+          ?disabled=${!this.#store.session || down}
           @click=${() => (this.open ? this.close() : void this.show())}
           @keydown=${this.#onTriggerKeydown}
         >
@@ -432,6 +438,7 @@ export class PiModelPicker extends PiElement {
         </button>
         ${this.open ? this.#renderPopup() : nothing}
       </div>
+      ${down ? html`<p id="note" part="note">${this.#t("agentDown")}</p>` : nothing}
       ${this.pending ? html`<p part="status" role="status">${this.#t("switching", { model: this.#name(this.pending) })}</p>` : nothing}
       ${this.error ? html`<p part="error" role="alert">${this.error}</p>` : nothing}`;
   }

@@ -15,6 +15,7 @@ export const en = {
   context: "{window} context",
   contextSpoken: "context window {window} tokens",
   switching: "Switching to {model}…",
+  agentDown: "pi is not running.",
   failed: "pi did not switch the model: {error}",
 };
 export type ModelPickerStringKey = keyof typeof en;
@@ -32,6 +33,7 @@ export const ja: { [key in ModelPickerStringKey]?: string } = {
   context: "コンテキスト {window}",
   contextSpoken: "コンテキストウィンドウ {window} トークン",
   switching: "{model} に切り替え中…",
+  agentDown: "pi が動いていません。",
   failed: "pi はモデルを切り替えませんでした: {error}",
 };
 
@@ -48,6 +50,7 @@ export const zh: { [key in ModelPickerStringKey]?: string } = {
   context: "上下文 {window}",
   contextSpoken: "上下文窗口 {window} 令牌",
   switching: "正在切换到 {model}…",
+  agentDown: "pi 未在运行。",
   failed: "pi 未切换模型: {error}",
 };
 

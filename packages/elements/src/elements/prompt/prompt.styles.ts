@@ -148,6 +148,14 @@ export const styles = [
     summary {
       cursor: pointer;
     }
+    [part~="restart-button"],
+    [part~="restart-never"] {
+      margin: calc(var(--_space) / 2) 0 0;
+    }
+    [part~="restart-button"][aria-disabled="true"] {
+      opacity: 0.6;
+      cursor: progress;
+    }
     [part~="stderr"] {
       margin: calc(var(--_space) / 2) 0 0;
       font-family: var(--_font-mono);

@@ -139,6 +139,9 @@ interface RunSlice {
  * @csspart session-ended - The alert shown once the session has ended for good (the agent is gone).
  * @csspart agent-exit - The alert shown while the agent is not running; announced once when it appears.
  * @csspart stderr - The last lines the agent wrote to stderr before it exited (inside `agent-exit`).
+ * @csspart restart-button - In `agent-exit`: asks the bridge to start the agent again ("Restarting…" until it has).
+ * @csspart restart-never - In `agent-exit`, instead of the button, under a bridge that does not restart on request:
+ *   says to restart the bridge.
  * @csspart error - Why the last message could not be sent (pi's error), or why an image was not attached, in an alert.
  * @csspart completions - The list of matching slash commands.
  * @csspart completion - Each command in it (the current one also has `active`).
@@ -282,6 +285,11 @@ export class PiPrompt extends PiElement {
 
   /** After the store controller synced (it runs between willUpdate and update), before rendering. */
   protected override update(changed: PropertyValues<this>): void {
+    if (this.#restarting && this.agentExit === undefined) {
+      this.#restarting = false;
+      // The Restart button goes with the alert: the focus it had goes to the box, where the person goes on.
+      if (this.shadowRoot?.activeElement?.matches('[part~="restart-button"]')) this.#focusBoxAfterUpdate = true;
+    }
     const editorText = this.#store.value?.editorText;
     if (editorText && editorText.seq !== this.#seenEditorSeq) {
       this.#seenEditorSeq = editorText.seq;
@@ -368,12 +376,34 @@ export class PiPrompt extends PiElement {
     const code = exit.code ?? exit.signal ?? "?";
     const text = localizeOwn(this, "agentExited", { code });
     const tail = exit.stderrTail;
+    // The bridge restarts it on request (or by itself, "always": asking does it now); under --restart never only a
+    // restart of the bridge can, which is said instead of a button that could not work.
+    const restart =
+      exit.restart === "never"
+        ? html`<p part="restart-never">${localizeOwn(this, "restartNever")}</p>`
+        : // aria-disabled, not disabled, while it restarts: a disabled button would drop the focus to the page.
+          html`<button type="button" part="button restart-button" aria-disabled=${this.#restarting ? "true" : nothing} @click=${this.#restart}>${localizeOwn(
+            this,
+            this.#restarting ? "restarting" : "restartAgent",
+          )}</button>`;
     return html`<div part="agent-exit" role="alert">${
       tail.length > 0
         ? html`<details><summary>${text}</summary><pre part="stderr">${tail.join("\n")}</pre></details>`
         : text
-    }</div>`;
+    }${restart}</div>`;
   }
+
+  /** Restart was pressed and the agent has not started again yet. */
+  #restarting = false;
+
+  /** The Restart button went with the alert while it had the focus: the box takes it after this render. */
+  #focusBoxAfterUpdate = false;
+
+  readonly #restart = () => {
+    if (this.#restarting || !this.#store.session?.restartAgent()) return;
+    this.#restarting = true;
+    this.requestUpdate();
+  };
 
   /** What the agent's run is doing, for the status; "" while it is idle. */
   #runStatus(): string {
@@ -478,6 +508,10 @@ export class PiPrompt extends PiElement {
   }
 
   protected override updated(changed: PropertyValues<this>): void {
+    if (this.#focusBoxAfterUpdate) {
+      this.#focusBoxAfterUpdate = false;
+      this.shadowRoot?.querySelector<HTMLTextAreaElement>('[part~="textarea"]')?.focus();
+    }
     super.updated(changed);
     const list = this.renderRoot.querySelector<HTMLElement>('[part~="completions"]');
     if (!list) return;

@@ -2,6 +2,7 @@ import type { PiSession } from "@pi-elements/core";
 import { css, html, nothing, type TemplateResult } from "lit";
 import { PiElement } from "../../base/pi-element.js";
 import { ConversationStoreController } from "../../controllers/conversation-store-controller.js";
+import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeIn } from "../../i18n/localize.js";
 import { emit } from "../../internal/events.js";
 import { tokens } from "../../theme/tokens.js";
@@ -181,6 +182,8 @@ export class PiSessionActions extends PiElement {
     compacting: s.info.isCompacting,
     name: s.info.sessionName,
   }));
+  /** Whether the agent process is gone (the bridge reported its exit): no action can reach pi then. */
+  readonly #agent = new SessionStoreController(this, (s) => ({ down: s.agentExit !== undefined }));
   /** The button that opened the dialog, focused again when it closes. */
   #opener: HTMLElement | undefined;
 
@@ -197,15 +200,22 @@ export class PiSessionActions extends PiElement {
     return this.#t(action).replace(/…$/, "");
   }
 
-  /** Why the disruptive actions are disabled now; undefined while they are not. */
+  /** Why the disruptive actions (every action, while the agent is down) are disabled now; undefined while they are not. */
   get #reason(): SessionActionsStringKey | undefined {
+    if (this.#agent.value?.down) return "agentDown";
     const value = this.#store.value;
     return value?.compacting ? "busyCompacting" : value?.streaming ? "busyStreaming" : undefined;
   }
 
+  /** Whether the reason holds for `action`. */
+  #blocks(action: SessionAction): boolean {
+    const reason = this.#reason;
+    return reason === "agentDown" || (reason !== undefined && DISRUPTIVE.has(action));
+  }
+
   /** Whether `action` can be started now. */
   canRun(action: SessionAction): boolean {
-    return !!this.#store.session && !this.busy && !(DISRUPTIVE.has(action) && this.#reason);
+    return !!this.#store.session && !this.busy && !this.#blocks(action);
   }
 
   /** Starts `action` as its button does: opens its dialog, or (Export HTML) sends at once. */
@@ -392,7 +402,7 @@ export class PiSessionActions extends PiElement {
             part="button ${action}-button"
             type="button"
             aria-haspopup=${action === "export" ? nothing : "dialog"}
-            aria-describedby=${DISRUPTIVE.has(action) && reason ? "reason" : nothing}
+            aria-describedby=${this.#blocks(action) ? "reason" : nothing}
             ?disabled=${!this.canRun(action)}
             @click=${() => this.start(action)}
           >

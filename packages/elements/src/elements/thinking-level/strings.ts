@@ -14,6 +14,7 @@ export const en = {
   max: "Max",
   noReasoning: "This model does not reason.",
   noModel: "No model yet.",
+  agentDown: "pi is not running.",
   failed: "pi did not change the thinking level: {error}",
 };
 export type ThinkingLevelStringKey = keyof typeof en;
@@ -29,6 +30,7 @@ export const ja: { [key in ThinkingLevelStringKey]?: string } = {
   max: "最大",
   noReasoning: "このモデルは推論しません。",
   noModel: "モデルがまだありません。",
+  agentDown: "pi が動いていません。",
   failed: "pi は思考レベルを変更しませんでした: {error}",
 };
 
@@ -43,6 +45,7 @@ export const zh: { [key in ThinkingLevelStringKey]?: string } = {
   max: "最大",
   noReasoning: "此模型不进行推理。",
   noModel: "尚无模型。",
+  agentDown: "pi 未在运行。",
   failed: "pi 未更改思考级别: {error}",
 };
 

@@ -2,6 +2,7 @@ import type { PiSession, SessionInfo, ThinkingLevel } from "@pi-elements/core";
 import { css, html, nothing } from "lit";
 import { PiElement } from "../../base/pi-element.js";
 import { ConversationStoreController } from "../../controllers/conversation-store-controller.js";
+import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeIn } from "../../i18n/localize.js";
 import { tokens } from "../../theme/tokens.js";
 import { type ThinkingLevelStringKey, thinkingLevelStrings } from "./strings.js";
@@ -100,6 +101,8 @@ export class PiThinkingLevel extends PiElement {
   declare pending: ThinkingLevel | undefined;
 
   readonly #store = new ConversationStoreController(this, (s) => s.info, { equals: Object.is });
+  /** Whether the agent process is gone (its exit reported): nothing can be set then. */
+  readonly #agent = new SessionStoreController(this, (s) => ({ down: s.agentExit !== undefined }));
   /** The info when `pending` was asked for: `pending` goes once the store has a newer one. */
   #pendingFrom: SessionInfo | undefined;
 
@@ -151,15 +154,21 @@ export class PiThinkingLevel extends PiElement {
     const info = this.#store.value;
     const levels = this.levels;
     const level = this.level;
-    const reason =
-      !info?.model && levels.length === 0 ? "noModel" : levels.length <= 1 && info?.model ? "noReasoning" : undefined;
+    const down = this.#agent.value?.down === true;
+    const reason = down
+      ? "agentDown"
+      : !info?.model && levels.length === 0
+        ? "noModel"
+        : levels.length <= 1 && info?.model
+          ? "noReasoning"
+          : undefined;
     const known = (l: string): l is ThinkingLevelStringKey => Object.hasOwn(thinkingLevelStrings.en, l);
     return html`<span part="base">
         <label for="select">${this.#t("label")}</label>
         <select
           id="select"
           part="select"
-          ?disabled=${!this.#store.session || levels.length <= 1}
+          ?disabled=${!this.#store.session || levels.length <= 1 || down}
           aria-describedby=${[reason ? "note" : "", this.error ? "error" : ""].filter(Boolean).join(" ") || nothing}
           @change=${(event: Event) => void this.setLevel((event.target as HTMLSelectElement).value as ThinkingLevel)}
         >
