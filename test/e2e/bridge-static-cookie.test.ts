@@ -235,11 +235,7 @@ for (const engine of ENGINES.filter(({ name }) => engines().includes(name.toLowe
         "subprotocol refused 4401",
       ]);
       // Each refused as a token is (the page can read why: 4401), none let in.
-      assert.deepEqual(fromPage, [
-        "cookie alone closed 4401",
-        "?token=cookie closed 4401",
-        "subprotocol closed 4401",
-      ]);
+      assert.deepEqual(fromPage, ["cookie alone closed 4401", "?token=cookie closed 4401", "subprotocol closed 4401"]);
       assert.ok(!cookie.includes(bridge.token as string), "the cookie carries the token");
     });
 
