@@ -18,9 +18,15 @@ export function bridgeUrlFromPage(): string | undefined {
 }
 
 export class DemoLive extends LitElement {
-  static override properties = { session: { state: true }, conversation: { state: true } };
+  static override properties = {
+    session: { state: true },
+    conversation: { state: true },
+    agentDown: { state: true },
+  };
   declare session: PiSession | undefined;
   declare conversation: ConversationSnapshot | undefined;
+  /** pi has exited (the bridge said so): a suggestion could not reach it. */
+  declare agentDown: boolean;
   #unsubscribe: (() => void) | undefined;
   readonly #phone = matchMedia("(max-width: 30rem)");
   readonly #onPhoneChange = () => this.requestUpdate();
@@ -34,9 +40,16 @@ export class DemoLive extends LitElement {
       const store = conversationOf(session);
       this.session = session;
       this.conversation = store.getSnapshot();
-      this.#unsubscribe = store.subscribe(() => {
+      const fromStore = store.subscribe(() => {
         this.conversation = store.getSnapshot();
       });
+      const fromUi = session.ui.subscribe(() => {
+        this.agentDown = session.ui.getSnapshot().agentExit !== undefined;
+      });
+      this.#unsubscribe = () => {
+        fromStore();
+        fromUi();
+      };
     }
   }
 
@@ -56,7 +69,7 @@ export class DemoLive extends LitElement {
 
   #suggestions() {
     const conversation = this.conversation;
-    const idle = (conversation?.run.status ?? "idle") === "idle";
+    const idle = (conversation?.run.status ?? "idle") === "idle" && !this.agentDown;
     // A handful of turns in, the reader knows what to do: the row leaves room for the conversation.
     const userMessages =
       conversation?.entries.filter((entry) => entry.kind === "message" && entry.message.role === "user").length ?? 0;
