@@ -47,10 +47,10 @@ const texts = (session: PiSession) =>
 describe("session.attach(observer)", () => {
   test("the observer hears events, bridge messages, commands, answers and transport states from then on", async () => {
     const { transport, session } = setup();
-    transport.receive({ type: "agent_start" });
+    transport.receive({ type: "agent_start" }, { type: "agent_end", messages: [] });
     const { calls, observer } = recorder();
     session.attach(observer);
-    assert.deepEqual(calls, [], "nothing that came before is replayed");
+    assert.deepEqual(calls, [], "nothing that came before is replayed: that run ended");
     transport.receive({ type: "turn_start" }, { type: "a_newer_event" });
     transport.receive({ type: "pi-elements/agent_start", pid: 7 });
     const answered = session.send("get_state", {});
@@ -131,6 +131,68 @@ describe("session.attach(observer)", () => {
       ],
       "the other observer heard the event being dispatched and every later one",
     );
+  });
+});
+
+describe("a store made in the middle of a run (pi 1.x streams only deltas)", () => {
+  const answer = assistant([{ type: "text", text: "The answer so far, and then the rest of it." }]);
+  const streamingText = (session: PiSession) =>
+    (conversationOf(session).getSnapshot().streaming?.blocks ?? [])
+      .map((block) => (block?.type === "text" ? block.text : ""))
+      .join("");
+
+  test("shows the answer so far at once, then streams on, as a store made at agent_start would", () => {
+    for (const version of ["1.6.0", "0.73.1"] as const) {
+      const { transport, schedule, session } = setup();
+      const events = streamAssistant(version, answer, 5);
+      const half = Math.floor(events.length / 2);
+      transport.receive({ type: "agent_start" }, { type: "turn_start" }, ...events.slice(0, half));
+      const store = conversationOf(session, { schedule: schedule.schedule });
+      schedule.runAll();
+      const soFar = streamingText(session);
+      assert.ok(soFar.length > 0 && answer.content[0]!.type === "text", `${version}: some text at once`);
+      assert.ok(answer.content[0]!.text.startsWith(soFar), `${version}: ${JSON.stringify(soFar)}`);
+      assert.equal(store.getSnapshot().run.status, "streaming", `${version}: pi is working`);
+      transport.receive(...events.slice(half, -1));
+      schedule.runAll();
+      assert.equal(streamingText(session), answer.content[0]!.text, `${version}: the rest streamed on`);
+    }
+  });
+
+  test("hears the run once: a second observer, or a run that ended, gets nothing replayed", () => {
+    const { transport, session } = setup();
+    transport.receive({ type: "agent_start" }, { type: "turn_start" });
+    const first = recorder();
+    session.attach(first.observer);
+    assert.deepEqual(first.calls, [
+      ["agentEvent", "agent_start"],
+      ["agentEvent", "turn_start"],
+    ]);
+    const second = recorder();
+    session.attach(second.observer);
+    assert.deepEqual(second.calls, [], "the first observer took it");
+  });
+
+  test("is bounded: past maxRunLogChars the run is not kept, and the store starts from pi's history", () => {
+    const transport = new FakeTransport();
+    const session = new PiSession(transport, { maxRunLogChars: 300 });
+    transport.receive({ type: "agent_start" }, ...streamAssistant("1.6.0", answer, 2).slice(0, -1));
+    const { calls, observer } = recorder();
+    session.attach(observer);
+    assert.deepEqual(calls, []);
+  });
+
+  test("a reconnect's hello, or the agent's exit, forgets the run (the bridge's replay restates one still going)", () => {
+    for (const end of [
+      { type: "pi-elements/hello", protocol: 1 },
+      { type: "pi-elements/agent_exit", code: 1 },
+    ]) {
+      const { transport, session } = setup();
+      transport.receive({ type: "agent_start" }, { type: "turn_start" }, end);
+      const { calls, observer } = recorder();
+      session.attach(observer);
+      assert.deepEqual(calls, [], end.type);
+    }
   });
 });
 

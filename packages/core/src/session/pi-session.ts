@@ -39,6 +39,7 @@ import { type DialogClosed, type DialogSession, Dialogs } from "./dialogs.js";
 export type { DialogClosed, DialogClosedReason } from "./dialogs.js";
 
 import { PiCommandError, PiSessionClosedError } from "./errors.js";
+import { RunLog } from "./run-log.js";
 import type { AgentExit, UiStore } from "./ui-snapshot.js";
 import { toNotifyType, UiState } from "./ui-state.js";
 
@@ -49,6 +50,11 @@ export interface PiSessionOptions {
   maxNotifications?: number;
   /** How store notifications are batched. Default `queueMicrotask`. */
   schedule?: (flush: () => void) => void;
+  /**
+   * Most characters of the run under way kept for a store that attaches in its middle (see `attach`). Default
+   * `DEFAULT_RUN_LOG_CHARS`, 2 Mi.
+   */
+  maxRunLogChars?: number;
 }
 
 /** A command as sent: its type, its id and its params. */
@@ -176,6 +182,8 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
   readonly #listened = new Set<string>();
   /** What `attach` added, in order. A new array on every change, so a call that attaches or detaches is safe. */
   #observers: readonly SessionObserver[] = [];
+  /** The run so far, while no store is attached (see `attach`). */
+  readonly #runLog: RunLog;
 
   override addEventListener: TypedEventTarget<SessionEventMap>["addEventListener"] = (type, listener, options) => {
     this.#listened.add(type);
@@ -186,6 +194,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
     super();
     this.transport = transport;
     this.#clock = options.clock ?? realClock;
+    this.#runLog = new RunLog(options.maxRunLogChars);
     this.#state = new UiState({ ...options, connection: transport.state, connectionEnd: transport.end });
     this.#dialogs = new Dialogs(this.#state, this.#clock, (dialog, reason, fields) => {
       if (fields) this.#sendUiResponse({ id: dialog.id, ...fields });
@@ -204,10 +213,15 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
   /**
    * Attaches a store to the session's path (`@pi-elements/core/conversation` attaches the conversation store so): the
    * observer hears every agent event, bridge message, command sent and successful answer, and transport state from
-   * now on, by plain calls (see `SessionObserver`). Nothing that came before is replayed.
+   * now on, by plain calls (see `SessionObserver`). The first observer, when it attaches in the middle of a run, first
+   * hears that run's agent events so far (kept while nothing was attached, from agent_start, up to
+   * `maxRunLogChars`): pi 1.x streams only deltas, and without them the answer so far would not show until its end.
+   * Nothing else that came before is replayed.
    */
   attach(observer: SessionObserver): SessionAttachment {
+    const run = this.#runLog.take();
     this.#observers = [...this.#observers, observer];
+    for (const event of run) observer.agentEvent?.(event);
     return {
       diagnose: (diagnostic) => this.#diagnose(diagnostic),
       detach: () => {
@@ -375,7 +389,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
     } else if (isBridgeType(message.type)) {
       this.#onBridgeMessage(message, line);
     } else {
-      this.#onAgentEvent(message);
+      this.#onAgentEvent(message, line.length);
     }
   };
 
@@ -502,6 +516,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
         this.#state.reset();
         // A run still going is in the replay (its agent_start); one that ended while this page was away is not.
         this.#state.setStreaming(false);
+        this.#runLog.clear();
         break;
       case "pi-elements/dialog_closed": {
         this.#dialogs.close(bridge.id, "remote");
@@ -517,6 +532,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
         this.#state.setStreaming(false);
         // What the dead process's extensions showed (statuses such as "● ready", widgets) no longer holds.
         this.#state.reset();
+        this.#runLog.clear();
         this.#dialogs.clear("agent_exit");
         break;
       }
@@ -538,13 +554,15 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
     for (const observer of this.#observers) observer.bridgeMessage?.(bridge);
   }
 
-  #onAgentEvent(event: AgentEventBase): void {
-    if (event.type === "agent_start") this.#state.setStreaming(true);
+  #onAgentEvent(event: AgentEventBase, chars: number): void {
     // pi 0.73's run ends at agent_end. pi 1.x's agent_end says whether pi retries (`willRetry`, true or false), and
     // its run ends only at agent_settled: until then pi refuses a new prompt ("Agent is already processing").
-    else if (event.type === "agent_end" && typeof event.willRetry !== "boolean") this.#state.setStreaming(false);
-    else if (event.type === "agent_settled") this.#state.setStreaming(false);
+    const ended =
+      (event.type === "agent_end" && typeof event.willRetry !== "boolean") || event.type === "agent_settled";
+    if (event.type === "agent_start") this.#state.setStreaming(true);
+    else if (ended) this.#state.setStreaming(false);
     else if (event.type === "extension_error") this.#reportExtensionError(event);
+    if (this.#observers.length === 0) this.#runLog.hear(event, chars, ended);
     for (const observer of this.#observers) observer.agentEvent?.(event);
     this.#emit("agent-event", event);
     if (this.#listened.has(event.type) && KNOWN_AGENT_EVENTS.has(event.type)) {
