@@ -41,8 +41,9 @@ const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 describe("canClearQueue", () => {
   test("is true once pi answered get_available_thinking_levels (1.x), false before and on 0.73.1", () => {
     assert.equal(canClearQueue(undefined), false);
-    assert.equal(canClearQueue({ availableThinkingLevels: undefined }), false);
-    assert.equal(canClearQueue({ availableThinkingLevels: ["off", "high"] }), true);
+    assert.equal(canClearQueue({ protocol: undefined }), false);
+    assert.equal(canClearQueue({ protocol: "0.73" }), false);
+    assert.equal(canClearQueue({ protocol: "1.x" }), true);
   });
 });
 

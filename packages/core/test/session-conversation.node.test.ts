@@ -7,7 +7,7 @@ import { describe, test } from "node:test";
 import { conversationOf } from "../src/conversation/conversation-of.js";
 import { PiSession } from "../src/session/pi-session.js";
 import { assistant, streamAssistant, user, userTurn } from "./conversation-wire.js";
-import { FakeTransport, ManualSchedule } from "./session-fakes.js";
+import { FakeTransport, ManualClock, ManualSchedule } from "./session-fakes.js";
 
 const CONNECT = [
   "get_state",
@@ -115,6 +115,7 @@ describe("conversationOf(session)", () => {
     );
     assert.equal(info.thinkingLevel, "medium");
     assert.deepEqual(info.availableThinkingLevels, ["off", "low", "medium", "high"]);
+    assert.equal(info.protocol, "1.x", "learned from its answer to get_available_thinking_levels");
     assert.equal(info.sessionId, "s1");
     assert.equal(info.sessionName, "work");
     assert.equal(info.isStreaming, false);
@@ -122,13 +123,48 @@ describe("conversationOf(session)", () => {
     assert.equal(info.stats?.contextUsage?.percent, 1.5);
   });
 
-  test("pi 0.73.1 lacks get_available_thinking_levels: its failure is not shown to the user", () => {
-    const { session, answer, transport } = setup();
+  test("pi 0.73.1 lacks get_available_thinking_levels: its failure is not shown, the protocol is learned once, never asked again", async () => {
+    const { session, answer, transport, sent } = setup();
     void conversation(session);
-    answer("get_available_thinking_levels", undefined, false);
+    sent();
+    // As pi 0.73.1 answers a command it does not know: no id (the session settles the one in flight of that name).
+    transport.receive({
+      type: "response",
+      command: "get_available_thinking_levels",
+      success: false,
+      error: "Unknown command: get_available_thinking_levels",
+    });
+    await Promise.resolve();
     assert.deepEqual(session.ui.getSnapshot().notifications, []);
-    assert.equal(conversation(session).getSnapshot().info.availableThinkingLevels, undefined);
-    assert.ok(transport.sent.length >= 5);
+    const { info } = conversation(session).getSnapshot();
+    assert.equal(info.availableThinkingLevels, undefined);
+    assert.equal(info.protocol, "0.73");
+    // A model change asks pi's state again, not the levels it cannot give.
+    const switched = session.send("set_model", { provider: "p", modelId: "b" });
+    answer("set_model", model("b"));
+    await switched;
+    await Promise.resolve();
+    assert.deepEqual(sent(), ["set_model", "get_state"]);
+    // A new pi process behind the bridge is asked again (it may be another version).
+    transport.receive({ type: "pi-elements/agent_start", pid: 2 }, { type: "pi-elements/hello", protocol: 1 });
+    assert.equal(conversation(session).getSnapshot().info.protocol, undefined);
+    assert.ok(sent().includes("get_available_thinking_levels"));
+  });
+
+  test("the probe has a bound on the session's clock: a pi that never answers it leaves nothing pending", async () => {
+    const transport = new FakeTransport();
+    const clock = new ManualClock();
+    const session = new PiSession(transport, { clock });
+    const store = conversationOf(session);
+    const probe = transport.sentMessages().find((m) => m.type === "get_available_thinking_levels");
+    assert.ok(probe, "the probe was sent");
+    assert.equal(clock.pending, 1, "one timer: the probe's bound");
+    clock.advance(30_000);
+    await Promise.resolve();
+    await Promise.resolve();
+    assert.equal(clock.pending, 0);
+    // A late answer is no longer waited for; the store learned nothing from the silence.
+    assert.equal(store.getSnapshot().info.protocol, undefined);
   });
 
   test("events stream into it with no per-token event dispatched", () => {

@@ -15,6 +15,9 @@ import { ConversationState } from "./conversation-state.js";
 import type { ConversationStore } from "./snapshot.js";
 import { ConversationSync } from "./sync.js";
 
+/** The bound on a probe (a command pi may not know) on the session's clock: no pi leaves it pending for ever. */
+const PROBE_TIMEOUT_MS = 30_000;
+
 export interface ConversationOptions {
   /**
    * How the store's notifications are batched. Default: once per animation frame where there are frames (a browser),
@@ -49,12 +52,12 @@ function attachConversation(session: PiSession, options: ConversationOptions): C
     schedule: options.schedule ?? frameSchedule,
     onInvalidMessage: (problem, message) => diagnose(problem, message),
   });
-  const sync = new ConversationSync(state, (type) => {
+  const sync = new ConversationSync(state, (type, probe) => {
     (session.send as (type: string, params: object, options: SendOptions) => Promise<unknown>)(
       type,
       {},
-      { report: false },
-    ).catch(() => {});
+      probe ? { report: false, timeout: PROBE_TIMEOUT_MS } : { report: false },
+    ).catch((error: unknown) => sync.onFailed(type, error));
   });
   /** The store's `mark()` when each command in flight was sent, for the merge rule of `get_messages`. */
   const marks = new WeakMap<object, number>();
@@ -70,6 +73,8 @@ function attachConversation(session: PiSession, options: ConversationOptions): C
       // A new pi process: a new session, whatever this page showed before.
       if (message.type === "pi-elements/agent_start") {
         state.reset();
+        // Learned again from the new process (the bridge's command may now run another pi).
+        state.setInfo({ protocol: undefined });
         sync.connect(true);
       }
     },

@@ -70,6 +70,7 @@ const EMPTY_INFO: SessionInfo = Object.freeze({
   availableModels: undefined,
   thinkingLevel: undefined,
   availableThinkingLevels: undefined,
+  protocol: undefined,
   sessionId: undefined,
   sessionName: undefined,
   sessionFile: undefined,

@@ -10,12 +10,12 @@ import type { PiSession } from "../session/pi-session.js";
 import type { Queues, SessionInfo } from "./snapshot.js";
 
 /**
- * Whether pi can clear its queues (`clear_queue`, pi 1.x). Told by its answer to `get_available_thinking_levels`,
- * which came in the same 1.x line and which the store asks on connect: 0.73.1 has neither, and until that answer
- * comes the version is not known, so this says false.
+ * Whether pi can clear its queues (`clear_queue`, pi 1.x): the session info's `protocol`, learned from pi's answer to
+ * `get_available_thinking_levels`, which came in the same 1.x line: 0.73.1 has neither, and until that answer comes
+ * the version is not known, so this says false.
  */
-export function canClearQueue(info: Pick<SessionInfo, "availableThinkingLevels"> | undefined): boolean {
-  return info?.availableThinkingLevels !== undefined;
+export function canClearQueue(info: Pick<SessionInfo, "protocol"> | undefined): boolean {
+  return info?.protocol === "1.x";
 }
 
 /**

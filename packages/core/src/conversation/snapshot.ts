@@ -172,6 +172,12 @@ export interface SessionInfo {
   readonly thinkingLevel: ThinkingLevel | undefined;
   /** `get_available_thinking_levels` (pi 1.6); undefined on 0.73.1, which lacks the command. */
   readonly availableThinkingLevels: readonly ThinkingLevel[] | undefined;
+  /**
+   * The protocol the pi behind this session speaks, learned once per pi process from its answer to
+   * `get_available_thinking_levels`: "1.x" (it has the command, and `clear_queue`, and streams deltas), "0.73" (it
+   * says "Unknown command"; the store then stops asking), undefined until that answer.
+   */
+  readonly protocol: "0.73" | "1.x" | undefined;
   readonly sessionId: string | undefined;
   readonly sessionName: string | undefined;
   readonly sessionFile: string | undefined;

@@ -34,8 +34,14 @@ import type { ModelInfo, SessionState, ThinkingLevel } from "../protocol/command
 import type { AgentEventBase } from "../protocol/events.js";
 import type { ConversationState } from "./conversation-state.js";
 
-/** How the sync sends: a command whose failure is not shown to the user. */
-export type SyncSend = (type: string) => void;
+/**
+ * How the sync sends: a command whose failure is not shown to the user; `probe` is a command pi may not know, sent
+ * with a bound on the session's clock so that no pi leaves it pending for ever.
+ */
+export type SyncSend = (type: string, probe?: boolean) => void;
+
+/** The command whose answer says which protocol pi speaks (see `SessionInfo.protocol`). */
+const PROBE = "get_available_thinking_levels";
 
 const CONNECT_COMMANDS = [
   "get_state",
@@ -59,7 +65,22 @@ export class ConversationSync {
   /** A connect. `gap`: the connection was lost since the last one, so the streaming message is dropped. */
   connect(gap: boolean): void {
     if (gap) this.#state.dropStreaming();
-    for (const type of CONNECT_COMMANDS) this.#send(type);
+    for (const type of CONNECT_COMMANDS) {
+      if (type === PROBE) this.#probe();
+      else this.#send(type);
+    }
+  }
+
+  /** Asks for the thinking levels, unless pi has shown it lacks the command (0.73). */
+  #probe(): void {
+    if (this.#state.getSnapshot().info.protocol !== "0.73") this.#send(PROBE, true);
+  }
+
+  /** A command the sync sent failed with `error` (pi's words, or the session's bound or close). */
+  onFailed(type: string, error: unknown): void {
+    // pi 0.73.1's answer to a command it does not know (PiCommandError's message is pi's error).
+    if (type === PROBE && error instanceof Error && /^Unknown command/.test(error.message))
+      this.#state.setInfo({ protocol: "0.73" });
   }
 
   /** An agent event, after the store applied it. */
@@ -89,7 +110,8 @@ export class ConversationSync {
         if (Array.isArray(value.models)) state.setInfo({ availableModels: value.models as ModelInfo[] });
         return;
       case "get_available_thinking_levels":
-        if (Array.isArray(value.levels)) state.setInfo({ availableThinkingLevels: value.levels as ThinkingLevel[] });
+        if (Array.isArray(value.levels))
+          state.setInfo({ availableThinkingLevels: value.levels as ThinkingLevel[], protocol: "1.x" });
         return;
       case "get_session_stats":
         state.setStats(value);
@@ -97,7 +119,7 @@ export class ConversationSync {
       case "set_model":
         if (typeof value.id === "string") state.setInfo({ model: value as ModelInfo });
         this.#send("get_state");
-        this.#send("get_available_thinking_levels");
+        this.#probe();
         return;
       case "cycle_model":
         if (typeof value.model === "object" && value.model !== null) {
@@ -107,7 +129,7 @@ export class ConversationSync {
           });
         }
         this.#send("get_state");
-        this.#send("get_available_thinking_levels");
+        this.#probe();
         return;
       case "set_thinking_level":
         if (typeof command.level === "string") state.setInfo({ thinkingLevel: command.level as ThinkingLevel });
@@ -141,7 +163,7 @@ export class ConversationSync {
       this.connect(false);
     } else if (command === "set_model" || command === "cycle_model") {
       this.#send("get_state");
-      this.#send("get_available_thinking_levels");
+      this.#probe();
     } else if (OTHER_STATE_CHANGES.has(command)) this.#send("get_state");
     else if (command === "bash") this.#send("get_messages");
   }
