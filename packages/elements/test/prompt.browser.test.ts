@@ -384,6 +384,19 @@ describe("pi-prompt with a session", () => {
       expect(button(el, "send")!.disabled).to.equal(false);
     });
 
+    it("says pi stopped, not that it crashed, when it ended by itself (exit code 0)", async () => {
+      const el = await fixture<PiPrompt>(html`<pi-prompt .session=${agent.session}></pi-prompt>`);
+      exit({ code: 1, stderrTail: [], restart: "on-request" });
+      await settle();
+      const crashed = getComputedStyle(alert(el)!).borderInlineStartColor;
+      agent.send({ type: "pi-elements/agent_start", pid: 3 });
+      exit({ code: 0, stderrTail: [], restart: "on-request" });
+      await settle();
+      expect(alert(el)!.textContent).to.equal("pi has stopped (it ended by itself).Restart pi");
+      // Not drawn as an error: the crash's red edge is not there.
+      expect(getComputedStyle(alert(el)!).borderInlineStartColor).to.not.equal(crashed);
+    });
+
     it("under a bridge that restarts only with itself (--restart never) says so instead of offering a button", async () => {
       const el = await fixture<PiPrompt>(html`<pi-prompt .session=${agent.session}></pi-prompt>`);
       exit({ restart: "never" });

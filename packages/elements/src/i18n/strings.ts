@@ -58,6 +58,8 @@ export const en = {
   reconnecting: "Reconnecting…",
   closed: "Disconnected",
   agentExited: "The agent exited (code {code})",
+  /** Instead of agentExited when pi ended by itself (exit code 0: an extension's ctx.shutdown(), /quit). */
+  agentStopped: "pi has stopped (it ended by itself).",
   /** The button in the agent-exit alert that asks the bridge to start pi again. */
   restartAgent: "Restart pi",
   /** That button while pi starts again. */
@@ -164,6 +166,7 @@ export const ja: StringTable = {
   notAnImage: "{name} は PNG・JPEG・GIF・WebP 画像ではないため添付しません。",
   closed: "切断されました",
   agentExited: "エージェントが終了しました（コード {code}）",
+  agentStopped: "pi は自ら終了しました。",
   restartAgent: "pi を再起動",
   restarting: "再起動中…",
   restartNever: "このブリッジは pi を再起動しません（--restart never）。pi-bridge を再起動してください。",
@@ -236,6 +239,7 @@ export const zhHans: StringTable = {
   notAnImage: "{name} 不是 PNG、JPEG、GIF 或 WebP 图片，未附加。",
   closed: "已断开",
   agentExited: "代理已退出（代码 {code}）",
+  agentStopped: "pi 已自行结束。",
   restartAgent: "重启 pi",
   restarting: "正在重启…",
   restartNever: "此桥接不会重启 pi（--restart never）：请重启 pi-bridge。",

@@ -145,6 +145,10 @@ export const styles = [
       padding-inline-start: var(--_space);
       border-inline-start: 3px solid var(--_error);
     }
+    /* pi ended by itself (exit code 0): not an error. */
+    [part~="agent-exit"].clean {
+      border-inline-start-color: var(--_border);
+    }
     summary {
       cursor: pointer;
     }

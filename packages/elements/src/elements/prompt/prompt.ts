@@ -374,7 +374,9 @@ export class PiPrompt extends PiElement {
     const exit = this.agentExit;
     if (!exit) return nothing;
     const code = exit.code ?? exit.signal ?? "?";
-    const text = localizeOwn(this, "agentExited", { code });
+    // Code 0 is pi ending by itself (an extension's ctx.shutdown(), /quit): no crash, said as such.
+    const clean = exit.code === 0;
+    const text = localizeOwn(this, clean ? "agentStopped" : "agentExited", { code });
     const tail = exit.stderrTail;
     // The bridge restarts it on request (or by itself, "always": asking does it now); under --restart never only a
     // restart of the bridge can, which is said instead of a button that could not work.
@@ -386,7 +388,7 @@ export class PiPrompt extends PiElement {
             this,
             this.#restarting ? "restarting" : "restartAgent",
           )}</button>`;
-    return html`<div part="agent-exit" role="alert">${
+    return html`<div part="agent-exit" class=${clean ? "clean" : ""} role="alert">${
       tail.length > 0
         ? html`<details><summary>${text}</summary><pre part="stderr">${tail.join("\n")}</pre></details>`
         : text
