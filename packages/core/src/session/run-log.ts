@@ -33,10 +33,9 @@ export class RunLog {
       this.#keeping = true;
     }
     if (!this.#keeping) return;
-    if (ended) return this.clear();
     this.#chars += chars;
-    if (this.#chars > this.#maxChars) return this.clear();
-    this.#events.push(event);
+    if (ended || this.#chars > this.#maxChars) this.clear();
+    else this.#events.push(event);
   }
 
   /** The run so far, oldest first, and forgets it (it goes to the one store that attaches). */
