@@ -108,8 +108,8 @@ export function createBridgeServer(options: BridgeServerOptions): Server {
         const refusal = gate.check(request, hub.connections);
         if (refusal === undefined) hub.accept(request, socket, head);
         else
-          gate.refuse(request, socket, refusal, () =>
-            hub.acceptToClose(request, socket, head, refusal.closeCode ?? 1008, refusal.text, flushTimeoutMs),
+          gate.refuse(request, socket, refusal, (code, reason) =>
+            hub.acceptToClose(request, socket, head, code, reason, flushTimeoutMs),
           );
       },
       () => socket.destroy(),

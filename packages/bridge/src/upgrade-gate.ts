@@ -121,9 +121,14 @@ export class UpgradeGate {
   /**
    * Answers a refused upgrade on its raw socket (a wrong token in its turn), closes it, and logs it. The socket is
    * destroyed once the answer is written, whether or not the peer ever closes its side. A refusal with a `closeCode`
-   * is answered by `closeAfterHandshake` instead (the client hub's), when given.
+   * is answered by `closeAfterHandshake(code, reason)` instead (the client hub's), when given.
    */
-  refuse(request: IncomingMessage, socket: Duplex, refusal: Refusal, closeAfterHandshake?: () => void): void {
+  refuse(
+    request: IncomingMessage,
+    socket: Duplex,
+    refusal: Refusal,
+    closeAfterHandshake?: (code: number, reason: string) => void,
+  ): void {
     const from = request.socket.remoteAddress ?? "?";
     const origin = request.headers.origin === undefined ? "" : `, Origin ${JSON.stringify(request.headers.origin)}`;
     this.#refusalLog(`[pi-bridge] refused a connection from ${from}: ${refusal.status} ${refusal.text}${origin}`);
@@ -135,7 +140,9 @@ export class UpgradeGate {
         this.#options.flushTimeoutMs ?? 1000,
         this.#clock,
       );
-    const answer = refusal.closeCode !== undefined && closeAfterHandshake ? closeAfterHandshake : raw;
+    const { closeCode } = refusal;
+    const answer =
+      closeCode !== undefined && closeAfterHandshake ? () => closeAfterHandshake(closeCode, refusal.text) : raw;
     if (refusal.paced) this.#failures.delay(answer);
     else answer();
   }
