@@ -1,4 +1,4 @@
-import type { TransportEnd } from "@pi-elements/core";
+import type { TransportEnd, UiSnapshot } from "@pi-elements/core";
 import type { StringKey } from "../i18n/strings.js";
 
 /**
@@ -7,4 +7,12 @@ import type { StringKey } from "../i18n/strings.js";
  */
 export function sessionEndKey(end: TransportEnd | undefined): StringKey {
   return end?.reason === "refused" ? "tokenRefused" : "sessionEnded";
+}
+
+/**
+ * The session-store slice of a control that nothing can reach while the agent process is gone (its exit reported):
+ * `down` is true until the bridge reports it started again.
+ */
+export function agentDown(snapshot: UiSnapshot): { down: boolean } {
+  return { down: snapshot.agentExit !== undefined };
 }

@@ -8,6 +8,7 @@ import { normalizeForMatch } from "../../controllers/typeahead-controller.js";
 import { localizeIn, nearestLang } from "../../i18n/localize.js";
 import { emit } from "../../internal/events.js";
 import { formatTokens } from "../../internal/format-tokens.js";
+import { agentDown } from "../../internal/session-end.js";
 import { tokens } from "../../theme/tokens.js";
 import { type ModelPickerStringKey, modelPickerStrings } from "./strings.js";
 
@@ -206,7 +207,7 @@ export class PiModelPicker extends PiElement {
   }));
   readonly #ime = new ImeGuardController(this);
   /** Whether the agent process is gone (its exit reported): no model can be chosen then. */
-  readonly #agent = new SessionStoreController(this, (s) => ({ down: s.agentExit !== undefined }));
+  readonly #agent = new SessionStoreController(this, agentDown);
 
   constructor() {
     super();

@@ -5,6 +5,7 @@ import { ConversationStoreController } from "../../controllers/conversation-stor
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeIn } from "../../i18n/localize.js";
 import { emit } from "../../internal/events.js";
+import { agentDown } from "../../internal/session-end.js";
 import { tokens } from "../../theme/tokens.js";
 import { type SessionActionsStringKey, sessionActionsStrings } from "./strings.js";
 
@@ -183,7 +184,7 @@ export class PiSessionActions extends PiElement {
     name: s.info.sessionName,
   }));
   /** Whether the agent process is gone (the bridge reported its exit): no action can reach pi then. */
-  readonly #agent = new SessionStoreController(this, (s) => ({ down: s.agentExit !== undefined }));
+  readonly #agent = new SessionStoreController(this, agentDown);
   /** The button that opened the dialog, focused again when it closes. */
   #opener: HTMLElement | undefined;
 

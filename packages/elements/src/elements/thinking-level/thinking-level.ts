@@ -4,6 +4,7 @@ import { PiElement } from "../../base/pi-element.js";
 import { ConversationStoreController } from "../../controllers/conversation-store-controller.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeIn } from "../../i18n/localize.js";
+import { agentDown } from "../../internal/session-end.js";
 import { tokens } from "../../theme/tokens.js";
 import { type ThinkingLevelStringKey, thinkingLevelStrings } from "./strings.js";
 
@@ -102,7 +103,7 @@ export class PiThinkingLevel extends PiElement {
 
   readonly #store = new ConversationStoreController(this, (s) => s.info, { equals: Object.is });
   /** Whether the agent process is gone (its exit reported): nothing can be set then. */
-  readonly #agent = new SessionStoreController(this, (s) => ({ down: s.agentExit !== undefined }));
+  readonly #agent = new SessionStoreController(this, agentDown);
   /** The info when `pending` was asked for: `pending` goes once the store has a newer one. */
   #pendingFrom: SessionInfo | undefined;
 
