@@ -13,6 +13,7 @@ import { playwrightLauncher } from "@web/test-runner-playwright";
 import { engines, firefoxLaunchOptions } from "./scripts/browsers.mjs";
 import { launchOptions } from "./scripts/chromium.mjs";
 import { plan } from "./test/engines.mjs";
+import { failureReporter } from "./test/support/failure-reporter.mjs";
 import { FirefoxLauncher } from "./test/support/firefox-launcher.mjs";
 import { timingReporter } from "./test/support/timing-reporter.mjs";
 import { WebKitLauncher } from "./test/support/webkit-launcher.mjs";
@@ -61,7 +62,7 @@ export default {
     ...testServerPlugins({ storybook: [...planned.values()].flat().includes("test/browser/storybook.test.ts") }),
   ],
   browsers: Object.values(browsers),
-  reporters: [defaultReporter(), timingReporter()],
+  reporters: [defaultReporter(), timingReporter(), failureReporter()],
   concurrency: 2,
   // A bound against a hang, not a timed assertion: axe passes on two cores shared by two engines can take over 10 s.
   testFramework: { config: { timeout: 30000 } },

@@ -116,6 +116,24 @@ export function countsOf(output) {
   return found ? counts : undefined;
 }
 
+/**
+ * The lines of a step's output that name a failed test: the browser runner's "FAILED …" lines
+ * (test/support/failure-reporter.mjs) and, from Node's test runner's closing "failing tests" list, each test's place,
+ * name and its error's first line (the same failures reported where they happen are left out). At most `max`.
+ * @param {string} output
+ */
+export function failuresOf(output, max = 30) {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the runners colour their output with ANSI escapes.
+  const text = output.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
+  const browser = text.match(/^FAILED .*$/gm) ?? [];
+  const list = text.split(/^✖ failing tests:$/m)[1] ?? "";
+  const node = [...list.matchAll(/^test at (.+)\n✖ (.+?)(?: \([\d.]+m?s\))?\n\s*(.*)$/gm)].map(
+    ([, where, name, error]) => `FAILED ${where} › ${name}: ${error.length > 240 ? `${error.slice(0, 239)}…` : error}`,
+  );
+  const lines = [...new Set([...browser, ...node])];
+  return lines.length > max ? [...lines.slice(0, max), `… and ${lines.length - max} more`] : lines;
+}
+
 /** What the steps that passed provide to those after them. */
 const provided = {};
 
@@ -150,7 +168,14 @@ function run(step, buffered = false) {
       });
     }
     const done = (code) =>
-      resolve({ code, started, seconds: (performance.now() - started) / 1000, counts: countsOf(output), print });
+      resolve({
+        code,
+        started,
+        seconds: (performance.now() - started) / 1000,
+        counts: countsOf(output),
+        failures: code === 0 ? [] : failuresOf(output),
+        print,
+      });
     // No exit code: ended by a signal, a failure.
     child.once("close", (code) => done(code ?? 1));
     child.once("error", (error) => {
@@ -251,6 +276,11 @@ async function main(names) {
     cells.map((cell, i) => (i >= 3 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join("  ");
   console.log(`\n${line(header)}\n${widths.map((w) => "─".repeat(w)).join("  ")}`);
   for (const row of rows) console.log(line(row));
+
+  // CI keeps the log's tail: say here which tests failed, not only in the middle of the log.
+  for (const { step, failures } of results.filter((result) => result.failures.length > 0)) {
+    console.log(`\nWhat failed in ${step.name}:\n${failures.join("\n")}`);
+  }
 
   const sum = { passed: 0, failed: 0, skipped: 0 };
   for (const { counts } of results) for (const key of Object.keys(sum)) sum[key] += counts?.[key] ?? 0;

@@ -1,11 +1,13 @@
 /** The test command's summary (scripts/run-steps.mjs) reads the counts its steps' runners print. */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 // @ts-expect-error: plain JS without types, run by Node as it is.
-import { countsOf, LANES, runLanes } from "../scripts/run-steps.mjs";
+import { countsOf, failuresOf, LANES, runLanes } from "../scripts/run-steps.mjs";
+import { failureReporter } from "./support/failure-reporter.mjs";
 
 describe("the test command's counts", () => {
   it("sums the test runner's last progress line per engine, escapes and all", () => {
@@ -26,6 +28,85 @@ describe("the test command's counts", () => {
 
   it("says nothing for a step without tests", () => {
     assert.equal(countsOf("Checked 476 files in 950ms. No fixes applied.\n"), undefined);
+  });
+});
+
+describe("the test command's list of what failed", () => {
+  it("names each test Node's runner failed, with its place and its error's first line, once", () => {
+    const dir = mkdtempSync(join(tmpdir(), "failures-"));
+    try {
+      const file = join(dir, "a.test.mjs");
+      writeFileSync(
+        file,
+        'import { describe, it } from "node:test";\n' +
+          'describe("outer", () => { it("fails here", () => { throw new Error("boom\\nsecond"); }); it("passes", () => {}); });\n',
+      );
+      // Without NODE_TEST_CONTEXT, which would make the child report to this runner instead of printing.
+      const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+      const run = spawnSync(process.execPath, ["--test", "--test-reporter=spec", "a.test.mjs"], {
+        cwd: dir,
+        encoding: "utf8",
+        env,
+      });
+      assert.notEqual(run.status, 0);
+      assert.deepEqual(failuresOf(run.stdout), ["FAILED a.test.mjs:2:27 › fails here: Error: boom"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("repeats the browser runner's FAILED lines, at most the number asked for", () => {
+    const output = [
+      "ok",
+      "FAILED chromium a.browser.test.ts › x > y: expected 1",
+      "FAILED webkit b.browser.test.ts › z: no",
+    ];
+    assert.deepEqual(failuresOf(output.join("\n"), 1), [
+      "FAILED chromium a.browser.test.ts › x > y: expected 1",
+      "… and 1 more",
+    ]);
+    assert.deepEqual(failuresOf("ℹ pass 3\nℹ fail 0\n"), []);
+  });
+
+  it("the browser runner's reporter prints a line per failed test, and one for a file that failed without one", () => {
+    const printed: string[] = [];
+    const log = console.log;
+    console.log = (text: string) => printed.push(text);
+    try {
+      const results = (tests: object[], suites: object[] = []) => ({ name: "", tests, suites });
+      failureReporter().onTestRunFinished({
+        sessions: [
+          { passed: true, browser: { name: "Chromium" }, testFile: `${process.cwd()}/ok.browser.test.ts` },
+          {
+            passed: false,
+            browser: { name: "Firefox" },
+            testFile: `${process.cwd()}/a.browser.test.ts`,
+            testResults: results(
+              [{ name: "top", passed: true }],
+              [
+                {
+                  name: "suite",
+                  tests: [{ name: "fails", passed: false, error: { message: "expected 1\nto be 2" } }],
+                  suites: [],
+                },
+              ],
+            ),
+          },
+          {
+            passed: false,
+            browser: { name: "WebKit" },
+            testFile: `${process.cwd()}/b.browser.test.ts`,
+            errors: [{ message: "timed out" }],
+          },
+        ],
+      });
+    } finally {
+      console.log = log;
+    }
+    assert.deepEqual(failuresOf(printed.join("\n")), [
+      "FAILED Firefox a.browser.test.ts › suite > fails: expected 1",
+      "FAILED WebKit b.browser.test.ts (the file, not one test): timed out",
+    ]);
   });
 });
 
