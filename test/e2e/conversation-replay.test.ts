@@ -76,7 +76,7 @@ for (const version of PI_VERSIONS) {
       assert.ok(atJoin.length > 0, "text streamed before the connect is shown");
       assert.ok(ANSWER.startsWith(atJoin), `a beginning of the answer: ${JSON.stringify(atJoin)}`);
       assert.equal(store.getSnapshot().run.status, "streaming", "pi is working");
-      assert.equal(late.ui.getSnapshot().streaming, true, "the UI store knows pi is working too");
+      assert.equal(late.ui.getSnapshot().run.working, true, "the UI store knows pi is working too");
 
       await waitFor(() => store.getSnapshot().run.status === "idle" && store.getSnapshot().historyLoaded, {
         message: "the end of the turn",

@@ -4,8 +4,9 @@
  * so without this a page opened during a long answer would show nothing of it until `message_end`.
  *
  * What is kept, from the agent's own records, and replayed after the UI state (`Relay.replay`):
- * - the run's `agent_start` while the run lasts (until an `agent_end` pi does not retry, or `agent_settled`), so the
- *   client knows pi is working;
+ * - the run's `agent_start` while the run lasts, so the client knows pi is working: whether it lasts is the core's
+ *   `reduceRun` over the run's records (`agent_start`, `agent_end`, `agent_settled`), the one rule the session and
+ *   every element read;
  * - the last `queue_update` while something is queued (the steering and follow-up texts, which nothing else gives);
  * - the assistant message being streamed. pi 1.x sends deltas: they are reduced by the core's `StreamingAssistant`
  *   and replayed as one `message_start` whose message holds the content they add up to (`toMessage`; an unfinished
@@ -30,6 +31,7 @@
  * recognise is relayed all the same, only not replayed.
  */
 import { StreamingAssistant } from "@pi-elements/core/conversation";
+import { IDLE_RUN, type RunState, reduceRun } from "@pi-elements/core/run";
 
 export interface TurnKeeperOptions {
   /** See the module's comment. Default `DEFAULT_TURN_CHARS`. */
@@ -93,6 +95,8 @@ export class TurnKeeper {
   readonly #maxChars: number;
   readonly #onLimit: (message: string) => void;
   #agentStart: string | undefined;
+  /** Whether pi is in a run, by the core's rule (only its `working` is used here). */
+  #run: RunState = IDLE_RUN;
   #queue: string | undefined;
   #message: KeptMessage | undefined;
   readonly #tools = new Map<string, KeptTool>();
@@ -126,7 +130,7 @@ export class TurnKeeper {
   /** The records a client that connects now gets after the UI state (see the module's comment), in order. */
   replay(): string[] {
     const records: string[] = [];
-    if (this.#agentStart !== undefined) records.push(this.#agentStart);
+    if (this.#run.working && this.#agentStart !== undefined) records.push(this.#agentStart);
     if (this.#queue !== undefined) records.push(this.#queue);
     const message = this.#message;
     if (message?.latest !== undefined) {
@@ -144,6 +148,7 @@ export class TurnKeeper {
   /** Forgets everything: a new agent process, or the agent is gone. */
   clear(): void {
     this.#agentStart = undefined;
+    this.#run = IDLE_RUN;
     this.#queue = undefined;
     this.#message = undefined;
     this.#tools.clear();
@@ -201,14 +206,15 @@ export class TurnKeeper {
     switch (record.type) {
       case "agent_start":
         this.#agentStart = text;
+        this.#run = reduceRun(this.#run, record as { type: string });
         return;
       case "agent_end":
         this.#message = undefined;
         this.#forgetTools();
-        if (record.willRetry !== true) this.#agentStart = undefined;
+        this.#run = reduceRun(this.#run, record as { type: string });
         return;
       case "agent_settled":
-        this.#agentStart = undefined;
+        this.#run = reduceRun(this.#run, record as { type: string });
         return;
       case "message_start": {
         const message = record.message;

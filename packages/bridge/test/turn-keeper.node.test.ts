@@ -126,6 +126,16 @@ test("a run pi retries (1.6's agent_end with willRetry) stays under way until ag
   assert.deepEqual(replayed(keeper), []);
 });
 
+test("pi is working as the core's run says: 1.x's run lasts to agent_settled, even without a retry; 0.73's ends at agent_end", () => {
+  const late = new TurnKeeper();
+  late.observe(frame({ type: "agent_start" }, { type: "agent_end", messages: [], willRetry: false }));
+  // pi 1.x refuses a prompt until agent_settled: a page that joins now must offer Steer, as one there all along does.
+  assert.deepEqual(replayed(late), [{ type: "agent_start" }]);
+  const old = new TurnKeeper();
+  old.observe(frame({ type: "agent_start" }, { type: "agent_end", messages: [] }));
+  assert.deepEqual(replayed(old), []);
+});
+
 test("past the cap the streaming message is dropped from the replay and told once; a tool update that does not fit is not kept", () => {
   const told: string[] = [];
   const keeper = new TurnKeeper({ maxChars: 10, onLimit: (message) => told.push(message) });

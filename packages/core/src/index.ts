@@ -13,6 +13,7 @@ export * from "./session/dialogs.js";
 export * from "./session/errors.js";
 export * from "./session/notifier.js";
 export * from "./session/pi-session.js";
+export * from "./session/run.js";
 export { DEFAULT_RUN_LOG_CHARS } from "./session/run-log.js";
 export type * from "./session/ui-snapshot.js";
 export * from "./session/ui-state.js";

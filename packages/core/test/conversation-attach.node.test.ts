@@ -31,6 +31,7 @@ function recorder() {
     commandFailed: (command, error) => calls.push(["commandFailed", [command.type, error]]),
     otherResult: (command, data) => calls.push(["otherResult", [command, data]]),
     connection: (state) => calls.push(["connection", state]),
+    run: (run) => calls.push(["run", run.status]),
   };
   return { calls, observer };
 }
@@ -45,13 +46,13 @@ const texts = (session: PiSession) =>
     .map((message) => message.content.map((block) => (block.type === "text" ? block.text : "")).join(""));
 
 describe("session.attach(observer)", () => {
-  test("the observer hears events, bridge messages, commands, answers and transport states from then on", async () => {
+  test("the observer hears the run as it is, then events, runs, bridge messages, commands, answers and transport states", async () => {
     const { transport, session } = setup();
     transport.receive({ type: "agent_start" }, { type: "agent_end", messages: [] });
     const { calls, observer } = recorder();
     session.attach(observer);
-    assert.deepEqual(calls, [], "nothing that came before is replayed: that run ended");
-    transport.receive({ type: "turn_start" }, { type: "a_newer_event" });
+    assert.deepEqual(calls, [["run", "idle"]], "nothing that came before is replayed: that run ended");
+    transport.receive({ type: "agent_start" }, { type: "turn_start" }, { type: "a_newer_event" });
     transport.receive({ type: "pi-elements/agent_start", pid: 7 });
     const answered = session.send("get_state", {});
     const { id } = transport.sentMessages().at(-1) as { id: string };
@@ -59,8 +60,12 @@ describe("session.attach(observer)", () => {
     await answered;
     transport.setState("reconnecting");
     assert.deepEqual(calls, [
+      ["run", "idle"],
+      ["run", "streaming"],
+      ["agentEvent", "agent_start"],
       ["agentEvent", "turn_start"],
       ["agentEvent", "a_newer_event"],
+      ["run", "idle"],
       ["bridgeMessage", "pi-elements/agent_start"],
       ["commandSent", "get_state"],
       ["commandResult", ["get_state", { isStreaming: false }]],
@@ -83,6 +88,7 @@ describe("session.attach(observer)", () => {
     await assert.rejects(timedOut, { name: "TimeoutError" });
     attachment.diagnose({ code: "invalid-message", message: "from the store" });
     assert.deepEqual(calls, [
+      ["run", "idle"],
       ["commandSent", "get_state"],
       ["commandFailed", ["get_state", "no"]],
       ["commandSent", "get_messages"],
@@ -101,7 +107,10 @@ describe("session.attach(observer)", () => {
       { type: "response", id: "another-tab", command: "new_session", success: true, data: { cancelled: false } },
       { type: "response", id: "another-tab-2", command: "fork", success: false, error: "no" },
     );
-    assert.deepEqual(calls, [["otherResult", ["new_session", { cancelled: false }]]]);
+    assert.deepEqual(calls, [
+      ["run", "idle"],
+      ["otherResult", ["new_session", { cancelled: false }]],
+    ]);
     assert.deepEqual(
       diagnostics.map((d) => d.code),
       ["unknown-response-id", "unknown-response-id"],
@@ -126,6 +135,7 @@ describe("session.attach(observer)", () => {
     assert.deepEqual(
       second.calls,
       [
+        ["run", "idle"],
         ["agentEvent", "turn_start"],
         ["agentEvent", "turn_end"],
       ],
@@ -165,12 +175,13 @@ describe("a store made in the middle of a run (pi 1.x streams only deltas)", () 
     const first = recorder();
     session.attach(first.observer);
     assert.deepEqual(first.calls, [
+      ["run", "streaming"],
       ["agentEvent", "agent_start"],
       ["agentEvent", "turn_start"],
     ]);
     const second = recorder();
     session.attach(second.observer);
-    assert.deepEqual(second.calls, [], "the first observer took it");
+    assert.deepEqual(second.calls, [["run", "streaming"]], "the first observer took the events; the run is told");
   });
 
   test("is bounded: past maxRunLogChars the run is not kept, and the store starts from pi's history", () => {
@@ -179,7 +190,7 @@ describe("a store made in the middle of a run (pi 1.x streams only deltas)", () 
     transport.receive({ type: "agent_start" }, ...streamAssistant("1.6.0", answer, 2).slice(0, -1));
     const { calls, observer } = recorder();
     session.attach(observer);
-    assert.deepEqual(calls, []);
+    assert.deepEqual(calls, [["run", "streaming"]]);
   });
 
   test("a reconnect's hello, or the agent's exit, forgets the run (the bridge's replay restates one still going)", () => {
@@ -191,7 +202,7 @@ describe("a store made in the middle of a run (pi 1.x streams only deltas)", () 
       transport.receive({ type: "agent_start" }, { type: "turn_start" }, end);
       const { calls, observer } = recorder();
       session.attach(observer);
-      assert.deepEqual(calls, [], end.type);
+      assert.deepEqual(calls, [["run", "idle"]], end.type);
     }
   });
 });

@@ -9,6 +9,7 @@ import { describe, test } from "node:test";
 import { ConversationState } from "../src/conversation/index.js";
 import type { AgentEventBase } from "../src/index.js";
 import { CONVERSATION_SCENARIOS, CONVERSATION_VERSIONS, loadConversation } from "./conversation-fixtures.js";
+import { feed as feedRun } from "./run-feed.js";
 
 type Block = { type: string; text?: string; thinking?: string };
 
@@ -22,7 +23,7 @@ for (const version of CONVERSATION_VERSIONS) {
           for (let p = k; p < records.length; p++) {
             const record = records[p]!;
             if (record.type === "response") continue;
-            state.apply(record as AgentEventBase);
+            feedRun(state, record as AgentEventBase);
             const streaming = state.getSnapshot().streaming;
             if (!streaming) continue;
             // The message this one ends as.

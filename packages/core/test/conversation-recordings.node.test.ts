@@ -16,6 +16,7 @@ import {
   type ConversationVersion,
   loadConversation,
 } from "./conversation-fixtures.js";
+import { feed as feedRun } from "./run-feed.js";
 
 type Record_ = { type: string; [key: string]: unknown };
 
@@ -52,6 +53,8 @@ function replay(records: Record_[]): Replay {
   for (const record of records) {
     if (seen.length > 0 || record.type !== "response") seen.push(state.getSnapshot());
     if (record.type === "response") {
+      // The run's part of an answer (get_state's isStreaming), as the session hears it.
+      feedRun(state, record);
       const data = record.data as { messages?: unknown[] } | undefined;
       if (record.command === "bash" && record.success === true) asked ??= state.mark();
       if (record.command === "get_messages" && Array.isArray(data?.messages)) {
@@ -62,7 +65,7 @@ function replay(records: Record_[]): Replay {
       continue;
     }
     if (record.type === "extension_ui_request") continue;
-    state.apply(record as AgentEventBase);
+    feedRun(state, record as AgentEventBase);
     if (record.type === "compaction_end" && typeof record.result === "object" && record.result !== null) {
       asked = state.mark();
     }

@@ -10,6 +10,7 @@ import { ConversationState } from "../src/conversation/conversation-state.js";
 import type { ConversationSnapshot, ShellExecution } from "../src/conversation/snapshot.js";
 import { PiSession } from "../src/session/pi-session.js";
 import { CONVERSATION_VERSIONS, loadConversation } from "./conversation-fixtures.js";
+import { feed as feedRun } from "./run-feed.js";
 import { FakeTransport } from "./session-fakes.js";
 
 const COMMAND = "echo first; sleep 0.2; echo second";
@@ -98,8 +99,8 @@ describe("the user's shell command (snapshot.shell)", () => {
   test("a failed bash command leaves at once; another id starts a new shell; a non-string delta is ignored", () => {
     const state = new ConversationState();
     state.shellSent("b1", "make");
-    state.apply({ type: "bash_execution_update", id: "b1", delta: "cc -c a.c\n" });
-    state.apply({ type: "bash_execution_update", id: "b1", delta: 42 });
+    feedRun(state, { type: "bash_execution_update", id: "b1", delta: "cc -c a.c\n" });
+    feedRun(state, { type: "bash_execution_update", id: "b1", delta: 42 });
     assert.equal(state.getSnapshot().shell?.output, "cc -c a.c\n");
     state.shellAnswered("other", false);
     assert.equal(state.getSnapshot().shell?.status, "running", "another command's answer leaves it");
@@ -107,33 +108,33 @@ describe("the user's shell command (snapshot.shell)", () => {
     assert.equal(state.getSnapshot().shell, undefined);
 
     // Another client's command (never sent here), and pi's update without an id.
-    state.apply({ type: "bash_execution_update", id: "b2", delta: "x" });
+    feedRun(state, { type: "bash_execution_update", id: "b2", delta: "x" });
     assert.deepEqual([state.getSnapshot().shell?.id, state.getSnapshot().shell?.command], ["b2", undefined]);
-    state.apply({ type: "bash_execution_update", delta: "y" });
+    feedRun(state, { type: "bash_execution_update", delta: "y" });
     assert.deepEqual([state.getSnapshot().shell?.id, state.getSnapshot().shell?.output], [undefined, "y"]);
   });
 
   test("a gap in the connection and a session change drop it; a history leaves a running one", () => {
     const state = new ConversationState();
     state.shellSent("b1", "sleep 9");
-    state.apply({ type: "bash_execution_update", id: "b1", delta: "zz" });
+    feedRun(state, { type: "bash_execution_update", id: "b1", delta: "zz" });
     state.setHistory([], state.mark());
     assert.equal(state.getSnapshot().shell?.status, "running", "a history holds no running command");
     state.dropStreaming();
     assert.equal(state.getSnapshot().shell, undefined);
-    state.apply({ type: "bash_execution_update", id: "b1", delta: "zz" });
+    feedRun(state, { type: "bash_execution_update", id: "b1", delta: "zz" });
     state.reset();
     assert.equal(state.getSnapshot().shell, undefined);
     // After the reset the command line is forgotten too.
-    state.apply({ type: "bash_execution_update", id: "b1", delta: "zz" });
+    feedRun(state, { type: "bash_execution_update", id: "b1", delta: "zz" });
     assert.equal(state.getSnapshot().shell?.command, undefined);
   });
 
   test("the snapshot keeps its shell object until the shell changes", () => {
     const state = new ConversationState();
-    state.apply({ type: "bash_execution_update", id: "b1", delta: "a" });
+    feedRun(state, { type: "bash_execution_update", id: "b1", delta: "a" });
     const first = state.getSnapshot().shell;
-    state.apply({ type: "queue_update", steering: ["s"], followUp: [] });
+    feedRun(state, { type: "queue_update", steering: ["s"], followUp: [] });
     assert.equal(state.getSnapshot().shell, first);
   });
 

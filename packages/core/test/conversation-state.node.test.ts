@@ -4,10 +4,11 @@ import { ConversationState } from "../src/conversation/conversation-state.js";
 import type { ConversationSnapshot, MessageEntry, StreamingToolCall } from "../src/conversation/snapshot.js";
 import type { AgentEventBase } from "../src/protocol/events.js";
 import { assistant, streamAssistant, user, userTurn, VERSIONS, type WireVersion } from "./conversation-wire.js";
+import { feed as feedRun } from "./run-feed.js";
 import { ManualSchedule } from "./session-fakes.js";
 
 function feed(state: ConversationState, events: readonly object[]): void {
-  for (const event of events) state.apply(event as AgentEventBase);
+  for (const event of events) feedRun(state, event as AgentEventBase);
 }
 
 const longAnswer = assistant([
@@ -24,7 +25,7 @@ describe("both wire forms reduce to the same state", () => {
     let sawPartialArguments = false;
     for (let i = 0; i < streams[0]!.length; i++) {
       const views = states.map((state, v) => {
-        state.apply(streams[v]![i] as AgentEventBase);
+        feedRun(state, streams[v]![i] as AgentEventBase);
         const { streaming, entries } = state.getSnapshot();
         return { streaming: streaming && { ...streaming, key: "" }, entries: entries.map((e) => ({ ...e, key: "" })) };
       });
@@ -82,7 +83,11 @@ describe("cost that does not grow with the message", () => {
         },
       });
       const partial = { ...event.message, content };
-      state.apply({ ...event, message: partial, assistantMessageEvent: { ...event.assistantMessageEvent, partial } });
+      feedRun(state, {
+        ...event,
+        message: partial,
+        assistantMessageEvent: { ...event.assistantMessageEvent, partial },
+      });
       const index = String(event.assistantMessageEvent.contentIndex);
       assert.deepEqual(
         [...read].filter((key) => key !== index),
@@ -101,7 +106,7 @@ describe("cost that does not grow with the message", () => {
       const before = state.getSnapshot();
       let previous: ConversationSnapshot = before;
       for (const event of events.slice(1, -1) as { assistantMessageEvent: { contentIndex: number } }[]) {
-        state.apply(event as unknown as AgentEventBase);
+        feedRun(state, event as unknown as AgentEventBase);
         const next = state.getSnapshot();
         assert.notEqual(next, previous);
         assert.equal(next.entries, before.entries, `${version}: the committed entries keep their array`);
@@ -142,7 +147,7 @@ describe("committed messages", () => {
     const shown = { role: "custom", customType: "note", content: "Shown", display: true, timestamp: 3 };
     const future = { role: "hologram", payload: { x: 1 }, timestamp: 4 };
     for (const message of [system, user("hi", 5), hidden, shown, future]) {
-      state.apply({ type: "message_end", message });
+      feedRun(state, { type: "message_end", message });
     }
     const first = state.getSnapshot().entries;
     assert.deepEqual(
@@ -154,7 +159,7 @@ describe("committed messages", () => {
       ],
     );
     assert.deepEqual(first[2]?.kind === "other" && first[2].message, future);
-    state.apply({ type: "message_end", message: { role: "user", content: 42 } });
+    feedRun(state, { type: "message_end", message: { role: "user", content: 42 } });
     const second = state.getSnapshot().entries;
     assert.equal(second[0], first[0], "an unchanged message keeps its entry object");
     assert.equal(second[2], first[2]);
@@ -168,15 +173,15 @@ describe("tool executions", () => {
   test("keyed by toolCallId, linked to the toolCall block, partial output replaced, result, duration, parent", () => {
     const state = new ConversationState();
     feed(state, streamAssistant("1.6.0", longAnswer));
-    state.apply({ type: "tool_execution_start", toolCallId: "call_1", toolName: "write", args: { path: "a.txt" } });
+    feedRun(state, { type: "tool_execution_start", toolCallId: "call_1", toolName: "write", args: { path: "a.txt" } });
     assert.equal(state.getSnapshot().tools.get("call_1")?.status, "running");
-    state.apply({
+    feedRun(state, {
       type: "tool_execution_update",
       toolCallId: "call_1",
       toolName: "write",
       partialResult: { content: [{ type: "text", text: "a" }] },
     });
-    state.apply({
+    feedRun(state, {
       type: "tool_execution_update",
       toolCallId: "call_1",
       toolName: "write",
@@ -185,14 +190,14 @@ describe("tool executions", () => {
     assert.deepEqual(state.getSnapshot().tools.get("call_1")?.partialResult, {
       content: [{ type: "text", text: "ab" }],
     });
-    state.apply({
+    feedRun(state, {
       type: "tool_execution_start",
       toolCallId: "nested",
       toolName: "read",
       args: {},
       parentToolCallId: "call_1",
     });
-    state.apply({
+    feedRun(state, {
       type: "tool_execution_end",
       toolCallId: "nested",
       toolName: "read",
@@ -200,7 +205,7 @@ describe("tool executions", () => {
       isError: true,
       durationMs: 3,
     });
-    state.apply({
+    feedRun(state, {
       type: "tool_execution_end",
       toolCallId: "call_1",
       toolName: "write",
@@ -222,50 +227,51 @@ describe("tool executions", () => {
 });
 
 describe("run state, queues and notices", () => {
-  test("streaming, compacting, retrying with attempt and delay, aborted, idle", () => {
+  test("the run the session decides: streaming, compacting, retrying with attempt and delay, aborted, idle", () => {
     const state = new ConversationState();
     const status = () => state.getSnapshot().run;
-    assert.deepEqual(status(), { status: "idle" });
-    state.apply({ type: "agent_start" });
-    assert.deepEqual(status(), { status: "streaming" });
+    assert.equal(status().status, "idle");
+    feedRun(state, { type: "agent_start" });
+    assert.equal(status().status, "streaming");
     assert.equal(state.getSnapshot().info.isStreaming, true);
-    state.apply({ type: "agent_end", messages: [] });
-    state.apply({ type: "auto_retry_start", attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage: "529" });
-    assert.deepEqual(status(), { status: "retrying", retry: { attempt: 1, maxAttempts: 3, delayMs: 2000 } });
-    state.apply({ type: "agent_start" });
-    assert.deepEqual(status(), { status: "streaming" });
-    state.apply({ type: "auto_retry_end", success: true, attempt: 2 });
-    state.apply({ type: "compaction_start", reason: "threshold" });
-    assert.deepEqual(status(), { status: "compacting" });
+    feedRun(state, { type: "agent_end", messages: [] });
+    feedRun(state, { type: "auto_retry_start", attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage: "529" });
+    assert.equal(status().status, "retrying");
+    assert.deepEqual(status().retry, { attempt: 1, maxAttempts: 3, delayMs: 2000 });
+    feedRun(state, { type: "agent_start" });
+    assert.equal(status().status, "streaming");
+    feedRun(state, { type: "auto_retry_end", success: true, attempt: 2 });
+    feedRun(state, { type: "compaction_start", reason: "threshold" });
+    assert.equal(status().status, "compacting");
     assert.equal(state.getSnapshot().info.isCompacting, true);
-    state.apply({
+    feedRun(state, {
       type: "compaction_end",
       reason: "threshold",
       result: { summary: "S", tokensBefore: 9 },
       aborted: false,
       willRetry: false,
     });
-    assert.deepEqual(status(), { status: "streaming" });
+    assert.equal(status().status, "streaming");
     const aborted = assistant([{ type: "text", text: "partial" }], { stopReason: "aborted" });
-    state.apply({ type: "message_end", message: aborted });
-    state.apply({ type: "agent_end", messages: [aborted] });
-    assert.deepEqual(status(), { status: "aborted" });
-    state.apply({ type: "agent_start" });
-    state.apply({ type: "agent_end", messages: [] });
-    assert.deepEqual(status(), { status: "idle" });
+    feedRun(state, { type: "message_end", message: aborted });
+    feedRun(state, { type: "agent_end", messages: [aborted] });
+    assert.equal(status().status, "aborted");
+    feedRun(state, { type: "agent_start" });
+    feedRun(state, { type: "agent_end", messages: [] });
+    assert.equal(status().status, "idle");
   });
 
   test("queues from queue_update; notices at their place, each updated in place", () => {
     const state = new ConversationState();
-    state.apply({ type: "queue_update", steering: ["focus"], followUp: ["then summarize"] });
+    feedRun(state, { type: "queue_update", steering: ["focus"], followUp: ["then summarize"] });
     assert.deepEqual(state.getSnapshot().queue, { steering: ["focus"], followUp: ["then summarize"] });
     feed(state, userTurn("one", 1));
-    state.apply({ type: "compaction_start", reason: "manual" });
-    state.apply({ type: "auto_retry_start", attempt: 1, maxAttempts: 2, delayMs: 10, errorMessage: "overloaded" });
-    state.apply({ type: "auto_retry_start", attempt: 2, maxAttempts: 2, delayMs: 20, errorMessage: "overloaded" });
-    state.apply({ type: "auto_retry_end", success: false, attempt: 2, finalError: "gave up" });
-    state.apply({ type: "compaction_end", reason: "manual", aborted: false, errorMessage: "quota" });
-    state.apply({ type: "extension_error", extensionPath: "/x.ts", event: "tool_call", error: "boom" });
+    feedRun(state, { type: "compaction_start", reason: "manual" });
+    feedRun(state, { type: "auto_retry_start", attempt: 1, maxAttempts: 2, delayMs: 10, errorMessage: "overloaded" });
+    feedRun(state, { type: "auto_retry_start", attempt: 2, maxAttempts: 2, delayMs: 20, errorMessage: "overloaded" });
+    feedRun(state, { type: "auto_retry_end", success: false, attempt: 2, finalError: "gave up" });
+    feedRun(state, { type: "compaction_end", reason: "manual", aborted: false, errorMessage: "quota" });
+    feedRun(state, { type: "extension_error", extensionPath: "/x.ts", event: "tool_call", error: "boom" });
     feed(state, userTurn("two", 2));
     const entries = state.getSnapshot().entries;
     assert.deepEqual(
@@ -330,8 +336,8 @@ describe("history (get_messages) and the merge rule", () => {
   test("a message committed before the request and gone from the answer is gone (compaction)", () => {
     const state = new ConversationState();
     state.setHistory(history, 0);
-    state.apply({ type: "compaction_start", reason: "manual" });
-    state.apply({ type: "compaction_end", reason: "manual", result: { summary: "S" }, aborted: false });
+    feedRun(state, { type: "compaction_start", reason: "manual" });
+    feedRun(state, { type: "compaction_end", reason: "manual", result: { summary: "S" }, aborted: false });
     const compacted = [{ role: "compactionSummary", summary: "S", tokensBefore: 9, timestamp: 5 }, user("two", 3)];
     state.setHistory(compacted, state.mark());
     const entries = state.getSnapshot().entries;
@@ -344,7 +350,7 @@ describe("history (get_messages) and the merge rule", () => {
 
   test("a toolResult in the history finishes its tool run", () => {
     const state = new ConversationState();
-    state.apply({ type: "tool_execution_start", toolCallId: "t1", toolName: "bash", args: { command: "ls" } });
+    feedRun(state, { type: "tool_execution_start", toolCallId: "t1", toolName: "bash", args: { command: "ls" } });
     state.setHistory(
       [
         {
@@ -367,14 +373,14 @@ describe("history (get_messages) and the merge rule", () => {
   test("pi 1.6's nestedCalls on a toolResult: the calls a tool made, each under its parent; live runs kept", () => {
     const state = new ConversationState();
     // call_9/1 was seen live, with its result; the history's record of it (no results) must not replace it.
-    state.apply({
+    feedRun(state, {
       type: "tool_execution_start",
       toolCallId: "call_9/1",
       toolName: "read",
       args: { path: "a.txt" },
       parentToolCallId: "call_9",
     });
-    state.apply({
+    feedRun(state, {
       type: "tool_execution_end",
       toolCallId: "call_9/1",
       toolName: "read",
@@ -434,7 +440,7 @@ describe("history (get_messages) and the merge rule", () => {
       feed(state, events.slice(3, -1));
       const block = state.getSnapshot().streaming?.blocks[0];
       assert.equal(block?.type === "text" ? block.text : undefined, expected[version], version);
-      state.apply(events.at(-1) as AgentEventBase);
+      feedRun(state, events.at(-1) as AgentEventBase);
       assert.deepEqual(
         state.getSnapshot().entries.map((entry) => entry.kind !== "notice" && entry.message),
         [message],
@@ -444,10 +450,10 @@ describe("history (get_messages) and the merge rule", () => {
 
   test("agent_end brings the run's messages this store missed, and none twice", () => {
     const state = new ConversationState();
-    state.apply({ type: "agent_start" });
+    feedRun(state, { type: "agent_start" });
     feed(state, userTurn("one", 1));
     const answer = assistant([{ type: "text", text: "first" }], { timestamp: 2 });
-    state.apply({ type: "agent_end", messages: [user("one", 1), answer] });
+    feedRun(state, { type: "agent_end", messages: [user("one", 1), answer] });
     assert.deepEqual(
       state.getSnapshot().entries.map((entry) => entry.kind !== "notice" && entry.message),
       [user("one", 1), answer],
@@ -456,7 +462,7 @@ describe("history (get_messages) and the merge rule", () => {
 
   test("agent_end tells messages apart by role, timestamp and tool call, and unstamped ones by their JSON", () => {
     const state = new ConversationState();
-    state.apply({ type: "agent_start" });
+    feedRun(state, { type: "agent_start" });
     const result = (id: string) => ({
       role: "toolResult",
       toolCallId: id,
@@ -466,11 +472,11 @@ describe("history (get_messages) and the merge rule", () => {
       timestamp: 5,
     });
     const unstamped = { role: "custom", customType: "note", content: "no time", display: true };
-    state.apply({ type: "message_end", message: result("a") });
-    state.apply({ type: "message_end", message: unstamped });
+    feedRun(state, { type: "message_end", message: result("a") });
+    feedRun(state, { type: "message_end", message: unstamped });
     // The same timestamp as a held message but another tool call or role; an unstamped message held already.
     const answer = assistant([{ type: "text", text: "done" }], { timestamp: 5 });
-    state.apply({ type: "agent_end", messages: [result("a"), result("b"), { ...unstamped }, answer] });
+    feedRun(state, { type: "agent_end", messages: [result("a"), result("b"), { ...unstamped }, answer] });
     assert.deepEqual(
       state.getSnapshot().entries.map((entry) => entry.kind !== "notice" && entry.message),
       // The missing ones where the run has them: b after a, the answer last.
@@ -481,8 +487,8 @@ describe("history (get_messages) and the merge rule", () => {
   test("reset forgets messages, notices, stream, tools and queues", () => {
     const state = new ConversationState();
     state.setHistory(history, 0);
-    state.apply({ type: "queue_update", steering: ["x"], followUp: [] });
-    state.apply({ type: "tool_execution_start", toolCallId: "t", toolName: "bash", args: {} });
+    feedRun(state, { type: "queue_update", steering: ["x"], followUp: [] });
+    feedRun(state, { type: "tool_execution_start", toolCallId: "t", toolName: "bash", args: {} });
     state.setStats({ tokens: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, total: 2 }, cost: 0.1 });
     state.reset();
     const snapshot = state.getSnapshot();

@@ -96,7 +96,7 @@ describe("conversationOf(session)", () => {
     const { transport, session } = setup();
     transport.receive({ type: "agent_start" }, ...userTurn("hi"));
     assert.deepEqual(transport.sent, []);
-    assert.equal(session.ui.getSnapshot().streaming, true);
+    assert.equal(session.ui.getSnapshot().run.working, true);
   });
 
   test("the first call while open is a connect: state, history, models, levels and stats fill the info", () => {
@@ -192,7 +192,7 @@ describe("conversationOf(session)", () => {
     assert.equal(heard, 1, "one notification for the burst");
     const streaming = store.getSnapshot().streaming;
     assert.equal(streaming?.blocks[0]?.type === "text" && streaming.blocks[0].text, "A longer answer, token by token.");
-    assert.deepEqual(store.getSnapshot().run, { status: "streaming" });
+    assert.equal(store.getSnapshot().run.status, "streaming");
     assert.equal(dispatched, 0, "no Event object per token when nobody listens");
   });
 
@@ -389,7 +389,57 @@ describe("conversationOf(session)", () => {
       assert.equal(after.entries[0], before[0], "unchanged messages keep their entries");
       assert.equal(after.entries[1], before[1]);
       assert.deepEqual(after.entries[2]?.kind === "message" && after.entries[2].message, answerText);
-      assert.deepEqual(after.run, { status: "idle" }, "get_state says pi is idle");
+      assert.equal(after.run.status, "idle", "get_state says pi is idle");
+    });
+
+    test("the agent exits mid-run: the store is not working, the message being streamed goes, and so does 'streaming'", () => {
+      for (const version of ["0.73.1", "1.6.0"] as const) {
+        const { session, connect, transport } = setup();
+        const store = conversation(session);
+        connect();
+        const answerText = assistant([{ type: "text", text: "cut off by the exit" }], { timestamp: 3 });
+        transport.receive({ type: "agent_start" }, ...streamAssistant(version, answerText).slice(0, 4));
+        schedules.get(session)!.runAll();
+        assert.equal(store.getSnapshot().run.status, "streaming", version);
+        assert.equal(store.getSnapshot().info.isStreaming, true, version);
+        transport.receive({ type: "pi-elements/agent_exit", code: 143, signal: null, stderrTail: [] });
+        schedules.get(session)!.runAll();
+        const after = store.getSnapshot();
+        assert.equal(after.run.status, "idle", `${version}: pi is not working`);
+        assert.equal(after.info.isStreaming, false, version);
+        assert.equal(after.streaming, undefined, `${version}: nothing streams any more`);
+        assert.equal(after.run, session.ui.getSnapshot().run, `${version}: the session's run, the same object`);
+      }
+    });
+
+    test("a run that ended while the page was away: after the bridge's hello the store is idle, as the session is", () => {
+      const { session, connect, transport } = setup();
+      const store = conversation(session);
+      connect();
+      transport.receive({ type: "agent_start" });
+      assert.equal(store.getSnapshot().run.working, true);
+      transport.setState("reconnecting");
+      // The bridge's replay after hello brings back a run still going (its agent_start); this one ended.
+      transport.setState("open");
+      transport.receive({ type: "pi-elements/hello", protocol: 1 });
+      schedules.get(session)!.runAll();
+      assert.equal(session.ui.getSnapshot().run.working, false);
+      assert.equal(store.getSnapshot().run.working, false, "the store does not say pi works");
+      assert.equal(store.getSnapshot().info.isStreaming, false);
+      transport.receive({ type: "pi-elements/hello", protocol: 1 }, { type: "agent_start" });
+      schedules.get(session)!.runAll();
+      assert.equal(store.getSnapshot().run.status, "streaming", "a run still going comes back with its agent_start");
+    });
+
+    test("another client's get_state answer, heard through the bridge, tells the store and the session alike", () => {
+      const { session, connect, transport } = setup();
+      const store = conversation(session);
+      connect();
+      transport.receive({ type: "agent_start" });
+      transport.receive({ type: "response", id: "other-page-1", command: "get_state", success: true, data: state() });
+      schedules.get(session)!.runAll();
+      assert.equal(session.ui.getSnapshot().run.working, false);
+      assert.equal(store.getSnapshot().run.working, false);
     });
 
     test("first called while connecting: nothing is sent until the transport opens, then the connect", () => {

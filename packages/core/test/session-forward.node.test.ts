@@ -126,9 +126,9 @@ test("set_editor_text without text (pi 0.73.1's qna) sets an empty editor", () =
 test("pi 0.73.1's run ends at agent_end (no willRetry, no agent_settled)", () => {
   const { transport, session } = setup();
   transport.receive({ type: "agent_start" });
-  assert.equal(session.ui.getSnapshot().streaming, true);
+  assert.equal(session.ui.getSnapshot().run.working, true);
   transport.receive({ type: "agent_end", messages: [] });
-  assert.equal(session.ui.getSnapshot().streaming, false);
+  assert.equal(session.ui.getSnapshot().run.working, false);
 });
 
 test("pi 1.6.0's events: a run keeps streaming until agent_settled, a retried one too; new events arrive under their names", () => {
@@ -138,14 +138,14 @@ test("pi 1.6.0's events: a run keeps streaming until agent_settled, a retried on
     session.addEventListener(type as "agent_settled", (event) => seen.push(event.value.type));
   }
   transport.receive({ type: "agent_start" });
-  assert.equal(session.ui.getSnapshot().streaming, true);
+  assert.equal(session.ui.getSnapshot().run.working, true);
   transport.receive({ type: "agent_end", messages: [], willRetry: true });
-  assert.equal(session.ui.getSnapshot().streaming, true, "pi will retry: still working");
+  assert.equal(session.ui.getSnapshot().run.working, true, "pi will retry: still working");
   transport.receive({ type: "agent_end", messages: [], willRetry: false });
   // pi 1.6.0 is busy until it settles: a prompt sent now would be refused.
-  assert.equal(session.ui.getSnapshot().streaming, true, "pi 1.x: working until agent_settled");
+  assert.equal(session.ui.getSnapshot().run.working, true, "pi 1.x: working until agent_settled");
   transport.receive({ type: "agent_settled", aborted: false });
-  assert.equal(session.ui.getSnapshot().streaming, false);
+  assert.equal(session.ui.getSnapshot().run.working, false);
   transport.receive({ type: "bash_execution_update", id: "b1", delta: "total 48\n" });
   transport.receive({ type: "entry_appended", entry: { id: "x" } });
   transport.receive({ type: "summarization_retry_scheduled", attempt: 1, maxAttempts: 3 });

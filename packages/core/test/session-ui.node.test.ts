@@ -196,13 +196,13 @@ describe("bridge messages", () => {
   test("hello ends a run the replay does not bring back; a run still going comes back with its agent_start", () => {
     const { transport, session } = setup();
     transport.receive({ type: "agent_start" });
-    assert.equal(session.ui.getSnapshot().streaming, true);
+    assert.equal(session.ui.getSnapshot().run.working, true);
     // The run ended while the page was away: the bridge's replay has no agent_start.
     transport.receive({ type: "pi-elements/hello", protocol: 1 });
-    assert.equal(session.ui.getSnapshot().streaming, false, "not working: Enter sends a prompt, not a steer");
+    assert.equal(session.ui.getSnapshot().run.working, false, "not working: Enter sends a prompt, not a steer");
     // Still going: the replay follows hello with the run's agent_start.
     transport.receive({ type: "pi-elements/hello", protocol: 1 }, { type: "agent_start" });
-    assert.equal(session.ui.getSnapshot().streaming, true);
+    assert.equal(session.ui.getSnapshot().run.working, true);
   });
 
   test("dialog_closed removes the dialog without answering it (reason remote)", () => {
@@ -240,7 +240,7 @@ describe("bridge messages", () => {
       stderrTail: ["Error: boom"],
       restart: "on-request",
     });
-    assert.equal(snapshot.streaming, false);
+    assert.equal(snapshot.run.working, false);
     assert.deepEqual(
       [snapshot.statuses, snapshot.widgets.aboveEditor, snapshot.widgets.belowEditor],
       [[], [], []],
@@ -335,9 +335,9 @@ describe("agent events and the transport", () => {
   test("agent_start and agent_end set streaming", () => {
     const { transport, session } = setup();
     transport.receive({ type: "agent_start" });
-    assert.equal(session.ui.getSnapshot().streaming, true);
+    assert.equal(session.ui.getSnapshot().run.working, true);
     transport.receive({ type: "agent_end", messages: [] });
-    assert.equal(session.ui.getSnapshot().streaming, false);
+    assert.equal(session.ui.getSnapshot().run.working, false);
   });
 
   test("transport state updates the connection; transport diagnostics are session diagnostics", () => {

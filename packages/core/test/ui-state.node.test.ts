@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { ExtensionUiRequest } from "../src/protocol/extension-ui.js";
+import { IDLE_RUN, reduceRun } from "../src/session/run.js";
 import { sanitizeStatusText, UiState } from "../src/session/ui-state.js";
 import { ManualSchedule } from "./session-fakes.js";
 
@@ -224,18 +225,20 @@ describe("UiState snapshots", () => {
     assert.equal(third.statuses, second.statuses);
   });
 
-  test("connection, streaming and agentExit are part of the snapshot", () => {
+  test("connection, the run and agentExit are part of the snapshot", () => {
     const state = new UiState({ connection: "connecting" });
     assert.equal(state.getSnapshot().connection, "connecting");
     state.setConnection("open");
-    state.setStreaming(true);
+    const run = reduceRun(IDLE_RUN, { type: "agent_start" });
+    state.setRun(run);
     const exit = { code: 1, signal: null, stderrTail: ["boom"], restart: "on-request" } as const;
     state.setAgentExit(exit);
     const snapshot = state.getSnapshot();
     assert.equal(snapshot.connection, "open");
-    assert.equal(snapshot.streaming, true);
+    assert.equal(snapshot.run, run);
     assert.equal(snapshot.agentExit, exit);
     state.setConnection("open");
+    state.setRun(run);
     assert.equal(state.getSnapshot(), snapshot, "setting the same value is not a change");
   });
 

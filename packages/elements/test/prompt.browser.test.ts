@@ -1,4 +1,5 @@
 import { expect, fixture, html } from "@open-wc/testing";
+import { conversationOf } from "@pi-elements/core/conversation";
 import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
 import "../src/elements/prompt/define.js";
 import "../src/elements/session/define.js";
@@ -270,6 +271,26 @@ describe("pi-prompt with a session", () => {
     expect(agent.commands().slice(3)).to.deep.equal([{ type: "prompt", message: "next" }]);
   });
 
+  it("a run that ended while the page was away: after the bridge's hello it is idle, and Enter sends a prompt, not a steer", async () => {
+    // A conversation store on the page (a transcript makes one): it must not keep the run going either.
+    const store = conversationOf(agent.session);
+    const el = await fixture<PiPrompt>(html`<pi-prompt .session=${agent.session}></pi-prompt>`);
+    agent.send({ type: "agent_start" });
+    await settle();
+    expect(button(el, "steer")).to.not.equal(null);
+    // The reconnect: the bridge's hello, and no agent_start in its replay (the run ended meanwhile).
+    agent.send({ type: "pi-elements/hello", protocol: 1 });
+    await settle();
+    expect(el.streaming).to.equal(false);
+    expect(store.getSnapshot().run.working).to.equal(false);
+    expect(el.shadowRoot!.querySelector("[part~=status]")!.textContent?.trim()).to.equal("");
+    await typeInto(el, "are you there?");
+    await sendKeys({ press: "Enter" });
+    await settle();
+    const sent = agent.commands().filter((command) => command.type === "prompt" || command.type === "steer");
+    expect(sent).to.deep.equal([{ type: "prompt", message: "are you there?" }]);
+  });
+
   it("steers, follows up and stops with the mouse", async () => {
     const el = await fixture<PiPrompt>(html`<pi-prompt .session=${agent.session}></pi-prompt>`);
     agent.send({ type: "agent_start" });
@@ -395,6 +416,20 @@ describe("pi-prompt with a session", () => {
       expect(alert(el)!.textContent).to.equal("pi has stopped (it ended by itself).Restart pi");
       // Not drawn as an error: the crash's red edge is not there.
       expect(getComputedStyle(alert(el)!).borderInlineStartColor).to.not.equal(crashed);
+    });
+
+    it("mid-run, with a conversation store on the page: no 'Working…' under the alert, and nothing offers Steer or Stop", async () => {
+      conversationOf(agent.session);
+      const el = await fixture<PiPrompt>(html`<pi-prompt .session=${agent.session}></pi-prompt>`);
+      agent.send({ type: "agent_start" });
+      await settle();
+      expect(el.shadowRoot!.querySelector("[part~=status]")!.textContent?.trim()).to.equal("Working…");
+      exit();
+      await settle();
+      expect(alert(el)).to.not.equal(null);
+      expect(el.shadowRoot!.querySelector("[part~=status]")!.textContent?.trim()).to.equal("");
+      expect(button(el, "steer")).to.equal(null);
+      expect(button(el, "abort")).to.equal(null);
     });
 
     it("under a bridge that restarts only with itself (--restart never) says so instead of offering a button", async () => {

@@ -92,6 +92,9 @@ function attachConversation(session: PiSession, options: ConversationOptions): C
     commandFailed(command) {
       if (command.type === "bash") state.shellAnswered(command.id, false);
     },
+    run(run) {
+      state.setRun(run);
+    },
     connection(next) {
       const wasOpen = connection === "open";
       connection = next;

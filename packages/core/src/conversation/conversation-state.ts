@@ -1,7 +1,8 @@
 /**
  * The conversation with pi's semantics, free of any transport: it reduces agent events (already envelope-checked)
  * and command results into an immutable snapshot for renderers. `conversationOf(session)` makes one per session and
- * feeds it from its event path directly: no Event object is made per token.
+ * feeds it from its event path directly: no Event object is made per token. Whether pi is working is not decided
+ * here: the session's run (`UiSnapshot.run`, run.ts) comes in through `setRun`.
  *
  * Cost: per `message_update` only the streaming message's working state changes (see streaming.ts); the committed
  * entries, tools and info keep their snapshot objects. A snapshot is built when read, at most once per batch, and
@@ -25,6 +26,7 @@
 import type { ModelInfo, SessionState, SessionStats, ThinkingLevel } from "../protocol/commands.js";
 import type { AgentEventBase, AssistantMessageEvent } from "../protocol/events.js";
 import { BatchedNotifier, microtaskSchedule } from "../session/notifier.js";
+import { IDLE_RUN } from "../session/run.js";
 import { checkMessage, isShown, type KnownMessage, type UnknownMessage } from "./messages.js";
 import type {
   CompactionNotice,
@@ -99,12 +101,8 @@ export class ConversationState implements ConversationStore {
   /** The command line of each `bash` command in flight, by id, for the shell its updates show. */
   readonly #shellCommands = new Map<string, string>();
 
-  // Run state.
-  #running = false;
-  #compacting = false;
-  #retrying: { attempt: number; maxAttempts?: number; delayMs?: number } | undefined;
-  #aborted = false;
-  #runView: RunState | undefined;
+  /** What the run is doing: the session's (`setRun`), never decided here. */
+  #run: RunState = IDLE_RUN;
   /** Index in #items where the current run began (agent_start), to match `agent_end.messages`. */
   #runStart = 0;
 
@@ -140,22 +138,8 @@ export class ConversationState implements ConversationStore {
       case "message_end":
         this.#onMessageEnd(event.message);
         return;
-      case "agent_start":
-        // A run already under way keeps where it began: the bridge replays `agent_start` to a client that
-        // reconnects mid-run, and 1.6 starts a retry with another one; agent_end then still matches the whole run.
-        if (!this.#running) this.#runStart = this.#items.length;
-        this.#running = true;
-        this.#aborted = false;
-        this.#retrying = undefined;
-        this.#runChanged();
-        return;
       case "agent_end":
         this.#onAgentEnd(event);
-        return;
-      case "agent_settled":
-        this.#running = false;
-        if (event.aborted === true) this.#aborted = true;
-        this.#runChanged();
         return;
       case "tool_execution_start":
       case "tool_execution_update":
@@ -170,9 +154,7 @@ export class ConversationState implements ConversationStore {
         this.#changed();
         return;
       case "compaction_start":
-        this.#compacting = true;
         this.#addNotice({ type: "compaction", reason: str(event.reason), status: "running" });
-        this.#runChanged();
         return;
       case "compaction_end":
         this.#onCompactionEnd(event);
@@ -277,10 +259,8 @@ export class ConversationState implements ConversationStore {
     this.#historyLoaded = false;
     this.#shell = undefined;
     this.#shellCommands.clear();
-    this.#aborted = false;
-    this.#retrying = undefined;
     this.#info = { ...this.#info, stats: undefined };
-    this.#runChanged();
+    this.#changed();
   }
 
   /**
@@ -332,7 +312,24 @@ export class ConversationState implements ConversationStore {
     this.#changed();
   }
 
-  /** Takes `get_state`: session, model, thinking level, and whether pi is streaming or compacting. */
+  /**
+   * What the run is doing now, as the session decided it (`UiSnapshot.run`). A run that starts begins where the
+   * conversation is now (`agent_end.messages` are matched from there); one that ends takes the message being streamed
+   * with it (pi exited, or `get_state` says pi is idle).
+   */
+  setRun(run: RunState): void {
+    const was = this.#run;
+    if (run === was) return;
+    this.#run = run;
+    if (run.working && !was.working) this.#runStart = this.#items.length;
+    if (!run.working && was.working) this.#streaming = undefined;
+    if (run.working !== this.#info.isStreaming || run.compacting !== this.#info.isCompacting) {
+      this.#info = { ...this.#info, isStreaming: run.working, isCompacting: run.compacting };
+    }
+    this.#changed();
+  }
+
+  /** Takes `get_state`: session, model and thinking level (whether pi works comes through `setRun`). */
   setState(state: Partial<SessionState>): void {
     this.setInfo({
       model: isObject(state.model) ? (state.model as ModelInfo) : undefined,
@@ -341,15 +338,6 @@ export class ConversationState implements ConversationStore {
       sessionName: state.sessionName,
       sessionFile: state.sessionFile,
     });
-    if (typeof state.isStreaming === "boolean" && state.isStreaming !== this.#running) {
-      this.#running = state.isStreaming;
-      if (!this.#running) this.#streaming = undefined;
-      this.#runChanged();
-    }
-    if (typeof state.isCompacting === "boolean" && state.isCompacting !== this.#compacting) {
-      this.#compacting = state.isCompacting;
-      this.#runChanged();
-    }
   }
 
   /** Takes `get_session_stats`; an answer without `tokens` and `cost` is ignored. */
@@ -407,12 +395,7 @@ export class ConversationState implements ConversationStore {
       }
     }
     this.#streaming = undefined;
-    if (event.willRetry !== true) {
-      this.#running = false;
-      const last = Array.isArray(event.messages) ? event.messages.at(-1) : undefined;
-      if (isObject(last) && last.role === "assistant" && last.stopReason === "aborted") this.#aborted = true;
-    }
-    this.#runChanged();
+    this.#changed();
   }
 
   /** pi 1.6's `bash_execution_update {id, delta}`: the delta is appended (the output is not resent whole). */
@@ -526,7 +509,6 @@ export class ConversationState implements ConversationStore {
   }
 
   #onCompactionEnd(event: AgentEventBase): void {
-    this.#compacting = false;
     const index = this.#lastNotice("compaction", (notice) => notice.status === "running");
     const status: CompactionNotice["status"] =
       event.aborted === true ? "aborted" : isObject(event.result) ? "done" : "failed";
@@ -540,7 +522,6 @@ export class ConversationState implements ConversationStore {
     };
     if (index === undefined) this.#addNotice(notice);
     else this.#replaceNotice(index, notice);
-    this.#runChanged();
   }
 
   #onRetryStart(event: AgentEventBase): void {
@@ -548,11 +529,6 @@ export class ConversationState implements ConversationStore {
     const attempt = typeof event.attempt === "number" ? event.attempt : 1;
     const maxAttempts = num(event.maxAttempts);
     const delayMs = num(event.delayMs);
-    this.#retrying = {
-      attempt,
-      ...(maxAttempts === undefined ? {} : { maxAttempts }),
-      ...(delayMs === undefined ? {} : { delayMs }),
-    };
     const notice: RetryNotice = {
       type: "retry",
       attempt,
@@ -565,7 +541,6 @@ export class ConversationState implements ConversationStore {
     const index = this.#lastNotice("retry", (item) => item.status === "waiting");
     if (index === undefined) this.#addNotice(notice);
     else this.#replaceNotice(index, notice);
-    this.#runChanged();
   }
 
   /**
@@ -587,7 +562,6 @@ export class ConversationState implements ConversationStore {
   }
 
   #onRetryEnd(event: AgentEventBase): void {
-    this.#retrying = undefined;
     const index = this.#lastNotice("retry", (item) => item.status === "waiting");
     if (index !== undefined) {
       const old = (this.#items[index] as { notice: NoticeEntry }).notice.notice as RetryNotice;
@@ -599,7 +573,6 @@ export class ConversationState implements ConversationStore {
         ...(finalError === undefined ? {} : { finalError }),
       });
     }
-    this.#runChanged();
   }
 
   #lastNotice<T extends Notice["type"]>(
@@ -667,16 +640,6 @@ export class ConversationState implements ConversationStore {
     return `c${this.#nextKey}`;
   }
 
-  #runChanged(): void {
-    this.#runView = undefined;
-    const isStreaming = this.#running;
-    const isCompacting = this.#compacting;
-    if (this.#info.isStreaming !== isStreaming || this.#info.isCompacting !== isCompacting) {
-      this.#info = { ...this.#info, isStreaming, isCompacting };
-    }
-    this.#changed();
-  }
-
   #changed(): void {
     this.#snapshot = undefined;
     this.#notifier.changed();
@@ -692,25 +655,16 @@ export class ConversationState implements ConversationStore {
       this.#entriesView = entries.length === 0 ? EMPTY : entries;
     }
     this.#toolsView ??= new Map(this.#tools);
-    this.#runView ??= this.#run();
     return {
       entries: this.#entriesView,
       streaming: this.#streaming?.view(),
       tools: this.#toolsView,
-      run: this.#runView,
+      run: this.#run,
       queue: this.#queue,
       info: this.#info,
       historyLoaded: this.#historyLoaded,
       shell: this.#shell,
     };
-  }
-
-  #run(): RunState {
-    if (this.#compacting) return { status: "compacting" };
-    // Until the retry starts (agent_start): 1.6 keeps the run going across the wait (agent_end with willRetry).
-    if (this.#retrying) return { status: "retrying", retry: this.#retrying };
-    if (this.#running) return { status: "streaming" };
-    return { status: this.#aborted ? "aborted" : "idle" };
   }
 }
 

@@ -5,6 +5,7 @@
  * only `streaming` (and within it only the block that grew) is new.
  */
 import type { ModelInfo, SessionStats, ThinkingLevel } from "../protocol/commands.js";
+import type { RunState } from "../session/run.js";
 import type { KnownMessage, UnknownMessage, Usage } from "./messages.js";
 
 /** A committed message pi sent (`message_end`, `get_messages`), checked against its role's schema. */
@@ -147,16 +148,7 @@ export interface ShellExecution {
   readonly truncated: boolean | undefined;
 }
 
-/**
- * What the agent is doing. "aborted" is idle after a run the user aborted (until the next run starts); "retrying"
- * waits for an automatic retry (`retry` says which attempt and how long).
- */
-export type RunStatus = "idle" | "streaming" | "compacting" | "retrying" | "aborted";
-
-export interface RunState {
-  readonly status: RunStatus;
-  readonly retry?: { readonly attempt: number; readonly maxAttempts?: number; readonly delayMs?: number };
-}
+export type { RetryWait, RunState, RunStatus } from "../session/run.js";
 
 export interface Queues {
   /** Steering messages waiting (text only, as pi's `queue_update` gives them). */

@@ -32,6 +32,7 @@
  */
 import type { ModelInfo, SessionState, ThinkingLevel } from "../protocol/commands.js";
 import type { AgentEventBase } from "../protocol/events.js";
+import { SESSION_CHANGING_COMMANDS } from "../session/run.js";
 import type { ConversationState } from "./conversation-state.js";
 
 /**
@@ -50,8 +51,6 @@ const CONNECT_COMMANDS = [
   "get_available_thinking_levels",
   "get_session_stats",
 ] as const;
-
-const SESSION_CHANGES = new Set(["new_session", "switch_session", "fork", "clone"]);
 
 export class ConversationSync {
   readonly #state: ConversationState;
@@ -145,7 +144,7 @@ export class ConversationSync {
         this.#send("get_messages");
         return;
     }
-    if (SESSION_CHANGES.has(command.type) && value.cancelled !== true) {
+    if (SESSION_CHANGING_COMMANDS.has(command.type) && value.cancelled !== true) {
       state.reset();
       this.connect(false);
     }
@@ -157,7 +156,7 @@ export class ConversationSync {
    */
   onOtherResult(command: string, data: unknown): void {
     const value = (typeof data === "object" && data !== null ? data : {}) as Record<string, unknown>;
-    if (SESSION_CHANGES.has(command)) {
+    if (SESSION_CHANGING_COMMANDS.has(command)) {
       if (value.cancelled === true) return;
       this.#state.reset();
       this.connect(false);

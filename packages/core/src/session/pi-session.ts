@@ -39,6 +39,7 @@ import { type DialogClosed, type DialogSession, Dialogs } from "./dialogs.js";
 export type { DialogClosed, DialogClosedReason } from "./dialogs.js";
 
 import { PiCommandError, PiSessionClosedError } from "./errors.js";
+import { type RunRecord, type RunState, reduceRun } from "./run.js";
 import { RunLog } from "./run-log.js";
 import type { AgentExit, UiStore } from "./ui-snapshot.js";
 import { toNotifyType, UiState } from "./ui-state.js";
@@ -86,6 +87,11 @@ export interface SessionObserver {
   otherResult?(command: string, data: unknown): void;
   /** The transport's state changed (the UI store's `connection` already says it). */
   connection?(state: TransportState): void;
+  /**
+   * The run changed (the UI store's `run` already says it): told before the record that changed it reaches
+   * `agentEvent`, `bridgeMessage` or `commandResult`.
+   */
+  run?(run: RunState): void;
 }
 
 /** What `attach` gives back to the observer. */
@@ -216,11 +222,12 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
    * now on, by plain calls (see `SessionObserver`). The first observer, when it attaches in the middle of a run, first
    * hears that run's agent events so far (kept while nothing was attached, from agent_start, up to
    * `maxRunLogChars`): pi 1.x streams only deltas, and without them the answer so far would not show until its end.
-   * Nothing else that came before is replayed.
+   * It hears the run as it is now (`run`) before those. Nothing else that came before is replayed.
    */
   attach(observer: SessionObserver): SessionAttachment {
     const run = this.#runLog.take();
     this.#observers = [...this.#observers, observer];
+    observer.run?.(this.#state.run);
     for (const event of run) observer.agentEvent?.(event);
     return {
       diagnose: (diagnostic) => this.#diagnose(diagnostic),
@@ -416,6 +423,7 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
       return;
     }
     const response = checked.data;
+    this.#hearRun(message as RunRecord);
     // pi 0.73 answers a command it does not know without the command's id ("Unknown command: …"): such a failure
     // settles the oldest command of that name in flight, so none waits for ever (pi answers an unknown command at
     // once and in order; the next such failure settles the next).
@@ -508,14 +516,13 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
       return;
     }
     const bridge = checked.data;
+    this.#hearRun(bridge);
     switch (bridge.type) {
       case "pi-elements/hello":
         // The bridge's replay follows and re-sends what is still pending, so this is silent: a dialog that comes
         // back keeps its id, and a renderer keyed by id keeps what the user typed.
         this.#dialogs.clear();
         this.#state.reset();
-        // A run still going is in the replay (its agent_start); one that ended while this page was away is not.
-        this.#state.setStreaming(false);
         this.#runLog.clear();
         break;
       case "pi-elements/dialog_closed": {
@@ -529,7 +536,6 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
           stderrTail: bridge.stderrTail ?? [],
           restart: restartPolicy(bridge.restart),
         });
-        this.#state.setStreaming(false);
         // What the dead process's extensions showed (statuses such as "● ready", widgets) no longer holds.
         this.#state.reset();
         this.#runLog.clear();
@@ -555,19 +561,23 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
   }
 
   #onAgentEvent(event: AgentEventBase, chars: number): void {
-    // pi 0.73's run ends at agent_end. pi 1.x's agent_end says whether pi retries (`willRetry`, true or false), and
-    // its run ends only at agent_settled: until then pi refuses a new prompt ("Agent is already processing").
-    const ended =
-      (event.type === "agent_end" && typeof event.willRetry !== "boolean") || event.type === "agent_settled";
-    if (event.type === "agent_start") this.#state.setStreaming(true);
-    else if (ended) this.#state.setStreaming(false);
-    else if (event.type === "extension_error") this.#reportExtensionError(event);
-    if (this.#observers.length === 0) this.#runLog.hear(event, chars, ended);
+    const working = this.#state.run.working;
+    this.#hearRun(event);
+    if (event.type === "extension_error") this.#reportExtensionError(event);
+    if (this.#observers.length === 0) this.#runLog.hear(event, chars, working && !this.#state.run.working);
     for (const observer of this.#observers) observer.agentEvent?.(event);
     this.#emit("agent-event", event);
     if (this.#listened.has(event.type) && KNOWN_AGENT_EVENTS.has(event.type)) {
       this.dispatchEvent(new ValueEvent(event.type, event));
     }
+  }
+
+  /** One record for the run (run.ts): a change is published in the snapshot and told to the observers. */
+  #hearRun(record: RunRecord): void {
+    const run = reduceRun(this.#state.run, record);
+    if (run === this.#state.run) return;
+    this.#state.setRun(run);
+    for (const observer of this.#observers) observer.run?.(run);
   }
 
   /** An extension threw (pi's `extension_error`): the user sees its error, and which extension and event. */

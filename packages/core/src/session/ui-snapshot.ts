@@ -2,8 +2,10 @@
  * The extension-UI state a session keeps, as an immutable snapshot. Each change produces a new snapshot object;
  * parts that did not change keep their identity, so a renderer can compare by reference.
  */
+
 import type { DialogRequest, NotifyType, WidgetPlacement } from "../protocol/extension-ui.js";
 import type { TransportEnd, TransportState } from "../transports/transport.js";
+import type { RunState } from "./run.js";
 
 export interface PendingDialog {
   /** The request id; the answer must carry it. */
@@ -104,8 +106,13 @@ export interface UiSnapshot {
    * (its token is wrong, or stale after the bridge restarted): retrying cannot help, a new address can.
    */
   readonly connectionEnd: TransportEnd | undefined;
-  /** True between agent_start and agent_end. */
-  readonly streaming: boolean;
+  /**
+   * What pi's run is doing: `run.working` from agent_start to the run's end (0.73's agent_end, 1.x's agent_settled),
+   * while pi refuses a prompt; compacting, waiting to retry, or stopped by an abort. Decided once, here, by
+   * `reduceRun` (run.ts) over pi's events, its answers to `get_state` and the bridge's messages; the conversation
+   * store and every element read it.
+   */
+  readonly run: RunState;
   /** Set when the bridge reports that the agent process ended; cleared when it starts again. */
   readonly agentExit: AgentExit | undefined;
 }

@@ -7,11 +7,13 @@
  * Bursts are the normal case (2,000 setStatus lines in one chunk), so a change only marks the snapshot stale; the
  * snapshot is rebuilt on the next `getSnapshot`, and subscribers hear about a whole burst once, through `schedule`.
  */
+
 import type { DialogRequest, ExtensionUiRequest, WidgetPlacement } from "../protocol/extension-ui.js";
 import { NOTIFY_TYPES as NOTIFY_TYPE_LIST } from "../protocol/notify-types.js";
 import type { TransportEnd, TransportState } from "../transports/transport.js";
 import { nextDialog } from "./dialog-order.js";
 import { BatchedNotifier, microtaskSchedule } from "./notifier.js";
+import { IDLE_RUN, type RunState } from "./run.js";
 import type {
   AgentExit,
   EditorText,
@@ -73,7 +75,7 @@ export class UiState implements UiStore {
   #editorText: EditorText | undefined;
   #connection: TransportState;
   #connectionEnd: TransportEnd | undefined;
-  #streaming = false;
+  #run: RunState = IDLE_RUN;
   #agentExit: AgentExit | undefined;
 
   /** The current snapshot, or undefined when something changed since it was built. */
@@ -237,9 +239,14 @@ export class UiState implements UiStore {
     this.#changed();
   }
 
-  setStreaming(streaming: boolean): void {
-    if (this.#streaming === streaming) return;
-    this.#streaming = streaming;
+  /** What the run is doing now (the session's `reduceRun` decides it; see run.ts). */
+  get run(): RunState {
+    return this.#run;
+  }
+
+  setRun(run: RunState): void {
+    if (this.#run === run) return;
+    this.#run = run;
     this.#changed();
   }
 
@@ -373,7 +380,7 @@ export class UiState implements UiStore {
       notificationCount: this.#notificationCount,
       connection: this.#connection,
       connectionEnd: this.#connectionEnd,
-      streaming: this.#streaming,
+      run: this.#run,
       agentExit: this.#agentExit,
     };
     this.#lastSnapshot = snapshot;

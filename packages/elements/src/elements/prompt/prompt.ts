@@ -1,12 +1,13 @@
-import type { AgentExit, CommandType, PiSession, SlashCommand, TransportEnd, TransportState } from "@pi-elements/core";
-import {
-  canClearQueue,
-  type Queues,
-  type RunState,
-  restoredEditorText,
-  stopRun,
-  takeBack,
-} from "@pi-elements/core/conversation";
+import type {
+  AgentExit,
+  CommandType,
+  PiSession,
+  RunState,
+  SlashCommand,
+  TransportEnd,
+  TransportState,
+} from "@pi-elements/core";
+import { canClearQueue, type Queues, restoredEditorText, stopRun, takeBack } from "@pi-elements/core/conversation";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
 import { PiElement } from "../../base/pi-element.js";
 import { ConversationSliceController } from "../../controllers/conversation-slice-controller.js";
@@ -49,14 +50,13 @@ export interface PromptSendErrorDetail extends PromptSendDetail {
 
 interface PromptSlice {
   editorText: { text: string; seq: number } | undefined;
-  streaming: boolean;
+  run: RunState;
   connection: TransportState;
   connectionEnd: TransportEnd | undefined;
   agentExit: AgentExit | undefined;
 }
 
-interface RunSlice {
-  run: RunState;
+interface QueueSlice {
   queue: Queues;
   clearable: boolean;
 }
@@ -214,13 +214,12 @@ export class PiPrompt extends PiElement {
 
   readonly #store = new SessionStoreController<PromptSlice>(this, (s) => ({
     editorText: s.editorText,
-    streaming: s.streaming,
+    run: s.run,
     connection: s.connection,
     connectionEnd: s.connectionEnd,
     agentExit: s.agentExit,
   }));
-  readonly #conversation = new ConversationSliceController<RunSlice>(this, (s) => ({
-    run: s.run,
+  readonly #conversation = new ConversationSliceController<QueueSlice>(this, (s) => ({
     queue: s.queue,
     clearable: canClearQueue(s.info),
   }));
@@ -247,7 +246,7 @@ export class PiPrompt extends PiElement {
 
   /** Whether the agent is streaming (so Enter steers and Escape aborts). */
   get streaming(): boolean {
-    return this.#store.value?.streaming ?? false;
+    return this.#store.value?.run.working ?? false;
   }
 
   /** How the agent process ended, while the bridge reports it is not running; undefined otherwise. */
@@ -260,7 +259,7 @@ export class PiPrompt extends PiElement {
    * its own): Stop and Escape then send `abort`, which cancels the retry (and, on 1.x, the compaction).
    */
   get #stoppable(): boolean {
-    const status = this.#conversation.value?.run.status;
+    const status = this.#store.value?.run.status;
     return status === "retrying" || status === "compacting";
   }
 
@@ -409,12 +408,12 @@ export class PiPrompt extends PiElement {
 
   /** What the agent's run is doing, for the status; "" while it is idle. */
   #runStatus(): string {
-    const run = this.#conversation.value?.run;
+    const run = this.#store.value?.run;
     if (run?.status === "compacting") return localizeOwn(this, "compacting");
     if (run?.status === "retrying") {
       return localizeOwn(this, "retrying", { attempt: run.retry?.attempt ?? 1, max: run.retry?.maxAttempts ?? "?" });
     }
-    return run?.status === "streaming" || this.streaming ? localizeOwn(this, "working") : "";
+    return run?.working ? localizeOwn(this, "working") : "";
   }
 
   #renderQueue() {

@@ -178,13 +178,16 @@ export class PiSessionActions extends PiElement {
   /** @internal */
   declare nameText: string;
 
-  readonly #store = new ConversationStoreController(this, (s) => ({
-    streaming: s.info.isStreaming,
-    compacting: s.info.isCompacting,
-    name: s.info.sessionName,
+  readonly #store = new ConversationStoreController(this, (s) => ({ name: s.info.sessionName }));
+  /**
+   * Whether the agent process is gone (the bridge reported its exit: no action can reach pi then), and whether pi
+   * works or compacts (the session's run: the disruptive actions wait).
+   */
+  readonly #agent = new SessionStoreController(this, (s) => ({
+    ...agentDown(s),
+    working: s.run.working,
+    compacting: s.run.compacting,
   }));
-  /** Whether the agent process is gone (the bridge reported its exit): no action can reach pi then. */
-  readonly #agent = new SessionStoreController(this, agentDown);
   /** The button that opened the dialog, focused again when it closes. */
   #opener: HTMLElement | undefined;
 
@@ -203,9 +206,9 @@ export class PiSessionActions extends PiElement {
 
   /** Why the disruptive actions (every action, while the agent is down) are disabled now; undefined while they are not. */
   get #reason(): SessionActionsStringKey | undefined {
-    if (this.#agent.value?.down) return "agentDown";
-    const value = this.#store.value;
-    return value?.compacting ? "busyCompacting" : value?.streaming ? "busyStreaming" : undefined;
+    const value = this.#agent.value;
+    if (value?.down) return "agentDown";
+    return value?.compacting ? "busyCompacting" : value?.working ? "busyStreaming" : undefined;
   }
 
   /** Whether the reason holds for `action`. */
