@@ -44,7 +44,8 @@ export class DemoLive extends LitElement {
         this.conversation = store.getSnapshot();
       });
       const fromUi = session.ui.subscribe(() => {
-        this.agentDown = session.ui.getSnapshot().agentExit !== undefined;
+        const ui = session.ui.getSnapshot();
+        this.agentDown = ui.agentExit !== undefined || ui.connection === "closed";
       });
       this.#unsubscribe = () => {
         fromStore();

@@ -19,7 +19,10 @@ import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
 import "../src/elements/confirm/define.js";
 import "../src/elements/extension-ui/define.js";
 import "../src/elements/input/define.js";
+import "../src/elements/model-picker/define.js";
 import "../src/elements/prompt/define.js";
+import "../src/elements/session-actions/define.js";
+import "../src/elements/thinking-level/define.js";
 import type { PiConfirm } from "../src/elements/confirm/confirm.js";
 import type { PiExtensionUi } from "../src/elements/extension-ui/extension-ui.js";
 import type { PiInput } from "../src/elements/input/input.js";
@@ -229,6 +232,34 @@ for (const [how, start] of [
 
       expect(events).to.deep.equal([]);
       expect((await ending.sent()).filter((m) => m.type === "extension_ui_response")).to.deep.equal([]);
+    });
+
+    it("the session controls are disabled and say why in the same words; nothing they offer is left enabled", async () => {
+      const wrapper = await fixture<HTMLElement>(
+        html`<div>
+          <pi-session-actions .session=${ending.session}></pi-session-actions>
+          <pi-model-picker .session=${ending.session}></pi-model-picker>
+          <pi-thinking-level .session=${ending.session}></pi-thinking-level>
+        </div>`,
+      );
+      const actions = wrapper.querySelector("pi-session-actions")!;
+      const picker = wrapper.querySelector("pi-model-picker")!;
+      const level = wrapper.querySelector("pi-thinking-level")!;
+      await ending.end();
+      await until(() => part(actions, "reason") !== null, "pi-session-actions to give its reason");
+      const buttons = [...actions.shadowRoot!.querySelectorAll<HTMLButtonElement>("button")];
+      expect(buttons.length).to.be.greaterThan(0);
+      expect(buttons.filter((button) => !button.disabled).map((button) => button.textContent!.trim())).to.deep.equal(
+        [],
+      );
+      expect(part(actions, "reason")!.textContent).to.equal(ending.words);
+      expect(buttons[0]!.getAttribute("aria-describedby")).to.equal(part(actions, "reason")!.id);
+      await until(() => part(picker, "note") !== null, "pi-model-picker to give its reason");
+      expect((part(picker, "trigger") as HTMLButtonElement).disabled).to.equal(true);
+      expect(part(picker, "note")!.textContent).to.equal(ending.words);
+      await until(() => part(level, "note") !== null, "pi-thinking-level to give its reason");
+      expect((part(level, "select") as HTMLSelectElement).disabled).to.equal(true);
+      expect(part(level, "note")!.textContent).to.equal(ending.words);
     });
 
     it("a dialog element shown on its own keeps its text, says its answer can no longer be sent, fires nothing, and closes on cancel", async () => {

@@ -10,9 +10,12 @@ export function sessionEndKey(end: TransportEnd | undefined): StringKey {
 }
 
 /**
- * The session-store slice of a control that nothing can reach while the agent process is gone (its exit reported):
- * `down` is true until the bridge reports it started again.
+ * The session-store slice of a control that nothing can reach while the agent process is gone (its exit reported,
+ * until the bridge reports it started again) or the session has ended for good (`connection` "closed": a bridge that
+ * refused the page's token, a stream that ended): `down` then, and `ended` the words for an ended session, which
+ * say more than the control's own "pi is not running" (a refused token says to open the address the bridge printed).
  */
-export function agentDown(snapshot: UiSnapshot): { down: boolean } {
-  return { down: snapshot.agentExit !== undefined };
+export function agentDown(snapshot: UiSnapshot): { down: boolean; ended: StringKey | undefined } {
+  const ended = snapshot.connection === "closed" ? sessionEndKey(snapshot.connectionEnd) : undefined;
+  return { down: ended !== undefined || snapshot.agentExit !== undefined, ended };
 }

@@ -5,7 +5,7 @@ import { ConversationStoreController } from "../../controllers/conversation-stor
 import { ImeGuardController } from "../../controllers/ime-guard-controller.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { normalizeForMatch } from "../../controllers/typeahead-controller.js";
-import { localizeIn, nearestLang } from "../../i18n/localize.js";
+import { localize, localizeIn, nearestLang } from "../../i18n/localize.js";
 import { emit } from "../../internal/events.js";
 import { formatTokens } from "../../internal/format-tokens.js";
 import { agentDown } from "../../internal/session-end.js";
@@ -418,6 +418,12 @@ export class PiModelPicker extends PiElement {
     </div>`;
   }
 
+  /** Why the picker is disabled: an ended session's own words (a refused token says what to do), else pi's exit. */
+  #downText(): string {
+    const ended = this.#agent.value?.ended;
+    return ended ? localize(this, ended) : this.#t("agentDown");
+  }
+
   protected override render() {
     const shown = this.pending ?? this.model;
     const label = this.#t("button", { model: this.#name(shown) });
@@ -439,7 +445,7 @@ export class PiModelPicker extends PiElement {
         </button>
         ${this.open ? this.#renderPopup() : nothing}
       </div>
-      ${down ? html`<p id="note" part="note">${this.#t("agentDown")}</p>` : nothing}
+      ${down ? html`<p id="note" part="note">${this.#downText()}</p>` : nothing}
       ${this.pending ? html`<p part="status" role="status">${this.#t("switching", { model: this.#name(this.pending) })}</p>` : nothing}
       ${this.error ? html`<p part="error" role="alert">${this.error}</p>` : nothing}`;
   }

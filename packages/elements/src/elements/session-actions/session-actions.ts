@@ -3,7 +3,7 @@ import { css, html, nothing, type TemplateResult } from "lit";
 import { PiElement } from "../../base/pi-element.js";
 import { ConversationStoreController } from "../../controllers/conversation-store-controller.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
-import { localizeIn } from "../../i18n/localize.js";
+import { localize, localizeIn } from "../../i18n/localize.js";
 import { emit } from "../../internal/events.js";
 import { agentDown } from "../../internal/session-end.js";
 import { tokens } from "../../theme/tokens.js";
@@ -211,6 +211,12 @@ export class PiSessionActions extends PiElement {
     return value?.compacting ? "busyCompacting" : value?.working ? "busyStreaming" : undefined;
   }
 
+  /** The words for `reason`: an ended session's own (a refused token says what to do) over "pi is not running". */
+  #why(reason: SessionActionsStringKey): string {
+    const ended = this.#agent.value?.ended;
+    return reason === "agentDown" && ended ? localize(this, ended) : this.#t(reason);
+  }
+
   /** Whether the reason holds for `action`. */
   #blocks(action: SessionAction): boolean {
     const reason = this.#reason;
@@ -324,7 +330,7 @@ export class PiSessionActions extends PiElement {
     const cancel = html`<button type="button" @click=${() => this.#closeDialog()}>${this.#t("cancel")}</button>`;
     // pi began a run or a compaction while the dialog was open: the action waits, and says why.
     const reason = DISRUPTIVE.has(action) ? this.#reason : undefined;
-    const blocked = reason ? html`<p id="dialog-reason" part="reason">${this.#t(reason)}</p>` : nothing;
+    const blocked = reason ? html`<p id="dialog-reason" part="reason">${this.#why(reason)}</p>` : nothing;
     const describedBy = reason ? "dialog-reason" : nothing;
     switch (action) {
       case "new":
@@ -414,7 +420,7 @@ export class PiSessionActions extends PiElement {
           </button>`,
         )}
       </div>
-      ${reason ? html`<p id="reason" part="reason">${this.#t(reason)}</p>` : nothing}
+      ${reason ? html`<p id="reason" part="reason">${this.#why(reason)}</p>` : nothing}
       <p part="status" role="status">${this.status ?? ""}</p>
       ${this.error ? html`<p part="error" role="alert">${this.error}</p>` : nothing}
       ${

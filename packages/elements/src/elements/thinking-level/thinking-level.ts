@@ -3,7 +3,7 @@ import { css, html, nothing } from "lit";
 import { PiElement } from "../../base/pi-element.js";
 import { ConversationStoreController } from "../../controllers/conversation-store-controller.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
-import { localizeIn } from "../../i18n/localize.js";
+import { localize, localizeIn } from "../../i18n/localize.js";
 import { agentDown } from "../../internal/session-end.js";
 import { tokens } from "../../theme/tokens.js";
 import { type ThinkingLevelStringKey, thinkingLevelStrings } from "./strings.js";
@@ -156,6 +156,7 @@ export class PiThinkingLevel extends PiElement {
     const levels = this.levels;
     const level = this.level;
     const down = this.#agent.value?.down === true;
+    const ended = this.#agent.value?.ended;
     const reason = down
       ? "agentDown"
       : !info?.model && levels.length === 0
@@ -175,7 +176,7 @@ export class PiThinkingLevel extends PiElement {
         >
           ${levels.map((l) => html`<option value=${l} ?selected=${l === level}>${known(l) ? this.#t(l) : l}</option>`)}
         </select>
-        ${reason ? html`<span id="note" part="note">${this.#t(reason)}</span>` : nothing}
+        ${reason ? html`<span id="note" part="note">${ended && down ? localize(this, ended) : this.#t(reason)}</span>` : nothing}
       </span>
       ${this.error ? html`<p id="error" part="error" role="alert">${this.error}</p>` : nothing}`;
   }
