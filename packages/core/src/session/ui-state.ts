@@ -10,6 +10,7 @@
 
 import type { DialogRequest, ExtensionUiRequest, WidgetPlacement } from "../protocol/extension-ui.js";
 import { NOTIFY_TYPES as NOTIFY_TYPE_LIST } from "../protocol/notify-types.js";
+import { CLOSED_END } from "../transports/end.js";
 import type { TransportEnd, TransportState } from "../transports/transport.js";
 import { nextDialog } from "./dialog-order.js";
 import { BatchedNotifier, microtaskSchedule } from "./notifier.js";
@@ -91,7 +92,7 @@ export class UiState implements UiStore {
     this.#maxNotifications = max >= 0 ? Math.floor(max) : DEFAULT_MAX_NOTIFICATIONS;
     this.#notifier = new BatchedNotifier(options.schedule ?? microtaskSchedule);
     this.#connection = options.connection ?? "open";
-    if (this.#connection === "closed") this.#connectionEnd = options.connectionEnd ?? { reason: "closed", detail: "" };
+    if (this.#connection === "closed") this.#connectionEnd = options.connectionEnd ?? CLOSED_END;
   }
 
   /** The current snapshot: the same object until something changes (what `useSyncExternalStore` needs). */
@@ -235,7 +236,7 @@ export class UiState implements UiStore {
   setConnection(connection: TransportState, end?: TransportEnd): void {
     if (this.#connection === connection) return;
     this.#connection = connection;
-    if (connection === "closed") this.#connectionEnd = end ?? { reason: "closed", detail: "" };
+    if (connection === "closed") this.#connectionEnd = end ?? CLOSED_END;
     this.#changed();
   }
 

@@ -6,6 +6,7 @@
 import type { Diagnostic } from "../diagnostics.js";
 import { excerpt } from "../diagnostics.js";
 import { TypedEventTarget, ValueEvent } from "../events.js";
+import { CLOSED_END } from "./end.js";
 import type { Transport, TransportEnd, TransportEventMap, TransportState } from "./transport.js";
 
 export abstract class BaseTransport extends TypedEventTarget<TransportEventMap> implements Transport {
@@ -30,7 +31,7 @@ export abstract class BaseTransport extends TypedEventTarget<TransportEventMap> 
   abstract close(): void;
 
   /** Moves to `next` and says so; "closed" is final, and `end` says why (default: closed). */
-  protected setState(next: TransportState, end: TransportEnd = { reason: "closed", detail: "" }): void {
+  protected setState(next: TransportState, end: TransportEnd = CLOSED_END): void {
     if (this.#state === next || this.#state === "closed") return;
     this.#state = next;
     if (next === "closed") this.#end = end;

@@ -20,6 +20,7 @@ import { type Clock, realClock } from "../session/clock.js";
 import { Backoff, type BackoffOptions } from "./backoff.js";
 import { BaseTransport } from "./base.js";
 import { PI_ELEMENTS_PROTOCOL, TOKEN_REFUSED_CLOSE_CODE, tokenProtocol, withoutUrlToken } from "./bridge-token.js";
+import { CLOSED_END } from "./end.js";
 import { RecordQueue } from "./record-queue.js";
 import type { TransportEnd } from "./transport.js";
 
@@ -170,7 +171,7 @@ export class WebSocketTransport extends BaseTransport {
     const socket = this.#socket;
     this.#socket = undefined;
     socket?.close(1000, "closed by client");
-    this.#giveUp({ reason: "closed", detail: "" });
+    this.#giveUp(CLOSED_END);
   }
 
   #connect(): void {
