@@ -138,9 +138,23 @@ interface Path {
 async function startPath(name: Path["name"], agentArgs: string[], bridgeCli: string): Promise<Path> {
   const child =
     name === "bridge"
-      ? spawn(process.execPath, [bridgeCli, "--port", "0", "--no-token", "--", process.execPath, ...agentArgs], {
-          stdio: ["ignore", "pipe", "ignore"],
-        })
+      ? spawn(
+          process.execPath,
+          [
+            // BENCH_BRIDGE_CPU_PROF=<dir>: the bridge process writes a V8 CPU profile there when it exits.
+            ...(process.env.BENCH_BRIDGE_CPU_PROF
+              ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_BRIDGE_CPU_PROF}`]
+              : []),
+            bridgeCli,
+            "--port",
+            "0",
+            "--no-token",
+            "--",
+            process.execPath,
+            ...agentArgs,
+          ],
+          { stdio: ["ignore", "pipe", "ignore"] },
+        )
       : spawn(process.execPath, ["-e", RELAY_SCRIPT, JSON.stringify(agentArgs)], {
           stdio: ["ignore", "pipe", "inherit"],
         });

@@ -105,16 +105,11 @@ export class ClientHub {
 
   /**
    * Sends one text message to every open client but `except`: a string, or whole records given as parts, which go
-   * out as one message (ws frames it once per client).
+   * out as one message, a fragment per part.
    */
   broadcast(message: string | readonly Buffer[], except?: unknown): void {
     if (message.length === 0) return;
-    const data =
-      typeof message === "string"
-        ? Buffer.from(message)
-        : message.length === 1
-          ? (message[0] as Buffer)
-          : Buffer.concat(message);
+    const data = typeof message === "string" ? [Buffer.from(message)] : message;
     for (const client of this.#clients) if (client !== except) this.#send(client, data);
   }
 
@@ -129,14 +124,21 @@ export class ClientHub {
    * waiting, the client is closed with 1013 and gets nothing more (a client that never reads can then hold at most
    * the limit and one message, until ws drops its socket when the closing handshake times out).
    */
-  #send(client: WebSocket, data: string | Buffer): void {
+  #send(client: WebSocket, data: string | readonly Buffer[]): void {
     if (client.readyState !== client.OPEN) return;
     if (client.bufferedAmount > this.#options.maxClientBacklog) {
       this.#options.log(`[pi-bridge] disconnecting a slow client: ${client.bufferedAmount} bytes waiting for it`);
       client.close(CloseCode.tryAgainLater, "too much output waiting: reconnect");
       return;
     }
-    client.send(data, { binary: false });
+    if (typeof data === "string") {
+      client.send(data, { binary: false });
+      return;
+    }
+    // Parts go out as the fragments of one text message (RFC 6455 5.4), so no part is copied into a joined buffer:
+    // the client's WebSocket hands over one message, as it would for one frame.
+    const last = data.length - 1;
+    for (let i = 0; i <= last; i++) client.send(data[i] as Buffer, { binary: false, fin: i === last });
   }
 
   /** Stops (true) or resumes (false) reading from every client, those that connect meanwhile too. */
