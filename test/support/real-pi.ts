@@ -75,6 +75,11 @@ export interface IsolatedPiOptions {
   model?: ScriptedModel;
   /** More arguments for pi, after the isolation flags. */
   args?: readonly string[];
+  /**
+   * Whether pi is started with `--model` on the scripted model (default true). Without it pi takes its model as a
+   * user's pi does: from the session it restores, else the first it has.
+   */
+  modelFlag?: boolean;
 }
 
 export function isolatedPi(extension: string | undefined, options: IsolatedPiOptions = {}): IsolatedPi {
@@ -86,7 +91,7 @@ export function isolatedPi(extension: string | undefined, options: IsolatedPiOpt
   const modelArgs: string[] = [];
   if (options.model !== undefined) {
     writeFileSync(join(agentDir, "models.json"), piModelsJson(options.model));
-    modelArgs.push("--model", `${SCRIPTED_PROVIDER}/${SCRIPTED_MODEL_ID}`);
+    if (options.modelFlag !== false) modelArgs.push("--model", `${SCRIPTED_PROVIDER}/${SCRIPTED_MODEL_ID}`);
   }
   return {
     options: {

@@ -26,6 +26,8 @@ export interface AgentSupervisorOptions {
   /** A new process was spawned (pid undefined: it could not be; its exit follows). */
   onStart: (pid: number | undefined) => void;
   onFrame: (agent: AgentProcess, parts: Buffer[]) => void;
+  /** A line the current agent wrote to its stderr (also logged). */
+  onStderrLine?: (line: string) => void;
   onExit: (info: AgentExitInfo) => void;
   /** The agent's stdin crossed its high-water mark (true) or drained (false). */
   onBackpressure: (blocked: boolean) => void;
@@ -83,7 +85,10 @@ export class AgentSupervisor {
         if (current === this.#agent) guarded("relaying agent output", () => this.#options.onFrame(current, parts));
       },
       // Escaped: the agent's text reaches the operator's terminal, where it must not act or pass for the bridge's.
-      onStderrLine: (line) => log(`[agent] ${escapeControls(line)}`),
+      onStderrLine: (line) => {
+        log(`[agent] ${escapeControls(line)}`);
+        if (current === this.#agent) guarded("relaying agent stderr", () => this.#options.onStderrLine?.(line));
+      },
       onBackpressure: (blocked) => this.#options.onBackpressure(blocked),
       onExit: (info) => {
         if (current === this.#agent) guarded("reporting the agent's exit", () => this.#exited(info));

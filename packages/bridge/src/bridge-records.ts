@@ -29,6 +29,24 @@ export function exitRecord(info: AgentExitInfo, restart: RestartPolicy): string 
   });
 }
 
+/** A problem the agent reported on its stderr, in pi's diagnostic form (see `diagnosticOf`). */
+export function diagnosticRecord(level: "warning" | "error", message: string): string {
+  return record({ type: "pi-elements/agent_diagnostic", level, message });
+}
+
+/**
+ * pi's diagnostic form on stderr: a line `Warning: …` or `Error: …` (yellow or red when pi thinks it writes to a
+ * terminal; the colour is dropped). Undefined for any other line: pi's and its extensions' other output stays in the
+ * log and the exit report.
+ */
+export function diagnosticOf(line: string): { level: "warning" | "error"; message: string } | undefined {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: SGR colour codes, as chalk writes them.
+  const plain = line.replace(/\u001b\[[0-9;]*m/g, "");
+  const match = /^(Warning|Error): (\S.*)$/.exec(plain);
+  if (!match) return undefined;
+  return { level: match[1] === "Error" ? "error" : "warning", message: (match[2] as string).trim() };
+}
+
 export function agentStartFrame(pid: number): string {
   // Clients drop the old agent's statuses and widgets: hello, then the (empty) state of the new one.
   return `${record({ type: "pi-elements/agent_start", pid })}\n${HELLO}\n`;

@@ -186,6 +186,7 @@ export async function startBridge(options: BridgeOptions = {}): Promise<RunningB
     clock,
     onStart: (pid) => relay.agentStarted(pid),
     onFrame: (agent, parts) => relay.agentFrame(agent, parts),
+    onStderrLine: (line) => relay.agentStderr(line),
     onExit: (info) => relay.agentExited(info),
     // Stop reading from clients while the agent cannot keep up; ws then pushes back on them over TCP.
     onBackpressure: (blocked) => hub.setPaused(blocked),

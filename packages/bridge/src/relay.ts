@@ -12,6 +12,8 @@ import type { RestartPolicy } from "./agent-supervisor.js";
 import {
   agentStartFrame,
   closedFrame,
+  diagnosticOf,
+  diagnosticRecord,
   exitRecord,
   framesOf,
   HELLO,
@@ -54,6 +56,8 @@ export interface RelayOptions {
 
 /** The commands that send the user's message, and so use up the editor text the agent set. */
 const CONSUMES_EDITOR_TEXT = new Set(["prompt", "steer", "follow_up"]);
+/** How many of the agent's stderr diagnostics go to the clients in a minute. */
+export const DIAGNOSTICS_PER_MINUTE = 20;
 
 export class Relay {
   readonly #options: RelayOptions;
@@ -61,6 +65,8 @@ export class Relay {
   readonly #turn: TurnKeeper;
   /** The ids of the last requests the bridge cancelled itself, whose cancel by a client is expected. */
   readonly #cancelledByBridge = new RecentIds(1000);
+  /** When the last diagnostics went to the clients (within the last minute). */
+  readonly #diagnosticTimes: number[] = [];
 
   constructor(options: RelayOptions) {
     this.#options = options;
@@ -91,6 +97,22 @@ export class Relay {
     // Two messages: however large the exit report, the dialogs' closing is never refused along with it.
     if (closed.length > 0) this.#options.broadcast(closedFrame(closed, "agent_exit"));
     this.#options.broadcast(`${exitRecord(info, this.#options.restartPolicy)}\n`);
+  }
+
+  /**
+   * A line the agent wrote to its stderr: one in pi's diagnostic form (`Warning: …`, `Error: …`; pi 1.x writes one
+   * after a session change whose model it could not restore) goes to every client, at most `DIAGNOSTICS_PER_MINUTE`
+   * a minute (an agent that writes more has the rest only in the log).
+   */
+  agentStderr(line: string): void {
+    const diagnostic = diagnosticOf(line);
+    if (diagnostic === undefined) return;
+    const now = this.#options.clock.now();
+    while (this.#diagnosticTimes.length > 0 && now - (this.#diagnosticTimes[0] as number) >= 60_000)
+      this.#diagnosticTimes.shift();
+    if (this.#diagnosticTimes.length >= DIAGNOSTICS_PER_MINUTE) return;
+    this.#diagnosticTimes.push(now);
+    this.#options.broadcast(`${diagnosticRecord(diagnostic.level, diagnostic.message)}\n`);
   }
 
   /** Relays one frame of agent output, after the mirror has seen it. */

@@ -1,9 +1,10 @@
 /** The relay on its own: fake clients and a fake agent, no sockets or processes. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { realClock } from "@pi-elements/core";
+import { type Clock, realClock } from "@pi-elements/core";
 import { guardWith } from "../src/guard.js";
-import { Relay, type RelayClient } from "../src/relay.js";
+import { DIAGNOSTICS_PER_MINUTE, Relay, type RelayClient } from "../src/relay.js";
+import { ManualClock } from "./support/harness.js";
 
 class FakeClient implements RelayClient {
   readonly sent: string[] = [];
@@ -24,7 +25,7 @@ class FakeClient implements RelayClient {
   }
 }
 
-function setUp({ running = true, restartable = true } = {}) {
+function setUp({ running = true, restartable = true, clock = realClock as Clock } = {}) {
   const broadcasts: Array<{ text: string; except: unknown }> = [];
   const written: string[] = [];
   const logs: string[] = [];
@@ -32,7 +33,7 @@ function setUp({ running = true, restartable = true } = {}) {
   const agent = { running, write: (line: string) => written.push(line) };
   const log = (line: string) => logs.push(line);
   const relay = new Relay({
-    clock: realClock,
+    clock,
     maxJsonDepth: 64,
     broadcast: (message, except) =>
       broadcasts.push({ text: typeof message === "string" ? message : Buffer.concat(message).toString(), except }),
@@ -154,5 +155,46 @@ describe("Relay", () => {
     never.fromClient(new FakeClient(), { type: "pi-elements/restart" });
     assert.equal(never.restarts.length, 0);
     never.relay.dispose();
+  });
+});
+
+describe("the agent's stderr", () => {
+  it("sends pi's diagnostic lines (Warning:, Error:, coloured or not) to every client; other lines stay in the log", () => {
+    const { relay, broadcasts } = setUp();
+    for (const line of [
+      "Warning: Could not restore model gone/x. Using scripted/scripted-model",
+      "\u001b[31mError: extension failed to load\u001b[39m",
+      "  /path/to/docs/providers.md",
+      "warning: lower case is not pi's form",
+      "Warning:",
+      "Debugger listening on ws://127.0.0.1:9229",
+      "Error: <img src=x onerror=alert(1)>",
+    ])
+      relay.agentStderr(line);
+    assert.deepEqual(
+      broadcasts.map(({ text }) => JSON.parse(text)),
+      [
+        {
+          type: "pi-elements/agent_diagnostic",
+          level: "warning",
+          message: "Could not restore model gone/x. Using scripted/scripted-model",
+        },
+        { type: "pi-elements/agent_diagnostic", level: "error", message: "extension failed to load" },
+        { type: "pi-elements/agent_diagnostic", level: "error", message: "<img src=x onerror=alert(1)>" },
+      ],
+    );
+  });
+
+  it("at most DIAGNOSTICS_PER_MINUTE a minute: an agent that writes more has the rest only in the log", () => {
+    const clock = new ManualClock();
+    const { relay, broadcasts } = setUp({ clock });
+    for (let i = 0; i < DIAGNOSTICS_PER_MINUTE + 5; i++) relay.agentStderr(`Warning: number ${i}`);
+    assert.equal(broadcasts.length, DIAGNOSTICS_PER_MINUTE);
+    clock.advance(59_999);
+    relay.agentStderr("Warning: still within the minute");
+    assert.equal(broadcasts.length, DIAGNOSTICS_PER_MINUTE);
+    clock.advance(1);
+    relay.agentStderr("Warning: a minute later");
+    assert.equal(JSON.parse(broadcasts.at(-1)!.text).message, "a minute later");
   });
 });

@@ -193,6 +193,30 @@ describe("bridge messages", () => {
     assert.equal(transport.sent.length, 0);
   });
 
+  test("agent_diagnostic (what pi reported on its stderr) is a warning or an error from pi; another level is a warning", async () => {
+    const { transport, session, diagnostics } = setup();
+    transport.receive(
+      { type: "pi-elements/agent_diagnostic", level: "warning", message: "Could not restore model a/b. Using c/d" },
+      { type: "pi-elements/agent_diagnostic", level: "error", message: "<b>not markup</b>" },
+      { type: "pi-elements/agent_diagnostic", level: "loud", message: "a newer level" },
+      { type: "pi-elements/agent_diagnostic", level: "warning" },
+    );
+    await Promise.resolve();
+    assert.deepEqual(
+      session.ui.getSnapshot().notifications.map(({ type, message, origin }) => ({ type, message, origin })),
+      [
+        { type: "warning", message: "Could not restore model a/b. Using c/d", origin: { kind: "agent" } },
+        { type: "error", message: "<b>not markup</b>", origin: { kind: "agent" } },
+        { type: "warning", message: "a newer level", origin: { kind: "agent" } },
+      ],
+    );
+    assert.deepEqual(
+      diagnostics.map((d) => d.code),
+      ["invalid-message"],
+      "one without a message is an invalid bridge message",
+    );
+  });
+
   test("hello ends a run the replay does not bring back; a run still going comes back with its agent_start", () => {
     const { transport, session } = setup();
     transport.receive({ type: "agent_start" });

@@ -69,11 +69,13 @@ describe("pi-notifications", () => {
     expect(polite(el)).to.equal("Warning: early");
   });
 
-  it("names where an error the session reported came from: the command pi refused, the extension's file", async () => {
+  it("names where an error the session reported came from: the command pi refused, the extension's file, pi's stderr", async () => {
     const agent = new FakeAgent({ clock: new ManualClock() });
     agent.failing.add("prompt");
     agent.errors.set("prompt", "Agent is busy");
-    const el = await fixture<PiNotifications>(html`<pi-notifications .session=${agent.session}></pi-notifications>`);
+    const el = await fixture<PiNotifications>(
+      html`<pi-notifications .session=${agent.session} .max=${6}></pi-notifications>`,
+    );
     await agent.session.send("prompt", { message: "hi" }).catch(() => undefined);
     const path = "/home/me/.pi/agent/extensions/permission-gate.ts";
     agent.send({
@@ -89,6 +91,12 @@ describe("pi-notifications", () => {
     });
     agent.send({ type: "extension_error", error: "boom" });
     notify(agent, "pi's own error", "error");
+    // What pi wrote to its stderr after a session change, relayed by the bridge.
+    agent.send({
+      type: "pi-elements/agent_diagnostic",
+      level: "warning",
+      message: "Could not restore model gone/x. Using scripted/scripted-model",
+    });
     await settle();
     await el.updateComplete;
     expect(bodies(el)).to.deep.equal([
@@ -97,6 +105,7 @@ describe("pi-notifications", () => {
       "Error: <img src=x onerror=alert(1)>.ts: lint failed",
       "Error: Extension: boom",
       "Error: pi's own error",
+      "Warning: pi: Could not restore model gone/x. Using scripted/scripted-model",
     ]);
     const origins = toasts(el).map((toast) => toast.querySelector('[part~="origin"]'));
     expect(origins[1]?.getAttribute("title")).to.equal(`${path} · tool_call`);

@@ -23,6 +23,16 @@ export const BridgeAgentExit = z.looseObject({
   stderrTail: z.optional(z.array(z.string())),
   restart: z.optional(z.string()),
 });
+/**
+ * A problem the agent reported on its stderr in pi's own diagnostic form, a line `Warning: …` or `Error: …` (pi 1.x
+ * writes one after `switch_session`, `fork` or `new_session` when, for example, the session's model cannot be
+ * restored). `level` is read as a string, so that a level this client does not know is no invalid message.
+ */
+export const BridgeAgentDiagnostic = z.looseObject({
+  type: z.literal("pi-elements/agent_diagnostic"),
+  level: z.string(),
+  message: z.string(),
+});
 /** The agent process (re)started. */
 export const BridgeAgentStart = z.looseObject({
   type: z.literal("pi-elements/agent_start"),
@@ -57,6 +67,7 @@ export const BridgeMessage = z.discriminatedUnion("type", [
   BridgeDialogClosed,
   BridgeAgentExit,
   BridgeAgentStart,
+  BridgeAgentDiagnostic,
   BridgeHello,
   BridgeEarlierNotifications,
 ]);
@@ -70,6 +81,7 @@ export const BridgeRestart = /* @__PURE__ */ (() => z.looseObject({ type: z.lite
 export type BridgeRestart = z.infer<typeof BridgeRestart>;
 export type BridgeDialogClosed = z.infer<typeof BridgeDialogClosed>;
 export type BridgeAgentExit = z.infer<typeof BridgeAgentExit>;
+export type BridgeAgentDiagnostic = z.infer<typeof BridgeAgentDiagnostic>;
 export type BridgeEarlierNotifications = z.infer<typeof BridgeEarlierNotifications>;
 
 export function isBridgeType(type: unknown): boolean {

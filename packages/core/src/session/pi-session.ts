@@ -545,6 +545,14 @@ export class PiSession extends TypedEventTarget<SessionEventMap> implements Dial
       case "pi-elements/agent_start":
         this.#state.setAgentExit(undefined);
         break;
+      case "pi-elements/agent_diagnostic":
+        this.#state.report(
+          bridge.level === "error" ? "error" : "warning",
+          bridge.message,
+          { kind: "agent" },
+          this.#clock.now(),
+        );
+        break;
       case "pi-elements/earlier_notifications":
         this.#state.addEarlier(
           bridge.notifications.map(({ id, notifyType, message, ageMs }) => ({

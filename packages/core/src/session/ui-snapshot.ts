@@ -33,10 +33,13 @@ export interface WidgetEntry {
 
 /**
  * Where a notification came from when pi did not send it as a `notify`: a command pi answered with
- * `success: false` (its `error` is the message), or an `extension_error` event (the extension's error is the message).
+ * `success: false` (its `error` is the message), an `extension_error` event (the extension's error is the message), or
+ * a diagnostic the agent wrote to its stderr (through the bridge).
  */
 export type NotificationOrigin =
   | { readonly kind: "command"; readonly command: string }
+  /** What the agent process itself reported on its stderr (the bridge's `pi-elements/agent_diagnostic`). */
+  | { readonly kind: "agent" }
   | { readonly kind: "extension"; readonly extensionPath?: string; readonly event?: string };
 
 export interface NotificationEntry {

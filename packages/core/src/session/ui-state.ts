@@ -334,7 +334,12 @@ export class UiState implements UiStore {
 
   /** Adds an error the session reports itself (a failed command, an extension's error), as pi's notify would. */
   reportError(message: string, origin: NotificationOrigin, now: number): void {
-    this.#addNotification("error", message, now, origin);
+    this.report("error", message, origin, now);
+  }
+
+  /** A problem the session reports (a warning or an error) with where it came from. */
+  report(type: "warning" | "error", message: string, origin: NotificationOrigin, now: number): void {
+    this.#addNotification(type, message, now, origin);
     this.#changed();
   }
 

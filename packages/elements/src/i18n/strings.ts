@@ -43,6 +43,8 @@ export const en = {
   commandFailed: "{command} failed",
   /** The origin of an extension's error when pi names no file. */
   extension: "Extension",
+  /** The origin of a problem the agent process reported on its stderr (through the bridge). */
+  agentDiagnostic: "pi",
   status: "Status",
   prompt: "Message pi",
   /** The slash-command completion list. */
@@ -138,6 +140,7 @@ export const ja: StringTable = {
   error: "エラー",
   commandFailed: "{command} に失敗しました",
   extension: "拡張機能",
+  agentDiagnostic: "pi",
   status: "ステータス",
   prompt: "pi へのメッセージ",
   commands: "コマンド",
@@ -211,6 +214,7 @@ export const zhHans: StringTable = {
   error: "错误",
   commandFailed: "{command} 失败",
   extension: "扩展",
+  agentDiagnostic: "pi",
   status: "状态",
   prompt: "给 pi 的消息",
   commands: "命令",

@@ -252,12 +252,14 @@ export class PiNotifications extends PiElement {
 
   /**
    * Where an error the session reported itself came from: "prompt failed" for a command pi refused, the file name of
-   * an extension that failed (or "Extension" when pi names none). Undefined for pi's own `notify`.
+   * an extension that failed (or "Extension" when pi names none), "pi" for what the agent process reported on its
+   * stderr. Undefined for pi's own `notify`.
    */
   #origin(entry: NotificationEntry): string | undefined {
     const origin = entry.origin;
     if (!origin) return undefined;
     if (origin.kind === "command") return localizeOwn(this, "commandFailed", { command: origin.command });
+    if (origin.kind === "agent") return localizeOwn(this, "agentDiagnostic");
     return origin.extensionPath?.split(/[\\/]/).filter(Boolean).at(-1) ?? localizeOwn(this, "extension");
   }
 
