@@ -207,6 +207,41 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    name: "abort-tool",
+    about:
+      "Stop twice where a tool call is cut: while the model streams a write call's arguments (pi runs no tool: the call ends with the aborted message), then while the bash tool runs `sleep 30` (pi ends the run: Command aborted)",
+    replies: [
+      {
+        text: "Writing the file.",
+        toolCalls: [{ name: "write", arguments: { path: "slow.txt", content: "slowly ".repeat(60) } }],
+        delayMs: 40,
+      },
+      { toolCalls: [{ name: "bash", arguments: { command: "sleep 30" } }] },
+    ],
+    run: async (r) => {
+      let from = r.records.length;
+      let id = r.send({ type: "prompt", message: "Write a file slowly" });
+      await r.waitFor(`the response to prompt ${id}`, isResponse(id), from);
+      await r.waitFor(
+        "the write call's arguments streaming",
+        (m) =>
+          m.type === "message_update" &&
+          (m.assistantMessageEvent as { type?: string } | undefined)?.type === "toolcall_delta",
+        from,
+      );
+      let abortId = r.send({ type: "abort" });
+      await r.waitFor("the abort's response", isResponse(abortId), from);
+      await r.settledAfter("the first run's end", (m) => m.type === "agent_end", from);
+      from = r.records.length;
+      id = r.send({ type: "prompt", message: "Wait for a while" });
+      await r.waitFor(`the response to prompt ${id}`, isResponse(id), from);
+      await r.waitFor("the bash tool's start", (m) => m.type === "tool_execution_start", from);
+      abortId = r.send({ type: "abort" });
+      await r.waitFor("the abort's response", isResponse(abortId), from);
+      await r.settledAfter("the second run's end", (m) => m.type === "agent_end", from);
+    },
+  },
+  {
     name: "steer",
     about:
       "while an answer streams slowly: a steer (`prompt` with streamingBehavior steer) and a follow-up (`follow_up`): queue_update, then both delivered, each answered",

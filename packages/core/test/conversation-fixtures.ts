@@ -16,6 +16,7 @@ export const CONVERSATION_SCENARIOS = [
   "error",
   "retry",
   "abort",
+  "abort-tool",
   "steer",
   "compaction",
   "bash",

@@ -180,6 +180,26 @@ const EXPECTATIONS: Record<string, (r: Replay, version: string) => void> = {
     assert.equal(snapshot.run.status, "aborted");
     assert.equal(assistants(snapshot).at(-1)?.stopReason, "aborted");
   },
+  "abort-tool"({ state }) {
+    const snapshot = state.getSnapshot();
+    assert.equal(snapshot.run.status, "aborted");
+    const calls = assistants(snapshot).flatMap((message) =>
+      message.content.flatMap((block) => (block.type === "toolCall" ? [block] : [])),
+    );
+    assert.deepEqual(
+      calls.map((call) => call.name),
+      ["write", "bash"],
+    );
+    const [write, bash] = calls.map((call) => snapshot.tools.get(call.id));
+    // Stop while the write call was streamed: pi runs nothing, and the call ends with the aborted message.
+    assert.deepEqual(
+      [write?.status, write?.isError, write?.result],
+      ["error", true, { content: [{ type: "text", text: "Operation aborted" }] }],
+    );
+    // Stop while bash ran: pi ends the run itself.
+    assert.equal(bash?.status, "error");
+    assert.deepEqual((bash?.result as { content: unknown }).content, [{ type: "text", text: "Command aborted" }]);
+  },
   compaction({ state, seen }) {
     const snapshot = state.getSnapshot();
     assert.ok(

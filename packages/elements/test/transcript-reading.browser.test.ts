@@ -3,10 +3,12 @@
  * the reader scrolled up, "Jump to latest" by mouse and keyboard, a new prompt brought into view, Page Up / Page
  * Down between articles, axe in both themes, right-to-left, Japanese and Chinese strings, and screenshots.
  */
+
 import { expect, fixture, html, waitUntil } from "@open-wc/testing";
 import type { AgentEventBase } from "@pi-elements/core";
 import { ConversationState } from "@pi-elements/core/conversation";
 import { executeServerCommand, sendKeys, sendMouse } from "@web/test-runner-commands";
+import type { LitElement } from "lit";
 import { assistant, streamAssistant, userTurn } from "../../core/test/conversation-wire.js";
 import "../src/transcript.js";
 import type { PiTranscript } from "../src/elements/transcript/transcript.js";
@@ -254,6 +256,21 @@ describe("pi-transcript looks and languages", () => {
       await nextFrame();
       await expect(el).to.be.accessible();
       await executeServerCommand("screenshot", { name: `transcript-${theme}-top`, selector: "#shot" });
+    });
+  }
+
+  for (const version of ["0.73.1", "1.6.0"] as const) {
+    it(`pi ${version}: a tool call cut by Stop ends as pi's TUI ends it, "Operation aborted", never waiting`, async () => {
+      const el = await show(await recorded(version, "abort-tool"));
+      await el.updateComplete;
+      const cards = [...root(el).querySelectorAll("pi-tool-card")];
+      await Promise.all(cards.map((card) => (card as LitElement).updateComplete));
+      const status = (card: Element) => card.shadowRoot!.querySelector('[part~="base"]')!.getAttribute("data-status");
+      // A write shows its error as an error; bash its output.
+      const output = (card: Element) =>
+        card.shadowRoot!.querySelector('[part~="error"], [part~="output"]')?.textContent?.trim();
+      expect(cards.map(status)).to.deep.equal(["error", "error"]);
+      expect(cards.map(output)).to.deep.equal(["Operation aborted", "Command aborted"]);
     });
   }
 

@@ -22,6 +22,8 @@
  *    (a compaction dropped it), after the nearest earlier one that is still there.
  * 5. A tool run that the history answers (a `toolResult` message) is done (or error) with that result; a running
  *    one without it keeps running.
+ * 6. A tool call of an assistant message that ended aborted or failed, with no tool run, ends with the message
+ *    (`#endCutCalls`): pi will not run it.
  */
 import type { ModelInfo, SessionState, SessionStats, ThinkingLevel } from "../protocol/commands.js";
 import type { AgentEventBase, AssistantMessageEvent } from "../protocol/events.js";
@@ -215,6 +217,8 @@ export class ConversationState implements ConversationStore {
       }
       this.#toolFromHistory(message);
     }
+    // After every toolResult of the history: a call its result answers was not cut.
+    for (const message of messages) this.#endCutCalls(message);
     // Rule 2: committed here after the request, unknown to the history.
     for (const item of old) {
       if ("message" in item && item.seq > since && !reused.has(item)) {
@@ -392,6 +396,7 @@ export class ConversationState implements ConversationStore {
         this.#items.splice(at, 0, item);
         at += 1;
         if (item.entry) this.#entriesView = undefined;
+        this.#endCutCalls(message);
       }
     }
     this.#streaming = undefined;
@@ -451,6 +456,35 @@ export class ConversationState implements ConversationStore {
     this.#tools.set(id, next);
     this.#toolsView = undefined;
     this.#changed();
+  }
+
+  /**
+   * Rule 6, as pi's own TUI has it: a tool call of an assistant message that ended aborted (Stop while the call was
+   * streamed or waited to run) or failed, and that no tool run answers, will not run: it ends with the message, its
+   * result "Operation aborted" or the message's error, instead of waiting for ever.
+   */
+  #endCutCalls(message: unknown): void {
+    if (!isObject(message) || message.role !== "assistant" || !Array.isArray(message.content)) return;
+    const stop = message.stopReason;
+    if (stop !== "aborted" && stop !== "error") return;
+    const text = stop === "aborted" ? "Operation aborted" : (str(message.errorMessage) ?? "Error");
+    for (const block of message.content) {
+      if (!isObject(block) || block.type !== "toolCall" || typeof block.id !== "string") continue;
+      if (this.#tools.has(block.id)) continue;
+      this.#tools.set(block.id, {
+        toolCallId: block.id,
+        toolName: str(block.name) ?? "",
+        args: block.arguments,
+        status: "error",
+        partialResult: undefined,
+        result: { content: [{ type: "text", text }] },
+        isError: true,
+        durationMs: undefined,
+        parentToolCallId: undefined,
+      });
+      this.#toolsView = undefined;
+      this.#changed();
+    }
   }
 
   /** Rule 5: a `toolResult` in a history finishes (or adds) its tool run. */
@@ -606,6 +640,7 @@ export class ConversationState implements ConversationStore {
     const item = this.#itemFor(message, this.#seq);
     if (!item) return;
     this.#items.push(item);
+    this.#endCutCalls(message);
     if (item.entry) {
       this.#entriesView = undefined;
       this.#changed();
