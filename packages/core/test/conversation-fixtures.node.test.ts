@@ -180,8 +180,9 @@ const scenarioChecks: Record<ConversationScenario, (c: RecordedConversation) => 
     const assistantsEnded = ended(c, "assistant");
     // First run: Stop while the write call streamed. The aborted message holds the call; pi runs no tool.
     const cut = assistantsEnded[0];
-    assert.equal(cut?.stopReason, "aborted");
-    const call = (cut?.content as Block[]).find((block) => block.type === "toolCall") as
+    assert.ok(cut);
+    assert.equal(cut.stopReason, "aborted");
+    const call = (cut.content as Block[]).find((block) => block.type === "toolCall") as
       | { id: string; name: string; arguments: unknown }
       | undefined;
     assert.deepEqual([call?.name, call?.arguments], ["write", {}]);
@@ -193,8 +194,9 @@ const scenarioChecks: Record<ConversationScenario, (c: RecordedConversation) => 
     );
     // Second run: Stop while bash ran. pi ends the run itself, then the run with an empty aborted message.
     const end = ofType(c, "tool_execution_end")[0];
-    assert.equal(end?.isError, true);
-    assert.deepEqual((end?.result as { content: unknown }).content, [{ type: "text", text: "Command aborted" }]);
+    assert.ok(end);
+    assert.equal(end.isError, true);
+    assert.deepEqual((end.result as { content: unknown }).content, [{ type: "text", text: "Command aborted" }]);
     assert.equal(assistantsEnded.at(-1)?.stopReason, "aborted");
     assert.equal(ofType(c, "agent_start").length, 2);
   },

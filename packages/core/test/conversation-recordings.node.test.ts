@@ -197,8 +197,9 @@ const EXPECTATIONS: Record<string, (r: Replay, version: string) => void> = {
       ["error", true, { content: [{ type: "text", text: "Operation aborted" }] }],
     );
     // Stop while bash ran: pi ends the run itself.
-    assert.equal(bash?.status, "error");
-    assert.deepEqual((bash?.result as { content: unknown }).content, [{ type: "text", text: "Command aborted" }]);
+    assert.ok(bash);
+    assert.equal(bash.status, "error");
+    assert.deepEqual((bash.result as { content: unknown }).content, [{ type: "text", text: "Command aborted" }]);
   },
   compaction({ state, seen }) {
     const snapshot = state.getSnapshot();
