@@ -5,7 +5,7 @@ import type { ConversationSnapshot, MessageEntry, StreamingToolCall } from "../s
 import type { AgentEventBase } from "../src/protocol/events.js";
 import { assistant, streamAssistant, user, userTurn, VERSIONS, type WireVersion } from "./conversation-wire.js";
 import { feed as feedRun } from "./run-feed.js";
-import { ManualSchedule } from "./session-fakes.js";
+import { ManualClock, ManualSchedule } from "./session-fakes.js";
 
 function feed(state: ConversationState, events: readonly object[]): void {
   for (const event of events) feedRun(state, event as AgentEventBase);
@@ -21,7 +21,9 @@ describe("both wire forms reduce to the same state", () => {
   test("every step of a streamed message (thinking, text, a tool call) looks the same on 0.73.1 and 1.6.0", () => {
     const streams = VERSIONS.map((version) => streamAssistant(version, longAnswer, 3));
     assert.equal(streams[0]!.length, streams[1]!.length);
-    const states = VERSIONS.map(() => new ConversationState());
+    // One still clock for both: the thinking times they record must be equal too.
+    const clock = new ManualClock();
+    const states = VERSIONS.map(() => new ConversationState({ clock }));
     let sawPartialArguments = false;
     for (let i = 0; i < streams[0]!.length; i++) {
       const views = states.map((state, v) => {
@@ -223,6 +225,91 @@ describe("tool executions", () => {
     assert.deepEqual(run?.args, { path: "a.txt" });
     assert.equal(tools.get("nested")?.status, "error");
     assert.equal(tools.get("nested")?.parentToolCallId, "call_1");
+  });
+});
+
+describe("times on the store's clock", () => {
+  test("a tool run has its start and end as the store saw them; one from a history has neither", () => {
+    const clock = new ManualClock();
+    const state = new ConversationState({ clock });
+    const t0 = clock.now();
+    feedRun(state, { type: "tool_execution_start", toolCallId: "t1", toolName: "bash", args: { command: "ls" } });
+    clock.advance(300);
+    feedRun(state, { type: "tool_execution_update", toolCallId: "t1", toolName: "bash", partialResult: {} });
+    assert.deepEqual(
+      [state.getSnapshot().tools.get("t1")?.startedAt, state.getSnapshot().tools.get("t1")?.endedAt],
+      [t0, undefined],
+    );
+    clock.advance(400);
+    feedRun(state, { type: "tool_execution_end", toolCallId: "t1", toolName: "bash", result: {}, isError: false });
+    const run = state.getSnapshot().tools.get("t1");
+    assert.deepEqual([run?.startedAt, run?.endedAt], [t0, t0 + 700]);
+    // Joined late: timed from the first record seen.
+    feedRun(state, { type: "tool_execution_update", toolCallId: "t2", toolName: "bash", partialResult: {} });
+    assert.equal(state.getSnapshot().tools.get("t2")?.startedAt, t0 + 700);
+    const fresh = new ConversationState({ clock });
+    fresh.setHistory(
+      [{ role: "toolResult", toolCallId: "t9", toolName: "read", content: [], isError: false, timestamp: 1 }],
+      0,
+    );
+    assert.deepEqual(
+      [fresh.getSnapshot().tools.get("t9")?.startedAt, fresh.getSnapshot().tools.get("t9")?.endedAt],
+      [undefined, undefined],
+    );
+    assert.equal(state.clock, clock);
+  });
+});
+
+describe("how long pi thought", () => {
+  const update = (event: Record<string, unknown>) => ({ type: "message_update", assistantMessageEvent: event });
+  const start = { role: "assistant", content: [], provider: "p", model: "m", stopReason: "pending", timestamp: 1 };
+  const final = assistant([
+    { type: "thinking", thinking: "hmm" },
+    { type: "text", text: "ok" },
+  ]);
+
+  test("from thinking_start to thinking_end (or the next block's start), on the store's clock, in the entry", () => {
+    const clock = new ManualClock();
+    const state = new ConversationState({ clock });
+    feedRun(state, { type: "message_start", message: start });
+    feedRun(state, update({ type: "thinking_start", contentIndex: 0 }));
+    clock.advance(1_200);
+    feedRun(state, update({ type: "thinking_delta", contentIndex: 0, delta: "hmm" }));
+    clock.advance(1_300);
+    feedRun(state, update({ type: "thinking_end", contentIndex: 0, content: "hmm" }));
+    clock.advance(5_000);
+    feedRun(state, update({ type: "text_start", contentIndex: 1 }));
+    feedRun(state, { type: "message_end", message: final });
+    const entry = state.getSnapshot().entries.at(-1);
+    assert.deepEqual(entry?.kind === "message" ? [...(entry.thinkingMs ?? [])] : undefined, [[0, 2_500]]);
+    // No thinking_end: the next block's start ends it.
+    feedRun(state, { type: "message_start", message: start });
+    feedRun(state, update({ type: "thinking_start", contentIndex: 0 }));
+    clock.advance(700);
+    feedRun(state, update({ type: "text_start", contentIndex: 1 }));
+    clock.advance(9_000);
+    feedRun(state, { type: "message_end", message: final });
+    const second = state.getSnapshot().entries.at(-1);
+    assert.deepEqual(second?.kind === "message" ? [...(second.thinkingMs ?? [])] : undefined, [[0, 700]]);
+  });
+
+  test("a message joined mid-thought is timed from the join; a message from a history has no times", () => {
+    const clock = new ManualClock();
+    const state = new ConversationState({ clock });
+    const partial = { ...start, content: [{ type: "thinking", thinking: "so far" }] };
+    feedRun(state, {
+      type: "message_update",
+      message: partial,
+      assistantMessageEvent: { type: "thinking_delta", contentIndex: 0, delta: "far", partial },
+    });
+    clock.advance(400);
+    feedRun(state, { type: "message_end", message: final });
+    const joined = state.getSnapshot().entries.at(-1);
+    assert.deepEqual(joined?.kind === "message" ? [...(joined.thinkingMs ?? [])] : undefined, [[0, 400]]);
+    const fresh = new ConversationState({ clock });
+    fresh.setHistory([final], 0);
+    const fromHistory = fresh.getSnapshot().entries.at(-1);
+    assert.equal(fromHistory?.kind === "message" ? fromHistory.thinkingMs : "not a message", undefined);
   });
 });
 

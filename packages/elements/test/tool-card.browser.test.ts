@@ -52,6 +52,8 @@ function run(name: string, output: string, extra: Partial<ToolExecution> = {}): 
     isError: false,
     durationMs: undefined,
     parentToolCallId: undefined,
+    startedAt: undefined,
+    endedAt: undefined,
     ...extra,
   };
 }
@@ -109,7 +111,7 @@ for (const version of VERSIONS) {
       expect(base(el).dataset.status).to.equal("done");
       expect(base(el).getAttribute("aria-busy")).to.equal("false");
       expect(part(el, "exit-code")?.textContent).to.equal("exit 0");
-      // 1.6.0 reports the duration (622 ms); 0.73.1 does not, and the card times what it saw (5 running steps × 200 ms).
+      // 1.6.0 reports the duration (622 ms); 0.73.1 does not, and the store timed what it saw (5 running steps × 200 ms).
       expect(part(el, "time")?.textContent).to.equal(version === "1.6.0" ? "Took 622 ms" : "Took 1.0 sec");
       expect(toggle(el)).to.equal(null);
       await expect(el).to.be.accessible();
@@ -121,7 +123,8 @@ for (const version of VERSIONS) {
       expect(label(el)).to.equal("read: notes.txt");
       expect(codeText(el)).to.equal("alpha\nbeta\ngamma");
       expect(part(el, "code")?.dataset.language).to.equal("plaintext");
-      expect(part(el, "time")?.textContent ?? null).to.equal(version === "1.6.0" ? "Took 5 ms" : null);
+      // 1.6.0 reports the duration; on 0.73.1 the store timed the run it saw (start to end, one step of 200 ms).
+      expect(part(el, "time")?.textContent).to.equal(version === "1.6.0" ? "Took 5 ms" : "Took 200 ms");
     });
 
     it("write: the path and the content written (from the arguments), highlighted by the file's type", async () => {
@@ -297,7 +300,12 @@ describe("pi-tool-card: pi's preview caps and the toggle", () => {
 describe("pi-tool-card: states and time", () => {
   it("counts the elapsed time while running on one shared timer, and says how long it took", async () => {
     const clock = new FakeClock();
-    const running = run("bash", "", { status: "running", result: undefined, partialResult: { content: [] } });
+    const running = run("bash", "", {
+      status: "running",
+      result: undefined,
+      partialResult: { content: [] },
+      startedAt: clock.now(),
+    });
     const els = await Promise.all(
       [1, 2, 3].map(() => card({ name: "bash", arguments: { command: "sleep 9" } }, running, { clock })),
     );
@@ -309,7 +317,12 @@ describe("pi-tool-card: states and time", () => {
     await Promise.all(els.map((el) => el.updateComplete));
     expect(times()).to.deep.equal(["Elapsed 3 sec", "Elapsed 3 sec", "Elapsed 3 sec"]);
     for (const el of els) {
-      el.execution = { ...running, status: "error", result: { content: [{ type: "text", text: "Command aborted" }] } };
+      el.execution = {
+        ...running,
+        status: "error",
+        result: { content: [{ type: "text", text: "Command aborted" }] },
+        endedAt: clock.now(),
+      };
     }
     await Promise.all(els.map((el) => el.updateComplete));
     clock.advance(500);
@@ -326,6 +339,22 @@ describe("pi-tool-card: states and time", () => {
     await els[0]!.updateComplete;
     expect(part(els[0]!, "exit-code")?.textContent).to.equal("exit 2");
     expect(part(els[0]!, "time")?.textContent).to.equal("Took 12 sec");
+  });
+
+  it("measures from the store's start time: a card made later, or made again, does not start over", async () => {
+    const clock = new FakeClock();
+    const running = run("bash", "", { status: "running", result: undefined, startedAt: clock.now() });
+    const first = await card({ name: "bash", arguments: { command: "sleep 9" } }, running, { clock });
+    clock.advance(5000);
+    await first.updateComplete;
+    const second = await card({ name: "bash", arguments: { command: "sleep 9" } }, running, { clock });
+    expect([part(first, "time")?.textContent, part(second, "time")?.textContent]).to.deep.equal([
+      "Elapsed 5 sec",
+      "Elapsed 5 sec",
+    ]);
+    // Known only from a history: no start time, so no time at all rather than one counted from now.
+    const fromHistory = await card({ name: "bash", arguments: {} }, run("bash", "ok"), { clock });
+    expect(part(fromHistory, "time")).to.equal(null);
   });
 
   it("stops counting when removed from the page", async () => {

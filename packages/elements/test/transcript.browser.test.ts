@@ -10,6 +10,7 @@ import { sessionContext } from "../src/context.js";
 import "../src/transcript.js";
 import type { PiTranscript } from "../src/elements/transcript/transcript.js";
 import { FakeAgent } from "./session-fake-agent.js";
+import { FakeClock } from "./support/fake-clock.js";
 import { loadRecords, recorded, replay, VERSIONS, type Version } from "./support/transcript.js";
 
 const root = (el: PiTranscript) => el.shadowRoot!;
@@ -85,9 +86,30 @@ for (const version of VERSIONS) {
     });
 
     it("thinking from a history (no time seen) says only that pi thought", async () => {
-      const el = await show(await recorded(version, "thinking"));
+      const records = await loadRecords(version, "thinking");
+      const history = records.find((r) => r.type === "response" && r.command === "get_messages")!;
+      const state = new ConversationState();
+      state.setHistory((history.data as { messages: unknown[] }).messages, 0);
+      const el = await show(state);
       const summary = articles(el)[1]!.querySelector('[part~="thinking"] summary');
       expect(summary?.textContent?.trim()).to.equal("Thought");
+    });
+
+    it("how long pi thought is the store's measure, on its clock: every view of the message says the same", async () => {
+      // Each streamed update 1 s after the one before, on the store's clock.
+      const clock = new FakeClock();
+      const state = new ConversationState({ clock });
+      await replay(state, await loadRecords(version, "thinking"), () => clock.advance(1000));
+      const entry = state.getSnapshot().entries.find((e) => e.kind === "message" && e.message.role === "assistant");
+      const ms = entry?.kind === "message" ? entry.thinkingMs?.get(0) : undefined;
+      expect(ms).to.be.a("number");
+      expect(ms! % 1000).to.equal(0);
+      const views = await Promise.all([show(state), show(state)]);
+      const said = views.map((el) => articles(el)[1]!.querySelector('[part~="thinking"] summary')?.textContent);
+      expect(said).to.deep.equal([
+        `Thought for ${Math.round(ms! / 1000)} s`,
+        `Thought for ${Math.round(ms! / 1000)} s`,
+      ]);
     });
 
     it("tools: every call is a tool card inside pi's message, with its run; results are not articles of their own", async () => {

@@ -31,6 +31,8 @@ function execution(name: string, fields: Partial<ToolExecution>): ToolExecution 
     isError: false,
     durationMs: undefined,
     parentToolCallId: undefined,
+    startedAt: undefined,
+    endedAt: undefined,
     ...fields,
   };
 }

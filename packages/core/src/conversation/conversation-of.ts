@@ -49,6 +49,7 @@ function attachConversation(session: PiSession, options: ConversationOptions): C
   // The session's `diagnose`, set by `attach` below; the store reports nothing before it exists.
   let diagnose: (problem: string, message: unknown) => void = () => {};
   const state = new ConversationState({
+    clock: session.clock,
     schedule: options.schedule ?? frameSchedule,
     onInvalidMessage: (problem, message) => diagnose(problem, message),
   });

@@ -27,6 +27,7 @@
  */
 import type { ModelInfo, SessionState, SessionStats, ThinkingLevel } from "../protocol/commands.js";
 import type { AgentEventBase, AssistantMessageEvent } from "../protocol/events.js";
+import { type Clock, realClock } from "../session/clock.js";
 import { BatchedNotifier, microtaskSchedule } from "../session/notifier.js";
 import { IDLE_RUN } from "../session/run.js";
 import { checkMessage, isShown, type KnownMessage, type UnknownMessage } from "./messages.js";
@@ -53,6 +54,8 @@ export interface ConversationStateOptions {
   schedule?: (flush: () => void) => void;
   /** Told of a final message that failed its schema (it is kept as an `OtherEntry`). */
   onInvalidMessage?: (problem: string, message: unknown) => void;
+  /** The clock tool runs and thinking are timed on (`conversationOf` passes the session's). Default real time. */
+  clock?: Clock;
 }
 
 /** One committed message (shown or hidden) or one notice, in conversation order. */
@@ -93,6 +96,8 @@ export class ConversationState implements ConversationStore {
   #items: Item[] = [];
   #entriesView: readonly ConversationEntry[] | undefined = EMPTY;
   #streaming: StreamingAssistant | undefined;
+  /** When each thinking block of the streaming message started and ended, by block index, on the clock. */
+  #thinking: { start: Map<number, number>; end: Map<number, number> } | undefined;
   readonly #tools = new Map<string, ToolExecution>();
   #toolsView: ReadonlyMap<string, ToolExecution> | undefined;
   #queue: Queues = NO_QUEUES;
@@ -110,7 +115,11 @@ export class ConversationState implements ConversationStore {
 
   #snapshot: ConversationSnapshot | undefined;
 
+  /** The clock tool runs and thinking are timed on. */
+  readonly clock: Clock;
+
   constructor(options: ConversationStateOptions = {}) {
+    this.clock = options.clock ?? realClock;
     this.#notifier = new BatchedNotifier(options.schedule ?? microtaskSchedule);
     this.#onInvalid = options.onInvalidMessage;
   }
@@ -359,21 +368,56 @@ export class ConversationState implements ConversationStore {
       // message without its start, so it waits for message_end.
       if (!isObject(partial)) return;
       this.#streaming = new StreamingAssistant(this.#key(), partial, true);
+      // Its thinking so far is timed from now: when it began is not known here.
+      this.#thinking = { start: new Map(), end: new Map() };
+      if (Array.isArray(partial.content)) {
+        partial.content.forEach((block, index) => {
+          if (isObject(block) && block.type === "thinking") this.#blockStarted(index, true);
+        });
+      }
       this.#changed();
       return;
     }
+    // Only a block's start or a thinking block's end is timed: a token costs this one look at its type.
+    const type = update.type;
+    if (typeof update.contentIndex === "number") {
+      if (type === "thinking_end") {
+        if (this.#thinking?.start.has(update.contentIndex))
+          this.#thinking.end.set(update.contentIndex, this.clock.now());
+      } else if (type.endsWith("_start")) this.#blockStarted(update.contentIndex, type === "thinking_start");
+    }
     if (this.#streaming.update(update as AssistantMessageEvent, partial, event.usage)) this.#changed();
+  }
+
+  /** Block `index` of the streaming message began: it ends the thinking blocks before it still open. */
+  #blockStarted(index: number, thinking: boolean): void {
+    this.#thinking ??= { start: new Map(), end: new Map() };
+    const times = this.#thinking;
+    const now = this.clock.now();
+    for (const [at] of times.start) if (at < index && !times.end.has(at)) times.end.set(at, now);
+    if (thinking && !times.start.has(index)) times.start.set(index, now);
   }
 
   #onMessageStart(message: unknown): void {
     if (!isObject(message) || message.role !== "assistant") return;
     this.#streaming = new StreamingAssistant(this.#key(), message);
+    this.#thinking = undefined;
     this.#changed();
   }
 
   #onMessageEnd(message: unknown): void {
-    if (isObject(message) && message.role === "assistant") this.#streaming = undefined;
-    this.#commit(message);
+    let thinkingMs: Map<number, number> | undefined;
+    if (isObject(message) && message.role === "assistant") {
+      const times = this.#streaming ? this.#thinking : undefined;
+      if (times && times.start.size > 0) {
+        const now = this.clock.now();
+        thinkingMs = new Map();
+        for (const [index, began] of times.start) thinkingMs.set(index, (times.end.get(index) ?? now) - began);
+      }
+      this.#streaming = undefined;
+      this.#thinking = undefined;
+    }
+    this.#commit(message, thinkingMs);
   }
 
   #onAgentEnd(event: AgentEventBase): void {
@@ -429,6 +473,7 @@ export class ConversationState implements ConversationStore {
     const old = this.#tools.get(id);
     const toolName = str(event.toolName) ?? old?.toolName ?? "";
     let next: ToolExecution;
+    const now = this.clock.now();
     if (event.type === "tool_execution_start" || !old) {
       next = {
         toolCallId: id,
@@ -440,6 +485,8 @@ export class ConversationState implements ConversationStore {
         isError: false,
         durationMs: undefined,
         parentToolCallId: str(event.parentToolCallId) ?? old?.parentToolCallId,
+        startedAt: now,
+        endedAt: undefined,
       };
     } else next = old;
     if (event.type === "tool_execution_update") next = { ...next, partialResult: event.partialResult };
@@ -451,6 +498,7 @@ export class ConversationState implements ConversationStore {
         result: event.result,
         isError,
         durationMs: typeof event.durationMs === "number" ? event.durationMs : undefined,
+        endedAt: now,
       };
     }
     this.#tools.set(id, next);
@@ -481,6 +529,8 @@ export class ConversationState implements ConversationStore {
         isError: true,
         durationMs: undefined,
         parentToolCallId: undefined,
+        startedAt: undefined,
+        endedAt: undefined,
       });
       this.#toolsView = undefined;
       this.#changed();
@@ -503,6 +553,8 @@ export class ConversationState implements ConversationStore {
       isError,
       durationMs: old?.durationMs,
       parentToolCallId: old?.parentToolCallId,
+      startedAt: old?.startedAt,
+      endedAt: old?.endedAt,
     });
     this.#nestedFromHistory(message.toolCallId, message.nestedCalls);
     this.#toolsView = undefined;
@@ -538,6 +590,8 @@ export class ConversationState implements ConversationStore {
         isError,
         durationMs: typeof call.durationMs === "number" ? call.durationMs : old?.durationMs,
         parentToolCallId: prefix !== undefined && ids.has(prefix) ? prefix : callerId,
+        startedAt: old?.startedAt,
+        endedAt: old?.endedAt,
       });
     }
   }
@@ -635,10 +689,11 @@ export class ConversationState implements ConversationStore {
     this.#changed();
   }
 
-  #commit(message: unknown): void {
+  #commit(message: unknown, thinkingMs?: ReadonlyMap<number, number>): void {
     this.#seq += 1;
-    const item = this.#itemFor(message, this.#seq);
+    let item = this.#itemFor(message, this.#seq);
     if (!item) return;
+    if (thinkingMs && item.entry?.kind === "message") item = { ...item, entry: { ...item.entry, thinkingMs } };
     this.#items.push(item);
     this.#endCutCalls(message);
     if (item.entry) {

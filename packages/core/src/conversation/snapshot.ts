@@ -5,6 +5,7 @@
  * only `streaming` (and within it only the block that grew) is new.
  */
 import type { ModelInfo, SessionStats, ThinkingLevel } from "../protocol/commands.js";
+import type { Clock } from "../session/clock.js";
 import type { RunState } from "../session/run.js";
 import type { KnownMessage, UnknownMessage, Usage } from "./messages.js";
 
@@ -14,6 +15,12 @@ export interface MessageEntry {
   /** Stable for the life of the entry: use it as the key of a rendered list. */
   readonly key: string;
   readonly message: KnownMessage;
+  /**
+   * How long each thinking block of an assistant message took, in ms by block index, as this store saw it streamed
+   * (from its `thinking_start`, or from when the store joined the message, to its `thinking_end` or the next block),
+   * on the store's clock. Absent for a message the store did not see streamed (a history).
+   */
+  readonly thinkingMs?: ReadonlyMap<number, number>;
 }
 
 /**
@@ -120,6 +127,14 @@ export interface ToolExecution {
   readonly isError: boolean;
   /** pi 1.6: how long the tool ran. */
   readonly durationMs: number | undefined;
+  /**
+   * When this store first saw the run going (its `tool_execution_start`, or the first record of a run it joined), on
+   * the store's clock (`ConversationStore.clock`); undefined for a run known only from a history. Every view of the
+   * run measures from it, so two views agree and a view made again does not start over.
+   */
+  readonly startedAt: number | undefined;
+  /** When this store saw the run end (`tool_execution_end`), on the same clock; undefined while it runs. */
+  readonly endedAt: number | undefined;
   /** pi 1.6: the call this one is nested in. */
   readonly parentToolCallId: string | undefined;
 }
@@ -200,6 +215,8 @@ export interface ConversationSnapshot {
 /** The store API, shaped for React's `useSyncExternalStore(store.subscribe, store.getSnapshot)`. */
 export interface ConversationStore {
   getSnapshot(): ConversationSnapshot;
+  /** The clock the snapshot's times are on (`ToolExecution.startedAt`, thinking times); real time when absent. */
+  readonly clock?: Clock;
   /** `listener` runs once per batch of changes (per animation frame in a browser by default). Returns the unsubscribe. */
   subscribe(listener: () => void): () => void;
 }

@@ -6,6 +6,7 @@
  */
 import { ConversationState, type StreamingToolCall, type ToolExecution } from "@pi-elements/core/conversation";
 import type { ToolCallBlock } from "../../src/elements/tool-card/define.js";
+import { FakeClock } from "./fake-clock.js";
 
 export const VERSIONS = ["0.73.1", "1.6.0"] as const;
 export type Version = (typeof VERSIONS)[number];
@@ -41,7 +42,9 @@ async function load(version: Version, scenario: string): Promise<RecordedCall[]>
     .split("\n")
     .filter((line) => line !== "")
     .map((line) => JSON.parse(line) as { type: string; [key: string]: unknown });
-  const state = new ConversationState({ schedule: (flush) => flush() });
+  // The store times tool runs: each recorded tool record is taken 200 ms after the one before.
+  const clock = new FakeClock();
+  const state = new ConversationState({ schedule: (flush) => flush(), clock });
   const calls = new Map<
     string,
     { streaming: StreamingToolCall[]; committed?: ToolCallBlock; executions: ToolExecution[] }
@@ -69,6 +72,7 @@ async function load(version: Version, scenario: string): Promise<RecordedCall[]>
       const id = record.toolCallId as string;
       const execution = snapshot.tools.get(id);
       if (execution) of(id).executions.push(execution);
+      clock.advance(200);
     } else if (record.type === "message_end") {
       const message = record.message as { role?: string; content?: unknown[] };
       if (message.role !== "assistant") continue;

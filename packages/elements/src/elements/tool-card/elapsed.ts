@@ -1,8 +1,8 @@
 /**
  * The live "Elapsed 3 s" of running tool cards, on one timer per clock however many cards run: each running card
  * subscribes, one timer ticks once a second while any is subscribed, and every tick asks each subscribed card to
- * render again. A card measures from when it first saw its call running (pi sends no start time), and keeps the time
- * it saw it end, for pi 0.73.1, which reports no duration (pi 1.6 does: `durationMs`).
+ * render again. What a card shows is measured by the conversation store (`ToolExecution.startedAt`, `endedAt`, on
+ * its clock), not by the card: two cards of one call agree, and a card made again does not start over.
  */
 import { type Clock, DeadlineTimer } from "@pi-elements/core";
 import type { ReactiveController, ReactiveControllerHost } from "lit";
@@ -53,32 +53,19 @@ export function tickerOf(clock: Clock): Ticker {
   return ticker;
 }
 
+/** Renders its host again once a second, on the shared ticker of a clock, while `track` says it runs. */
 export class ElapsedController implements ReactiveController {
   readonly #host: ReactiveControllerHost;
   readonly #wake = () => this.#host.requestUpdate();
   #ticker: Ticker | undefined;
-  #running = false;
-  /** When this card first saw its call running, on `clock`. */
-  startedAt: number | undefined;
-  /** When it saw the call end. */
-  endedAt: number | undefined;
 
   constructor(host: ReactiveControllerHost) {
     this.#host = host;
     host.addController(this);
   }
 
-  /** Follows the card's status; call before each render. */
+  /** Ticks on `clock` while `running`; call before each render. */
   track(running: boolean, clock: Clock): void {
-    if (running) {
-      if (this.startedAt === undefined || this.endedAt !== undefined) {
-        this.startedAt = clock.now();
-        this.endedAt = undefined;
-      }
-    } else if (this.#running && this.startedAt !== undefined && this.endedAt === undefined) {
-      this.endedAt = clock.now();
-    }
-    this.#running = running;
     const ticker = running ? tickerOf(clock) : undefined;
     if (ticker !== this.#ticker) {
       this.#ticker?.unsubscribe(this.#wake);

@@ -129,7 +129,10 @@ export class PiToolCard extends PiElement {
   declare execution: ToolExecution | undefined;
   /** Show all of the output (up to 2,000 lines) instead of pi's preview. The transcript sets it on every card at once. */
   declare expanded: boolean;
-  /** The clock the elapsed time runs on (a session's `clock`); real time by default. */
+  /**
+   * The clock the execution's times are on (its store's `clock`, which `<pi-transcript>` passes); real time by
+   * default.
+   */
   declare clock: Clock;
 
   readonly #elapsed = new ElapsedController(this);
@@ -281,7 +284,8 @@ export class PiToolCard extends PiElement {
   /** "Elapsed 3 s" while running (whole seconds, as the shared ticker moves), "Took 0.6 s" after. */
   #time(status: ToolCardStatus): TemplateResult | typeof nothing {
     const lang = nearestLang(this);
-    const { startedAt, endedAt } = this.#elapsed;
+    const startedAt = this.execution?.startedAt;
+    const endedAt = this.execution?.endedAt;
     if (status === "running" && startedAt !== undefined) {
       const time = formatDuration(lang, Math.max(0, this.clock.now() - startedAt), false);
       return html`<span part="time" role="timer">${this.#localize("elapsed", { time })}</span>`;

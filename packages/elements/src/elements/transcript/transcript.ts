@@ -1,4 +1,4 @@
-import type { PiSession } from "@pi-elements/core";
+import { type PiSession, realClock } from "@pi-elements/core";
 import type {
   AssistantBlock,
   AssistantMessage,
@@ -200,8 +200,6 @@ export class PiTranscript extends PiElement {
   /** The polite announcement and how many were made (each one is a new node, so the same text twice is heard). */
   #announcement = "";
   #announcements = 0;
-  /** When each thinking block of the streaming message started and ended (performance.now()). */
-  #thinking: { key: string; start: Map<number, number>; end: Map<number, number> } | undefined;
   /** Entries outside the newest FULL_TAIL rendered in full (they came near the view), oldest first; and in view. */
   readonly #near = new Set<string>();
   readonly #inView = new Set<string>();
@@ -210,8 +208,6 @@ export class PiTranscript extends PiElement {
   /** The entries and window whose articles the observer watches. */
   #watchedEntries: readonly ConversationEntry[] | undefined;
   #watchedUnrendered = -1;
-  /** How long each thinking block of a committed assistant message took, by block index, where this page saw it. */
-  readonly #thoughtMs = new WeakMap<object, Map<number, number>>();
 
   constructor() {
     super();
@@ -373,23 +369,11 @@ export class PiTranscript extends PiElement {
   }
 
   /**
-   * What changed between two snapshots that is not just drawn: thinking times, the announcement of a finished
-   * assistant message, and a new user message that brings its turn into view.
+   * What changed between two snapshots that is not just drawn: the announcement of a finished assistant message, and
+   * a new user message that brings its turn into view. (How long thinking took is the store's: `thinkingMs`.)
    */
   #observe(prev: ConversationSnapshot | undefined, next: ConversationSnapshot): void {
-    const now = performance.now();
     const streaming = next.streaming;
-    if (streaming) {
-      if (this.#thinking?.key !== streaming.key)
-        this.#thinking = { key: streaming.key, start: new Map(), end: new Map() };
-      const { start, end } = this.#thinking;
-      streaming.blocks.forEach((block, index) => {
-        if (block?.type === "thinking" && !start.has(index)) start.set(index, now);
-      });
-      for (const index of start.keys()) {
-        if (!end.has(index) && streaming.blocks.length > index + 1) end.set(index, now);
-      }
-    }
     if (!prev) return;
     const added = appended(prev.entries, next.entries);
     if (added.some((entry) => entry.kind === "message" && entry.message.role === "user")) this.#pinned = true;
@@ -400,12 +384,6 @@ export class PiTranscript extends PiElement {
       if (entry.kind === "message" && entry.message.role === "assistant") finished = { message: entry.message };
     }
     if (!finished) return;
-    const times = this.#thinking;
-    if (times && times.key === prev.streaming?.key && times.start.size > 0) {
-      const ms = new Map<number, number>();
-      for (const [index, begun] of times.start) ms.set(index, (times.end.get(index) ?? now) - begun);
-      this.#thoughtMs.set(finished.message, ms);
-    }
     this.#announce(finished.message);
   }
 
@@ -544,7 +522,7 @@ export class PiTranscript extends PiElement {
           entry.key,
           "assistant",
           this.#t("assistant"),
-          html`${this.#renderAssistantBlocks(message.content, tools, false, this.#thoughtMs.get(message))}
+          html`${this.#renderAssistantBlocks(message.content, tools, false, entry.thinkingMs)}
           ${this.#renderStop(message)}`,
           textOf(message.content),
         );
@@ -695,7 +673,11 @@ export class PiTranscript extends PiElement {
         }
         case "toolCall": {
           const id = (block as { id: string }).id;
-          return html`<pi-tool-card .call=${block} .execution=${tools.get(id)} .expanded=${this.toolsExpanded}
+          return html`<pi-tool-card
+            .call=${block}
+            .execution=${tools.get(id)}
+            .clock=${this.#conversation.store?.clock ?? realClock}
+            .expanded=${this.toolsExpanded}
             >${this.#renderNested(id, tools, new Set([id]))}</pi-tool-card
           >`;
         }
@@ -716,7 +698,10 @@ export class PiTranscript extends PiElement {
     return children.map((run) =>
       seen.has(run.toolCallId)
         ? html``
-        : html`<pi-tool-card .execution=${run} .expanded=${this.toolsExpanded}
+        : html`<pi-tool-card
+            .execution=${run}
+            .clock=${this.#conversation.store?.clock ?? realClock}
+            .expanded=${this.toolsExpanded}
             >${this.#renderNested(run.toolCallId, tools, new Set([...seen, run.toolCallId]))}</pi-tool-card
           >`,
     );
