@@ -13,15 +13,15 @@ export const MARGIN = 1024;
 /** Ceilings are multiples of this. */
 export const STEP = 256;
 /** What CI enforces: the rule applied to the bundle as last measured. */
-export const CEILING = 50_688;
+export const CEILING = 52_224;
 
 /**
  * The same rule for each conversation bundle (scripts/bundle.mjs): what a page loads before anything renders
  * (`eager`), and what it loads lazily (`lazy`).
  */
 export const CONVERSATION_CEILINGS = {
-  "pi-transcript.bundle": { eager: 70_144, lazy: 50_688 },
-  "pi-elements.full.bundle": { eager: 110_592, lazy: 50_688 },
+  "pi-transcript.bundle": { eager: 70_400, lazy: 50_688 },
+  "pi-elements.full.bundle": { eager: 111_872, lazy: 50_688 },
 };
 
 /** The ceiling the rule gives for a bundle of `bytes`. */
