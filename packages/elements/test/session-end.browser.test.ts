@@ -234,7 +234,7 @@ for (const [how, start] of [
       expect((await ending.sent()).filter((m) => m.type === "extension_ui_response")).to.deep.equal([]);
     });
 
-    it("the session controls are disabled and say why in the same words; nothing they offer is left enabled", async () => {
+    it("the session controls are disabled and say, briefly, that the session ended; nothing they offer is left enabled", async () => {
       const wrapper = await fixture<HTMLElement>(
         html`<div>
           <pi-session-actions .session=${ending.session}></pi-session-actions>
@@ -252,14 +252,14 @@ for (const [how, start] of [
       expect(buttons.filter((button) => !button.disabled).map((button) => button.textContent!.trim())).to.deep.equal(
         [],
       );
-      expect(part(actions, "reason")!.textContent).to.equal(ending.words);
+      expect(part(actions, "reason")!.textContent).to.equal("The session has ended.");
       expect(buttons[0]!.getAttribute("aria-describedby")).to.equal(part(actions, "reason")!.id);
       await until(() => part(picker, "note") !== null, "pi-model-picker to give its reason");
       expect((part(picker, "trigger") as HTMLButtonElement).disabled).to.equal(true);
-      expect(part(picker, "note")!.textContent).to.equal(ending.words);
+      expect(part(picker, "note")!.textContent).to.equal("The session has ended.");
       await until(() => part(level, "note") !== null, "pi-thinking-level to give its reason");
       expect((part(level, "select") as HTMLSelectElement).disabled).to.equal(true);
-      expect(part(level, "note")!.textContent).to.equal(ending.words);
+      expect(part(level, "note")!.textContent).to.equal("The session has ended.");
     });
 
     it("a dialog element shown on its own keeps its text, says its answer can no longer be sent, fires nothing, and closes on cancel", async () => {

@@ -70,6 +70,11 @@ export const en = {
   restartNever: "This bridge does not restart pi (--restart never): restart pi-bridge to start it again.",
   /** The session ended for good (closed, its stream ended, reconnects ran out): nothing more reaches pi. */
   sessionEnded: "The session has ended: the agent is gone.",
+  /**
+   * Beside a control disabled because the session ended (pi-session-actions, pi-model-picker, pi-thinking-level):
+   * short, since pi-prompt and pi-extension-ui say why and what to do.
+   */
+  sessionEndedShort: "The session has ended.",
   /** Instead of sessionEnded when the bridge refused the page's token (it restarted with a new one, or a wrong link). */
   tokenRefused:
     "The bridge refused this page's token (it may have restarted with a new one). Open the address it printed.",
@@ -174,6 +179,7 @@ export const ja: StringTable = {
   restarting: "再起動中…",
   restartNever: "このブリッジは pi を再起動しません（--restart never）。pi-bridge を再起動してください。",
   sessionEnded: "セッションは終了しました。エージェントとの接続はありません。",
+  sessionEndedShort: "セッションは終了しました。",
   tokenRefused:
     "ブリッジがこのページのトークンを拒否しました（新しいトークンで再起動した可能性があります）。ブリッジが表示したアドレスを開いてください。",
   unansweredAtEnd: "未回答: {titles}",
@@ -248,6 +254,7 @@ export const zhHans: StringTable = {
   restarting: "正在重启…",
   restartNever: "此桥接不会重启 pi（--restart never）：请重启 pi-bridge。",
   sessionEnded: "会话已结束：代理已不在。",
+  sessionEndedShort: "会话已结束。",
   tokenRefused: "桥接拒绝了此页面的令牌（它可能已用新令牌重启）。请打开桥接打印的地址。",
   unansweredAtEnd: "未回答：{titles}。",
   listSeparator: "、",

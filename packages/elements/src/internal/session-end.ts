@@ -12,10 +12,10 @@ export function sessionEndKey(end: TransportEnd | undefined): StringKey {
 /**
  * The session-store slice of a control that nothing can reach while the agent process is gone (its exit reported,
  * until the bridge reports it started again) or the session has ended for good (`connection` "closed": a bridge that
- * refused the page's token, a stream that ended): `down` then, and `ended` the words for an ended session, which
- * say more than the control's own "pi is not running" (a refused token says to open the address the bridge printed).
+ * refused the page's token, a stream that ended): `down` then, and `ended` for the second, whose words beside a
+ * control are the short `sessionEndedShort` (pi-prompt and pi-extension-ui say why and what to do, once).
  */
-export function agentDown(snapshot: UiSnapshot): { down: boolean; ended: StringKey | undefined } {
-  const ended = snapshot.connection === "closed" ? sessionEndKey(snapshot.connectionEnd) : undefined;
-  return { down: ended !== undefined || snapshot.agentExit !== undefined, ended };
+export function agentDown(snapshot: UiSnapshot): { down: boolean; ended: boolean } {
+  const ended = snapshot.connection === "closed";
+  return { down: ended || snapshot.agentExit !== undefined, ended };
 }

@@ -420,8 +420,7 @@ export class PiModelPicker extends PiElement {
 
   /** Why the picker is disabled: an ended session's own words (a refused token says what to do), else pi's exit. */
   #downText(): string {
-    const ended = this.#agent.value?.ended;
-    return ended ? localize(this, ended) : this.#t("agentDown");
+    return this.#agent.value?.ended ? localize(this, "sessionEndedShort") : this.#t("agentDown");
   }
 
   protected override render() {

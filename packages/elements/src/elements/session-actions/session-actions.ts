@@ -213,8 +213,7 @@ export class PiSessionActions extends PiElement {
 
   /** The words for `reason`: an ended session's own (a refused token says what to do) over "pi is not running". */
   #why(reason: SessionActionsStringKey): string {
-    const ended = this.#agent.value?.ended;
-    return reason === "agentDown" && ended ? localize(this, ended) : this.#t(reason);
+    return reason === "agentDown" && this.#agent.value?.ended ? localize(this, "sessionEndedShort") : this.#t(reason);
   }
 
   /** Whether the reason holds for `action`. */

@@ -176,7 +176,7 @@ export class PiThinkingLevel extends PiElement {
         >
           ${levels.map((l) => html`<option value=${l} ?selected=${l === level}>${known(l) ? this.#t(l) : l}</option>`)}
         </select>
-        ${reason ? html`<span id="note" part="note">${ended && down ? localize(this, ended) : this.#t(reason)}</span>` : nothing}
+        ${reason ? html`<span id="note" part="note">${ended && down ? localize(this, "sessionEndedShort") : this.#t(reason)}</span>` : nothing}
       </span>
       ${this.error ? html`<p id="error" part="error" role="alert">${this.error}</p>` : nothing}`;
   }
