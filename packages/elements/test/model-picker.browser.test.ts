@@ -163,6 +163,8 @@ describe("pi-model-picker", () => {
     await waitUntil(() => (trigger(el) as HTMLButtonElement).disabled, "the exit reported");
     const note = $(el, '[part~="note"]')!;
     expect(note.textContent).to.equal("pi is not running.");
+    // A hint, muted as the other controls' reasons are, not text at full contrast.
+    expect(getComputedStyle(note).color).to.not.equal(getComputedStyle(el).color);
     expect(trigger(el).getAttribute("aria-describedby")).to.equal(note.id);
     agent.send({ type: "pi-elements/agent_start", pid: 9 });
     await waitUntil(() => !(trigger(el) as HTMLButtonElement).disabled, "pi started again");

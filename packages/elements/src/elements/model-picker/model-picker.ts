@@ -66,7 +66,7 @@ export function groupModels(
  * @csspart badge - "reasoning" and the context window of a model.
  * @csspart empty - Loading, no models, or nothing matches.
  * @csspart status - "Switching to …" while pi answers.
- * @csspart note - Why the button is disabled: pi is not running.
+ * @csspart note - Why the button is disabled: pi is not running, or the session has ended (muted, as a hint).
  * @csspart error - pi's refusal, in an alert.
  * @cssprop --pi-color-selected-bg - Background of the active option.
  */
@@ -162,6 +162,10 @@ export class PiModelPicker extends PiElement {
       [part~="status"] {
         color: var(--_muted);
         margin: 0.3em 0.5em;
+      }
+      [part~="note"] {
+        color: var(--_muted);
+        margin: 0.3em 0 0;
       }
       [part~="error"] {
         color: var(--_error);
