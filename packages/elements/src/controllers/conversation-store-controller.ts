@@ -8,7 +8,6 @@
  */
 import { type ConversationSnapshot, conversationOf } from "@pi-elements/core/conversation";
 import { ConversationSliceController, type ConversationStoreHost } from "./conversation-slice-controller.js";
-import type { StoreSliceOptions } from "./store-slice-controller.js";
 
 export type { ConversationStoreHost };
 
@@ -20,7 +19,7 @@ export class ConversationStoreController<T> extends ConversationSliceController<
   constructor(
     host: ConversationStoreHost,
     select: (snapshot: ConversationSnapshot) => T,
-    options: StoreSliceOptions<T> = {},
+    options: { equals?: (a: T, b: T) => boolean; changed?: (update: () => void) => void } = {},
   ) {
     super(host, select, { ...options, lookup: conversationOf });
   }
