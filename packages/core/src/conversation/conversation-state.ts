@@ -30,6 +30,7 @@ import type { AgentEventBase, AssistantMessageEvent } from "../protocol/events.j
 import { type Clock, realClock } from "../session/clock.js";
 import { BatchedNotifier, microtaskSchedule } from "../session/notifier.js";
 import { IDLE_RUN } from "../session/run.js";
+import { isObject, str } from "../values.js";
 import { checkMessage, isShown, type KnownMessage, type UnknownMessage } from "./messages.js";
 import type {
   CompactionNotice,
@@ -813,14 +814,6 @@ class RunMessages {
 function signatureOf(item: Extract<Item, { message: object }>): string {
   item.signature ??= signature_(item.message);
   return item.signature;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
 }
 
 function num(value: unknown): number | undefined {

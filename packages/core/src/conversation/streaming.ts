@@ -21,6 +21,7 @@
  */
 import { jsonrepair } from "jsonrepair";
 import type { AssistantMessageEvent } from "../protocol/events.js";
+import { isObject, str } from "../values.js";
 import type { Usage } from "./messages.js";
 import type { StreamingBlock, StreamingMessage } from "./snapshot.js";
 
@@ -251,12 +252,4 @@ export function parseArguments(text: string): Readonly<Record<string, unknown>> 
   } catch {
     return EMPTY_ARGS;
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
 }

@@ -22,6 +22,8 @@
  * streamed token costs a switch on its type.
  */
 
+import { isObject } from "../values.js";
+
 /**
  * What the agent is doing, in one word. "aborted" is idle after a run the user aborted (until the next run starts);
  * "retrying" waits for an automatic retry (`retry` says which attempt and how long).
@@ -166,8 +168,4 @@ function lastStopReason(messages: unknown): unknown {
 
 function finite(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) ? value : undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
