@@ -8,6 +8,7 @@
  */
 import { type ConversationSnapshot, conversationOf } from "@pi-elements/core/conversation";
 import { ConversationSliceController, type ConversationStoreHost } from "./conversation-slice-controller.js";
+import type { StoreSliceOptions } from "./store-slice-controller.js";
 
 export type { ConversationStoreHost };
 
@@ -19,7 +20,7 @@ export class ConversationStoreController<T> extends ConversationSliceController<
   constructor(
     host: ConversationStoreHost,
     select: (snapshot: ConversationSnapshot) => T,
-    options: { equals?: (a: T, b: T) => boolean; changed?: (update: () => void) => void } = {},
+    options: StoreSliceOptions<T> = {},
   ) {
     super(host, select, { ...options, lookup: conversationOf });
   }
