@@ -21,6 +21,13 @@ import { ConversationStoreController } from "../../controllers/conversation-stor
 import { localizeIn, nearestLang } from "../../i18n/localize.js";
 import type { StringTable } from "../../i18n/strings.js";
 import { emit } from "../../internal/events.js";
+import { Announcer } from "./announcer.js";
+import { appended, shorten, textOf } from "./entries.js";
+import { FeedKeysController } from "./feed-keys-controller.js";
+import { FrameBatchController } from "./frame-batch-controller.js";
+import { HistoryFillController } from "./history-fill-controller.js";
+import { NearViewController } from "./near-view-controller.js";
+import { ScrollFollowController } from "./scroll-follow-controller.js";
 import { type TranscriptStringKey, type TranscriptStrings, transcriptStrings } from "./strings.js";
 import { styles } from "./transcript.styles.js";
 
@@ -41,8 +48,6 @@ declare global {
 /** Image types shown inline, as data: URLs (nothing is fetched); any other type shows a placeholder. */
 const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-/** How far (px) from the end still counts as "at the newest text". */
-const PIN_SLACK = 24;
 /**
  * A long history renders from its end: this many entries at once, for the first paint, then the earlier ones in
  * chunks, one task each, sized to take about FILL_BUDGET_MS to render (see the README's long-session figures).
@@ -59,8 +64,6 @@ const FULL_TAIL = 60;
 const NEAR_MAX = 120;
 /** How much of a tool call's arguments a light article shows. */
 const LIGHT_ARGS_CHARS = 300;
-/** How much of a finished message's text is announced. */
-const ANNOUNCE_CHARS = 200;
 
 type AnyBlock = AssistantBlock | StreamingBlock | { readonly type: string; readonly [key: string]: unknown };
 
@@ -160,54 +163,36 @@ export class PiTranscript extends PiElement {
    */
   declare strings: (StringTable & TranscriptStrings) | undefined;
 
-  /** Every new snapshot renders (the render itself compares its parts by identity). */
+  /** Each job of the transcript is a controller of its own; the element renders entries and wires them. */
+  readonly #frames = new FrameBatchController(this, () => this.#scroll.follow());
+  /** Every new snapshot renders (the render itself compares its parts by identity), at most once a frame. */
   readonly #conversation = new ConversationStoreController(this, (snapshot) => snapshot, {
     equals: (a, b) => a === b,
-    changed: (update) => this.#changed(update),
+    changed: (update) => this.#frames.changed(update),
   });
-  /** How many entries at the start are not rendered yet (a long history fills in from its end). */
-  #unrendered = 0;
-  /** The store the rendered window belongs to. */
-  #windowOf: ConversationStore | undefined;
-  /** The frame, then the task, of the next fill step (one of them pends at a time). */
-  #fillFrame: number | undefined;
-  #fillTask: ReturnType<typeof setTimeout> | undefined;
-  #fillChunk = 100;
-  /** When the fill step being rendered began. */
-  #fillStep: { began: number } | undefined;
-  /**
-   * While the reader is up: the article at the top of their view, and its distance from the view's top, as they left
-   * it. Kept when articles above it fill in, render in full or go light, in every engine (WebKit has no scroll
-   * anchoring, and Chromium's does not always pick an article).
-   */
-  #anchor: { article: HTMLElement; offset: number } | undefined;
+  readonly #fill = new HistoryFillController(this, {
+    first: FILL_FIRST,
+    budgetMs: FILL_BUDGET_MS,
+    stepRendered: () => this.#scroll.keepPlace(),
+  });
+  readonly #scroll = new ScrollFollowController(this, {
+    base: () => this.#part("base"),
+    feed: () => this.#part("feed"),
+    jump: () => this.#part("jump"),
+    articles: () => this.#articles(),
+    scrolled: (top) => this.#near.bringViewNear(top),
+  });
+  readonly #near = new NearViewController(this, {
+    tail: FULL_TAIL,
+    max: NEAR_MAX,
+    root: () => this.#part("base"),
+    articles: () => this.#articles(),
+    entries: () => this.snapshot?.entries ?? [],
+  });
+  readonly #keys = new FeedKeysController(this, () => this.#toggleTools());
+  readonly #announcer = new Announcer((key, values) => this.#t(key, values));
   /** The snapshot the last render showed. */
   #shown: ConversationSnapshot | undefined;
-  /** Whether the view follows the newest text. */
-  #pinned = true;
-  #lastScrollTop = 0;
-  #followFrame: number | undefined;
-  /** Whether the transcript rendered since the last frame began, and whether a store change waits for the next. */
-  #renderedSinceFrame = false;
-  #changePending = false;
-  /** From the frame's first callback to its second: a render then is followed by the second. */
-  #inFrame = false;
-  /** The next frame's two callbacks (see #scheduleFrame), and what waits for the first (updateComplete). */
-  #frame: number | undefined;
-  #frameFollow: number | undefined;
-  #frameWaiters: (() => void)[] = [];
-  #resizeObserver: ResizeObserver | undefined;
-  /** The polite announcement and how many were made (each one is a new node, so the same text twice is heard). */
-  #announcement = "";
-  #announcements = 0;
-  /** Entries outside the newest FULL_TAIL rendered in full (they came near the view), oldest first; and in view. */
-  readonly #near = new Set<string>();
-  readonly #inView = new Set<string>();
-  #nearObserver: IntersectionObserver | undefined;
-  #watched = new WeakSet<Element>();
-  /** The entries and window whose articles the observer watches. */
-  #watchedEntries: readonly ConversationEntry[] | undefined;
-  #watchedUnrendered = -1;
 
   constructor() {
     super();
@@ -222,97 +207,14 @@ export class PiTranscript extends PiElement {
 
   /** Scrolls to the newest text and follows it again. */
   scrollToLatest(): void {
-    this.#pinned = true;
-    this.#follow();
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    // Followed in the next frame, not in the observer's callback: scrolling there lays out articles that come into
-    // view (content-visibility), which would resize the feed again within the same delivery (a ResizeObserver loop).
-    this.#resizeObserver ??= new ResizeObserver(() => {
-      this.#followFrame ??= requestAnimationFrame(() => {
-        this.#followFrame = undefined;
-        this.#follow();
-      });
-    });
-    this.addEventListener("keydown", this.#onHostKeyDown);
-    if (this.hasUpdated) {
-      this.#observeSizes();
-      this.#watchNear();
-    }
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    if (this.#fillFrame !== undefined) cancelAnimationFrame(this.#fillFrame);
-    if (this.#followFrame !== undefined) cancelAnimationFrame(this.#followFrame);
-    this.#followFrame = undefined;
-    if (this.#frame !== undefined) cancelAnimationFrame(this.#frame);
-    if (this.#frameFollow !== undefined) cancelAnimationFrame(this.#frameFollow);
-    this.#frame = this.#frameFollow = undefined;
-    // Connected again, the controller renders the store's snapshot as it is then.
-    this.#changePending = this.#renderedSinceFrame = false;
-    this.#releaseFrameWaiters();
-    clearTimeout(this.#fillTask);
-    this.#fillFrame = this.#fillTask = undefined;
-    this.#resizeObserver?.disconnect();
-    this.#nearObserver?.disconnect();
-    this.#nearObserver = undefined;
-    this.removeEventListener("keydown", this.#onHostKeyDown);
-  }
-
-  /**
-   * A store change: the first since the last frame renders at once; the ones after it before the next frame wait for
-   * it and render together there. A stream's updates come faster than frames (100 a second and more), and a render
-   * that no frame paints is wasted; a store that notifies once a frame itself (`conversationOf`'s default) renders at
-   * once every time.
-   */
-  #changed(update: () => void): void {
-    if (!this.#renderedSinceFrame) {
-      update();
-      return;
-    }
-    this.#changePending = true;
-    this.#scheduleFrame();
-  }
-
-  /**
-   * The next frame's two callbacks: the first renders a change that waited for it; the second, which runs after the
-   * first one's microtasks (the renders of the transcript, its pi-markdown and code blocks), keeps the newest text in
-   * view. Reading the layout there costs nothing more: it is the layout that frame does anyway, once, where scrolling
-   * after every render forced one per render.
-   */
-  #scheduleFrame(): void {
-    if (this.#frame !== undefined) return;
-    this.#frame = requestAnimationFrame(() => {
-      this.#frame = undefined;
-      this.#inFrame = true;
-      this.#renderedSinceFrame = false;
-      if (this.#changePending) {
-        this.#changePending = false;
-        this.requestUpdate();
-      }
-      this.#releaseFrameWaiters();
-    });
-    this.#frameFollow = requestAnimationFrame(() => {
-      this.#frameFollow = undefined;
-      this.#inFrame = false;
-      this.#follow();
-    });
-  }
-
-  #releaseFrameWaiters(): void {
-    const waiters = this.#frameWaiters;
-    this.#frameWaiters = [];
-    for (const resolve of waiters) resolve();
+    this.#scroll.scrollToLatest();
   }
 
   /** Done once a store change that waits for the next frame has rendered too. */
   protected override async getUpdateComplete(): Promise<boolean> {
     let complete = await super.getUpdateComplete();
-    while (this.#changePending) {
-      await new Promise<void>((resolve) => this.#frameWaiters.push(resolve));
+    while (this.#frames.pending) {
+      await this.#frames.nextFrame();
       complete = await super.getUpdateComplete();
     }
     return complete;
@@ -322,90 +224,33 @@ export class PiTranscript extends PiElement {
     return localizeIn(transcriptStrings, this, key, values, this.strings);
   }
 
-  /** After the controllers (a new `store` or `session` is taken by then), before render. */
+  /**
+   * After the controllers (a new `store` or `session` is taken by then), before render: what a new snapshot changes
+   * besides what is drawn (the window of a long history, an announcement, a new user message bringing its turn into
+   * view).
+   */
   protected override update(changed: PropertyValues<this>): void {
     const next = this.snapshot;
-    if (next && next !== this.#shown) {
-      // A snapshot of another store is not the one before: nothing finished, nothing was added.
-      const prev = this.#conversation.store === this.#windowOf ? this.#shown : undefined;
-      this.#window(next);
-      this.#observe(prev, next);
+    if (next !== this.#shown) {
+      const store = this.#conversation.store;
+      const prev = this.#shown;
+      const another = this.#fill.window(store, next?.entries);
+      if (another) this.#near.clear();
+      if (next && prev && !another) {
+        const added = appended(prev.entries, next.entries);
+        if (added.some((entry) => entry.kind === "message" && entry.message.role === "user")) this.#scroll.pin();
+        this.#announcer.observe(prev, next, added);
+      }
     }
     this.#shown = next;
     super.update(changed);
   }
 
-  /**
-   * Which entries render: all, except while a long history fills in from its end. A history arriving at once (a new
-   * store, `get_messages` answered) renders its last FILL_FIRST entries first; entries appended later render at once.
-   */
-  #window(next: ConversationSnapshot): void {
-    const store = this.#conversation.store;
-    const count = next.entries.length;
-    const fresh = store !== this.#windowOf || !this.#shown;
-    if (store !== this.#windowOf) this.#near.clear();
-    this.#windowOf = store;
-    const added = fresh ? count : appended(this.#shown!.entries, next.entries).length;
-    if (added > FILL_FIRST) this.#unrendered = Math.max(this.#unrendered, count - FILL_FIRST);
-    this.#unrendered = Math.min(this.#unrendered, count);
-  }
-
-  /**
-   * Renders the next chunk of earlier entries in a task of its own after the next frame, so each chunk comes after a
-   * paint; keeps the reader's place if they scrolled up.
-   */
-  #scheduleFill(): void {
-    if (this.#unrendered === 0 || this.#fillFrame !== undefined || this.#fillTask !== undefined) return;
-    this.#fillFrame = requestAnimationFrame(() => {
-      this.#fillFrame = undefined;
-      this.#fillTask = setTimeout(() => {
-        this.#fillTask = undefined;
-        if (!this.isConnected || this.#unrendered === 0) return;
-        this.#fillStep = { began: performance.now() };
-        this.#unrendered = Math.max(0, this.#unrendered - this.#fillChunk);
-        this.requestUpdate();
-      }, 0);
-    });
-  }
-
-  /**
-   * What changed between two snapshots that is not just drawn: the announcement of a finished assistant message, and
-   * a new user message that brings its turn into view. (How long thinking took is the store's: `thinkingMs`.)
-   */
-  #observe(prev: ConversationSnapshot | undefined, next: ConversationSnapshot): void {
-    const streaming = next.streaming;
-    if (!prev) return;
-    const added = appended(prev.entries, next.entries);
-    if (added.some((entry) => entry.kind === "message" && entry.message.role === "user")) this.#pinned = true;
-    const ended = prev.streaming && prev.streaming.key !== streaming?.key;
-    if (!ended) return;
-    let finished: { message: AssistantMessage } | undefined;
-    for (const entry of added) {
-      if (entry.kind === "message" && entry.message.role === "assistant") finished = { message: entry.message };
-    }
-    if (!finished) return;
-    this.#announce(finished.message);
-  }
-
-  #announce(message: AssistantMessage): void {
-    let text: string;
-    if (message.stopReason === "aborted") text = this.#t("announceAborted");
-    else if (message.stopReason === "error") text = this.#t("announceFailed", { error: message.errorMessage ?? "" });
-    else {
-      const said = textOf(message.content).replace(/\s+/g, " ").trim();
-      const tools = message.content.filter((b) => b.type === "toolCall").map((b) => (b as { name: string }).name);
-      if (said) text = this.#t("announceMessage", { text: shorten(said, ANNOUNCE_CHARS) });
-      else if (tools.length > 0) text = this.#t("announceTools", { tools: tools.join(", ") });
-      else return;
-    }
-    this.#announcement = text;
-    this.#announcements++;
-  }
-
   protected override render() {
     const snapshot = this.snapshot;
     const all = snapshot?.entries ?? [];
-    const entries = this.#unrendered > 0 ? all.slice(this.#unrendered) : all;
+    const unrendered = this.#fill.unrendered;
+    const entries = unrendered > 0 ? all.slice(unrendered) : all;
     const tools = snapshot?.tools ?? new Map<string, ToolExecution>();
     const lang = nearestLang(this);
     const expanded = this.toolsExpanded;
@@ -419,20 +264,20 @@ export class PiTranscript extends PiElement {
           ${this.#t("expandTools")}
         </button>
       </div>
-      <div part="base" @scroll=${this.#onScroll}>
+      <div part="base" @scroll=${this.#scroll.onScroll}>
         <div
           part="feed"
           role=${empty ? nothing : "feed"}
           aria-label=${empty ? nothing : this.#t("conversation")}
-          aria-busy=${this.#unrendered > 0 ? "true" : nothing}
-          @keydown=${this.#onFeedKeyDown}
+          aria-busy=${unrendered > 0 ? "true" : nothing}
+          @keydown=${this.#keys.onFeedKeyDown}
+          @focusin=${this.#near.onFocusIn}
         >
           ${repeat(
             entries,
             (entry) => entry.key,
             (entry, index) => {
-              const full =
-                index >= entries.length - FULL_TAIL || this.#near.has(entry.key) || this.#inView.has(entry.key);
+              const full = this.#near.fullAt(entry.key, index, entries.length);
               return guard([entry, full, expanded, lang, this.strings, heading, ...toolRunsOf(entry, tools)], () =>
                 full ? this.#renderEntry(entry, tools) : this.#renderLight(entry, tools),
               );
@@ -446,11 +291,7 @@ export class PiTranscript extends PiElement {
         ${this.#t("jumpToLatest")}
       </button>
       <div class="visually-hidden" role="status" part="announcer">
-        ${repeat(
-          this.#announcements > 0 ? [this.#announcements] : [],
-          (n) => n,
-          () => html`<p>${this.#announcement}</p>`,
-        )}
+${this.#announcer.render()}
       </div>
     `;
   }
@@ -770,201 +611,28 @@ export class PiTranscript extends PiElement {
   }
 
   protected override firstUpdated(): void {
-    const feed = this.renderRoot.querySelector('[part~="feed"]');
-    this.#observeSizes();
-    feed?.addEventListener("focusin", this.#onFeedFocusIn);
-    this.#watchNear();
-  }
-
-  /** The feed's size (it grows as text streams in) and the scrolling box's (the page resizes it): both move the end. */
-  #observeSizes(): void {
-    for (const part of ["feed", "base"]) {
-      const element = this.renderRoot.querySelector(`[part~="${part}"]`);
-      if (element) this.#resizeObserver?.observe(element);
-    }
-  }
-
-  /** A new observer of which articles are near the view (rendered again, or connected again). */
-  #watchNear(): void {
-    this.#nearObserver?.disconnect();
-    this.#watched = new WeakSet();
-    this.#watchedEntries = undefined;
-    this.#inView.clear();
-    this.#nearObserver = new IntersectionObserver(this.#onNear, { root: this.#base(), rootMargin: "100% 0px" });
-    this.#watchArticles();
+    this.#scroll.observeSizes();
+    this.#near.watch();
   }
 
   /**
-   * Articles coming near the view render in full and stay so while they are among the NEAR_MAX that came near most
-   * recently; older ones go light again.
+   * After the controllers' own steps (a filled-in chunk keeps the reader's place, the next frame and fill step are
+   * scheduled): the view follows at once when this render is not a frame's (a frame's is followed by the frame's
+   * second callback, without a layout of its own), and the near-view observer watches the articles it added.
    */
-  #onNear = (records: IntersectionObserverEntry[]) => {
-    let changed = false;
-    for (const record of records) {
-      const key = (record.target as HTMLElement).dataset.key;
-      if (key === undefined) continue;
-      if (record.isIntersecting) {
-        this.#inView.add(key);
-        changed = this.#bringNear(key) || changed;
-      } else this.#inView.delete(key);
-    }
-    if (changed) this.requestUpdate();
-  };
-
-  /** Marks `key` as the latest near the view; whether that, or making room for it, changes what renders in full. */
-  #bringNear(key: string): boolean {
-    const had = this.#near.delete(key);
-    this.#near.add(key);
-    let changed = !had && !this.#inTail(key);
-    for (const old of this.#near) {
-      if (this.#near.size <= NEAR_MAX) break;
-      if (this.#inView.has(old)) continue;
-      this.#near.delete(old);
-      changed ||= !this.#inTail(old);
-    }
-    return changed;
-  }
-
-  #inTail(key: string): boolean {
-    const entries = this.snapshot?.entries ?? [];
-    const last = Math.max(0, entries.length - FULL_TAIL);
-    for (let i = entries.length - 1; i >= last; i--) if (entries[i]!.key === key) return true;
-    return false;
-  }
-
-  /** An article that takes focus (Page Up / Down, a click, a screen reader's focus) renders in full. */
-  #onFeedFocusIn = (event: Event) => {
-    const article = event.target instanceof HTMLElement ? event.target.closest("article") : null;
-    const key = article?.dataset.key;
-    if (key !== undefined && this.#bringNear(key)) this.requestUpdate();
-  };
-
-  /** Watches the articles a render added (a new history, a fill step, a committed message). */
-  #watchArticles(): void {
-    const entries = this.snapshot?.entries;
-    if (!this.#nearObserver || (entries === this.#watchedEntries && this.#unrendered === this.#watchedUnrendered))
-      return;
-    this.#watchedEntries = entries;
-    this.#watchedUnrendered = this.#unrendered;
-    for (const article of this.#articles()) {
-      if (this.#watched.has(article)) continue;
-      this.#watched.add(article);
-      this.#nearObserver.observe(article);
-    }
-  }
-
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
-    const step = this.#fillStep;
-    if (step) {
-      this.#fillStep = undefined;
-      const base = this.#base();
-      // Articles went in above the view: a reader who scrolled up keeps their place.
-      if (base && !this.#pinned) this.#keepAnchor(base);
-      const ms = Math.max(1, performance.now() - step.began);
-      this.#fillChunk = Math.min(1000, Math.max(20, Math.round((this.#fillChunk * FILL_BUDGET_MS) / ms)));
-    }
-    // A render in the frame's first callback is followed by its second (see #scheduleFrame), without a layout of
-    // its own; one between frames (at most one store change a frame) at once, as before. The frame also ends this
-    // frame's turn to render at once.
-    if (!this.#inFrame) this.#follow();
-    this.#watchArticles();
-    this.#renderedSinceFrame = true;
-    this.#scheduleFrame();
-    this.#scheduleFill();
+    if (!this.#frames.inFrame) this.#scroll.follow();
+    this.#near.watchArticles(this.#fill.unrendered);
   }
 
-  /**
-   * While pinned, keeps the newest text in view. Called in the frame after each render and whenever the feed or the
-   * scrolling box changes size (an article laid out as it nears the view, a child element rendering, the page
-   * resizing the box): the reader's own scroll is read first, since its scroll event may come after the resize.
-   */
-  #follow(): void {
-    const base = this.#base();
-    if (!base) return;
-    this.#readScroll(base);
-    if (!this.#pinned) {
-      this.#keepAnchor(base);
-      return;
-    }
-    base.scrollTop = base.scrollHeight;
-    this.#lastScrollTop = base.scrollTop;
-  }
-
-  /** The first article whose end is below the view's top, and how far its top is from the view's (binary search). */
-  #topArticle(base: HTMLElement): { article: HTMLElement; offset: number } | undefined {
-    const articles = this.#articles();
-    const top = base.getBoundingClientRect().top;
-    let low = 0;
-    let high = articles.length - 1;
-    if (high < 0) return undefined;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (articles[mid]!.getBoundingClientRect().bottom > top) high = mid;
-      else low = mid + 1;
-    }
-    const article = articles[low]!;
-    return { article, offset: article.getBoundingClientRect().top - top };
-  }
-
-  #base(): HTMLElement | null {
-    return this.renderRoot.querySelector<HTMLElement>('[part~="base"]');
-  }
-
-  /**
-   * Whether the reader has left the newest text. Content growing below moves nothing, and content shrinking clamps
-   * the view to the end; so a view off the end that moved up is the reader's doing, and a view at the end pins.
-   */
-  #readScroll(base: HTMLElement): void {
-    const atEnd = base.scrollHeight - base.scrollTop - base.clientHeight <= PIN_SLACK;
-    if (atEnd) this.#pinned = true;
-    else if (base.scrollTop < this.#lastScrollTop - 1) this.#pinned = false;
-    this.#lastScrollTop = base.scrollTop;
-    // Shown and hidden here, not through a render: this runs after each render, and a render it asked for would
-    // render everything again for one button.
-    const jump = this.renderRoot.querySelector<HTMLElement>('[part~="jump"]');
-    if (jump) jump.hidden = this.#pinned;
-  }
-
-  #onScroll = () => {
-    const base = this.#base();
-    if (!base) return;
-    this.#readScroll(base);
-    this.#anchor = this.#pinned ? undefined : this.#topArticle(base);
-    if (this.#anchor) this.#bringViewNear(base, this.#anchor.article);
-  };
-
-  /**
-   * The articles in the view, from `top` down, render in full even if the near-view observer missed the scroll: Firefox
-   * (ESR 153) now and then reports no intersection change after a programmatic scroll of a box in a shadow root until
-   * the next scroll, which left a reader who jumped far up looking at light articles.
-   */
-  #bringViewNear(base: HTMLElement, top: HTMLElement): void {
-    const bottom = base.getBoundingClientRect().bottom;
-    let changed = false;
-    for (let article: Element | null = top; article; article = article.nextElementSibling) {
-      if (!(article instanceof HTMLElement) || article.localName !== "article") continue;
-      if (article.getBoundingClientRect().top >= bottom) break;
-      const key = article.dataset.key;
-      if (key !== undefined && article.querySelector("[data-light]")) changed = this.#bringNear(key) || changed;
-    }
-    if (changed) this.requestUpdate();
-  }
-
-  /** Puts the reader's top article back where they left it, if something above it changed size. */
-  #keepAnchor(base: HTMLElement): void {
-    const anchor = this.#anchor;
-    if (!anchor?.article.isConnected) return;
-    const moved = anchor.article.getBoundingClientRect().top - base.getBoundingClientRect().top - anchor.offset;
-    if (Math.abs(moved) < 0.5) return;
-    base.scrollTop += moved;
-    this.#lastScrollTop = base.scrollTop;
+  #part(name: string): HTMLElement | null {
+    return this.renderRoot.querySelector<HTMLElement>(`[part~="${name}"]`);
   }
 
   #onJump = () => {
     this.scrollToLatest();
-    const articles = this.#articles();
-    articles.at(-1)?.focus({ preventScroll: true });
+    this.#articles().at(-1)?.focus({ preventScroll: true });
   };
 
   #toggleTools = () => {
@@ -974,31 +642,6 @@ export class PiTranscript extends PiElement {
   #articles(): HTMLElement[] {
     return [...this.renderRoot.querySelectorAll<HTMLElement>('[part~="feed"] > article')];
   }
-
-  /** APG feed: Page Down / Page Up move focus to the next / previous article. */
-  #onFeedKeyDown = (event: KeyboardEvent) => {
-    if (event.key !== "PageDown" && event.key !== "PageUp") return;
-    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
-    const article = event
-      .composedPath()
-      .find(
-        (node): node is HTMLElement =>
-          node instanceof HTMLElement &&
-          node.localName === "article" &&
-          node.parentElement?.getAttribute("role") === "feed",
-      );
-    if (!article) return;
-    const sibling = event.key === "PageDown" ? nextArticle(article, "next") : nextArticle(article, "previous");
-    event.preventDefault();
-    sibling?.focus();
-  };
-
-  /** pi's Ctrl+O: expand or collapse every tool card, from anywhere inside the transcript. */
-  #onHostKeyDown = (event: KeyboardEvent) => {
-    if (event.key.toLowerCase() !== "o" || !event.ctrlKey || event.altKey || event.metaKey || event.shiftKey) return;
-    event.preventDefault();
-    this.#toggleTools();
-  };
 
   #copy(event: Event, key: string, text: string): void {
     const button = event.currentTarget as HTMLElement;
@@ -1018,25 +661,6 @@ export class PiTranscript extends PiElement {
       () => {},
     );
   }
-}
-
-function nextArticle(from: HTMLElement, direction: "next" | "previous"): HTMLElement | null {
-  let node = direction === "next" ? from.nextElementSibling : from.previousElementSibling;
-  while (node && node.localName !== "article")
-    node = direction === "next" ? node.nextElementSibling : node.previousElementSibling;
-  return node as HTMLElement | null;
-}
-
-/** The entries of `next` that `prev` lacks: normally the ones appended at the end. */
-function appended(
-  prev: readonly ConversationEntry[],
-  next: readonly ConversationEntry[],
-): readonly ConversationEntry[] {
-  if (prev === next) return [];
-  const n = prev.length;
-  if (n <= next.length && (n === 0 || next[n - 1] === prev[n - 1])) return next.slice(n);
-  const known = new Set(prev.map((entry) => entry.key));
-  return next.filter((entry) => !known.has(entry.key));
 }
 
 const nestedIndex = new WeakMap<ReadonlyMap<string, ToolExecution>, ReadonlyMap<string, readonly ToolExecution[]>>();
@@ -1075,18 +699,6 @@ function toolRunsOf(entry: ConversationEntry, tools: ReadonlyMap<string, ToolExe
   };
   for (const block of entry.message.content) if (block.type === "toolCall") add(block.id);
   return runs;
-}
-
-/** A message's Markdown: its text blocks. */
-function textOf(blocks: readonly { type: string }[]): string {
-  return blocks
-    .filter((block): block is { type: "text"; text: string } => block.type === "text")
-    .map((block) => block.text)
-    .join("\n\n");
-}
-
-function shorten(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
 function safeJson(value: unknown): string {
