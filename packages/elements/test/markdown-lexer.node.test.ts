@@ -6,7 +6,13 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { Lexer } from "marked";
-import { BlockLexer, type Blocks } from "../src/elements/markdown/block-lexer.js";
+import {
+  BlockLexer,
+  type Blocks,
+  MARKDOWN_LIMITS,
+  type MarkdownLimits,
+  NO_LIMITS,
+} from "../src/elements/markdown/block-lexer.js";
 
 const full = (text: string) => JSON.parse(JSON.stringify(new Lexer({ gfm: true }).lex(text))) as unknown[];
 const all = (blocks: Blocks) => [...blocks.final, ...blocks.rest];
@@ -24,7 +30,7 @@ const sample = [
 
 describe("BlockLexer", () => {
   it("gives marked's tokens at every prefix of a text streamed one character at a time", () => {
-    const lexer = new BlockLexer();
+    const lexer = new BlockLexer(NO_LIMITS);
     for (let end = 0; end <= sample.length; end++) {
       const text = sample.slice(0, end);
       assert.deepEqual(incremental(lexer, text), full(text), JSON.stringify(text));
@@ -65,7 +71,7 @@ describe("BlockLexer", () => {
         fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1 }),
         (parts, steps) => {
           const text = parts.join("");
-          const lexer = new BlockLexer();
+          const lexer = new BlockLexer(NO_LIMITS);
           let end = 0;
           let i = 0;
           while (end < text.length) {
@@ -80,7 +86,7 @@ describe("BlockLexer", () => {
   });
 
   it("lexes only the last block while a long message streams", () => {
-    const lexer = new BlockLexer();
+    const lexer = new BlockLexer(NO_LIMITS);
     const paragraph = "A sentence of some words, and then more words to make a paragraph. ".repeat(5);
     let text = "";
     for (let i = 0; i < 200; i++) {
@@ -93,14 +99,14 @@ describe("BlockLexer", () => {
   });
 
   it("keeps the token objects of final blocks from one update to the next", () => {
-    const lexer = new BlockLexer();
+    const lexer = new BlockLexer(NO_LIMITS);
     const first = all(lexer.update("para one\n\npara two\nline two", true));
     const second = all(lexer.update("para one\n\npara two\nline two grows", true));
     assert.equal(second[0], first[0]);
   });
 
   it("lexes the whole text again after an edit, and with a reference definition", () => {
-    const lexer = new BlockLexer();
+    const lexer = new BlockLexer(NO_LIMITS);
     lexer.update("one\n\ntwo\n\nthree", false);
     assert.deepEqual(incremental(lexer, "ONE\n\ntwo"), full("ONE\n\ntwo"));
     const withDefinition = "see [the docs][d]\n\n[d]: https://example.com\n\nmore";
@@ -108,7 +114,7 @@ describe("BlockLexer", () => {
   });
 
   it("repairs the open block while streaming (an unterminated bold), and not once the text is final", () => {
-    const lexer = new BlockLexer();
+    const lexer = new BlockLexer(NO_LIMITS);
     const inlineTypes = (blocks: Blocks) =>
       (all(blocks)[0]!.token as { tokens: { type: string }[] }).tokens.map((t) => t.type);
     const streaming = lexer.update("some **bold", true);
@@ -121,8 +127,114 @@ describe("BlockLexer", () => {
 
   it("shows text nested too deeply for the lexer as written", () => {
     const deep = `${">".repeat(20_000)} x`;
-    const blocks = all(new BlockLexer().update(deep, false));
+    const blocks = all(new BlockLexer(NO_LIMITS).update(deep, false));
     assert.equal(blocks.length, 1);
     assert.equal(blocks[0]?.token.raw, deep);
+  });
+});
+
+/** The text of every block, in order: what the person can read, formatted or as written. */
+const rawOf = (blocks: Blocks) =>
+  all(blocks)
+    .map((block) => block.token.raw)
+    .join("");
+/** The types of the inline tokens of a block's top-level token (a paragraph's). */
+const inlineTypesOf = (block: { token: unknown }) =>
+  ((block.token as { tokens?: { type: string }[] }).tokens ?? []).map((t) => t.type);
+
+describe("BlockLexer's limits", () => {
+  const hostile: Record<string, string> = {
+    "300,000 characters of _a": "_a".repeat(150_000),
+    "100,000 brackets": `${"[".repeat(50_000)}${"]".repeat(50_000)}`,
+    "globs *a*b": "*a*b".repeat(25_000),
+    "snake_case without spaces": "a_b".repeat(30_000),
+    "500 nested list items": Array.from({ length: 500 }, (_, i) => `${" ".repeat(i * 2)}- item`).join("\n"),
+    "2,000 nested quotes": `${"> ".repeat(2_000)}deep`,
+  };
+  for (const [name, text] of Object.entries(hostile)) {
+    it(`shows ${name} as written, all of it, and says it is limited`, () => {
+      for (const streaming of [false, true]) {
+        const blocks = new BlockLexer().update(text, streaming);
+        const raw = rawOf(blocks);
+        // While streaming, the open block is the repaired text (an unterminated `_` closed): the text and then more.
+        const there = streaming ? raw.startsWith(text) : raw === text;
+        assert.ok(there, `every character is there (${raw.length} of ${text.length}, streaming: ${streaming})`);
+        assert.ok(
+          all(blocks).some((block) => block.limited),
+          "a block is marked as shown as written because of a limit",
+        );
+      }
+    });
+  }
+
+  it("formats a normal answer in full under the default limits", () => {
+    const lexer = new BlockLexer(MARKDOWN_LIMITS);
+    const text = `${sample}\n\nSome *emphasis*, snake_case_names and a [link](https://example.com).\n`;
+    let blocks = lexer.update(text, false);
+    // What one update had no time for (a slow machine) follows in slices.
+    while (lexer.pending) blocks = lexer.resume() ?? blocks;
+    assert.ok(!all(blocks).some((block) => block.limited));
+    assert.deepEqual(JSON.parse(JSON.stringify(all(blocks).map((block) => block.token))), full(text));
+  });
+
+  it("keeps an inline run within the limits: long or delimiter-heavy runs as written, the others formatted", () => {
+    const limits: MarkdownLimits = { ...NO_LIMITS, inlineChars: 40, inlineDelimiters: 6 };
+    const blocks = all(new BlockLexer(limits).update("short *em*\n\n*a* *b* *c* *d*\n\n" + "word ".repeat(10), false));
+    const paragraphs = blocks.filter((block) => block.token.type === "paragraph");
+    assert.deepEqual(paragraphs.map(inlineTypesOf), [["text", "em"], ["as-written"], ["as-written"]]);
+    assert.deepEqual(
+      paragraphs.map((block) => block.limited === true),
+      [false, true, true],
+    );
+  });
+
+  it("formats inline runs over several slices when one update has no time for them, then gives marked's tokens", () => {
+    const lexer = new BlockLexer({ ...NO_LIMITS, sliceMs: 0 });
+    const text = Array.from({ length: 20 }, (_, i) => `Paragraph ${i} with **strong** and \`code\`.`).join("\n\n");
+    const first = lexer.update(text, false);
+    assert.equal(lexer.pending, true);
+    assert.ok(all(first).every((block) => block.token.type !== "paragraph" || block.pending));
+    assert.equal(rawOf(first), text, "shown as written meanwhile");
+    let blocks: Blocks = first;
+    let slices = 0;
+    while (lexer.pending) {
+      const next = lexer.resume();
+      assert.ok(next, "a slice formats something");
+      blocks = next;
+      slices++;
+    }
+    // One run per slice here (no time at all): every paragraph took a slice of its own.
+    assert.equal(slices, 20);
+    assert.notEqual(blocks.final, first.final, "the final blocks that changed are new objects in a new array");
+    assert.ok(all(blocks).every((block) => !block.pending));
+    const tokens = JSON.parse(JSON.stringify(all(blocks).map((block) => block.token)));
+    assert.deepEqual(tokens, full(text));
+  });
+
+  it("keeps every character of any text, whatever the limits cut (generated)", () => {
+    const pieces = ["_a", "*", "[", "]", "`", "<", "~", "- ", "  ", "> ", "\n", "\n\n", "```\n", "word ", "\t"];
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...pieces), { maxLength: 200 }),
+        fc.record({
+          inlineChars: fc.integer({ min: 1, max: 100 }),
+          inlineDelimiters: fc.integer({ min: 0, max: 20 }),
+          nestingColumns: fc.integer({ min: 1, max: 16 }),
+          sliceMs: fc.constantFrom(0, Number.POSITIVE_INFINITY),
+        }),
+        fc.boolean(),
+        (parts, limits, streaming) => {
+          const text = parts.join("");
+          const lexer = new BlockLexer(limits);
+          const blocks = lexer.update(text, streaming);
+          // The same characters as without limits (marked's own raws may differ from the text: `- ` is `-\n`).
+          const raw = rawOf(blocks);
+          const unlimited = rawOf(new BlockLexer(NO_LIMITS).update(text, false));
+          if (!streaming) assert.ok(raw === unlimited, `${JSON.stringify(raw)} is ${JSON.stringify(unlimited)}`);
+          while (lexer.pending) assert.ok(lexer.resume());
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

@@ -241,7 +241,13 @@ inline <b onclick="window.injected=3">bold?</b> <iframe src="https://evil.exampl
 
   it("bounds deeply nested quotes and lists: 16 levels, then the rest as text; no crash on 20,000", async () => {
     const quotes = `${"> ".repeat(100)}deep`;
-    const el = await mount(quotes);
+    // Past the lexing limit (64 columns of nesting) the line shows as written; without it, 16 levels are drawn.
+    const limited = await mount(quotes);
+    expect($$(limited, "blockquote").length).to.equal(0);
+    expect(root(limited).textContent).to.contain(quotes);
+    const el = await fixture<PiMarkdown>(
+      html`<pi-markdown .text=${quotes} .limits=${{ nestingColumns: Number.POSITIVE_INFINITY }}></pi-markdown>`,
+    );
     expect($$(el, "blockquote").length).to.equal(17);
     expect(root(el).textContent).to.contain("deep");
 

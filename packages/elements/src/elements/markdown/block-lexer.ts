@@ -16,6 +16,13 @@
  * While streaming, the last block is repaired before it is lexed (remend: unterminated emphasis, inline code,
  * links and images are closed) so that half a `**bold` already shows bold; the repair never reaches the final
  * blocks, which are lexed from the text as written.
+ *
+ * Limits (`MarkdownLimits`): marked's inline rules take time quadratic in the emphasis and link delimiters of a run
+ * (300,000 characters of `_a_a…` took minutes), and its lists time and memory steep in their nesting (500 nested
+ * items ran out of memory). So an inline run (a paragraph's, heading's, item's or cell's text) that is too long or
+ * holds too many delimiters shows as written; the text from a line nested too deep to its end shows as written; and
+ * one update formats inline runs for at most `sliceMs`, leaving the rest as written until `resume()` formats them
+ * in a later task. The open block is repaired only within the inline limits (remend is quadratic in brackets). A block shown as written because of a limit is `limited`; one waiting for a slice is `pending`.
  */
 import { Lexer, type MarkedOptions, type Token } from "marked";
 import remend from "remend";
@@ -25,18 +32,161 @@ export interface Block {
   readonly token: Token;
   /** The block is at the end of a text still streaming: it may grow or change with the next update. */
   readonly open: boolean;
+  /** Some of it shows as written because of a limit (see `MarkdownLimits`). */
+  readonly limited?: boolean;
+  /** Some of its inline text shows as written until a later slice formats it (`BlockLexer.resume`). */
+  readonly pending?: boolean;
 }
+
+/** What pi-markdown formats, and how much per update (see the module comment). Each can be `Infinity`. */
+export interface MarkdownLimits {
+  /** An inline run longer than this many characters shows as written. */
+  readonly inlineChars: number;
+  /** An inline run holding more than this many of `*`, `_`, `~`, `` ` ``, `[`, `]` and `<` shows as written. */
+  readonly inlineDelimiters: number;
+  /** From a line whose leading spaces, tabs and `>` reach this many columns (outside a code fence), as written. */
+  readonly nestingColumns: number;
+  /** How long (ms) one update formats inline runs; the rest wait for `resume()`. */
+  readonly sliceMs: number;
+}
+
+/**
+ * The defaults, chosen on the measured costs (bench/hostile.ts): 1,000 delimiters lex in about 6 ms in Node (2,000 in
+ * 23 ms: quadratic); 64 columns is 32 levels of two-space lists, twice what pi-markdown draws (MAX_DEPTH).
+ */
+export const MARKDOWN_LIMITS: MarkdownLimits = Object.freeze({
+  inlineChars: 20_000,
+  inlineDelimiters: 1_000,
+  nestingColumns: 64,
+  sliceMs: 8,
+});
+
+/** No limit at all: what a person asks for with "Format it" (it may keep the page busy). */
+export const NO_LIMITS: MarkdownLimits = Object.freeze({
+  inlineChars: Number.POSITIVE_INFINITY,
+  inlineDelimiters: Number.POSITIVE_INFINITY,
+  nestingColumns: Number.POSITIVE_INFINITY,
+  sliceMs: Number.POSITIVE_INFINITY,
+});
 
 const options: MarkedOptions = { gfm: true, breaks: false };
 
-/** Lexes `text` whole; a lexer that gives up (a stack overflow on thousands of nested quotes) yields one text block. */
-function lex(text: string): Token[] {
+/** A token pi-markdown's renderer shows as its `raw` text, as written (an unknown type: render.ts's default). */
+const asWritten = (text: string): Token => ({ type: "as-written", raw: text }) as unknown as Token;
+
+/** One inline run marked queued and this lexer has not formatted yet, with the lexer (and its links) it belongs to. */
+interface InlineJob {
+  readonly lexer: Lexer;
+  readonly src: string;
+  readonly tokens: Token[];
+}
+
+/** What lexing a text's blocks gave: its top-level tokens, those with a run past a limit, and the runs to format. */
+interface Lexed {
+  tokens: Token[];
+  limited: Set<Token>;
+  runs: Map<Token, InlineJob[]>;
+}
+
+/** Counts `*`, `_`, `~`, `` ` ``, `[`, `]` and `<` in `text`, stopping once past `max`. */
+function delimiters(text: string, max: number): number {
+  let count = 0;
+  for (let i = 0; i < text.length && count <= max; i++) {
+    const c = text.charCodeAt(i);
+    // * _ ~ ` [ ] <
+    if (c === 42 || c === 95 || c === 126 || c === 96 || c === 91 || c === 93 || c === 60) count++;
+  }
+  return count;
+}
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const NESTING = /^[ \t>]*/;
+
+/** Where the first line nested `columns` deep or more starts (outside fences), or -1. */
+function deepLine(text: string, columns: number): number {
+  if (!Number.isFinite(columns) || text.length < columns) return -1;
+  let fence: string | undefined;
+  for (let start = 0; start < text.length; ) {
+    let end = text.indexOf("\n", start);
+    if (end === -1) end = text.length;
+    const line = text.slice(start, end);
+    const opened = FENCE.exec(line)?.[1];
+    if (fence !== undefined) {
+      if (opened !== undefined && opened[0] === fence[0] && opened.length >= fence.length) fence = undefined;
+    } else if (opened !== undefined) fence = opened;
+    else {
+      const prefix = NESTING.exec(line)?.[0] ?? "";
+      let width = 0;
+      for (const c of prefix) width += c === "\t" ? 4 - (width % 4) : 1;
+      if (width >= columns && prefix.length < line.length) return start;
+    }
+    start = end + 1;
+  }
+  return -1;
+}
+
+/** Every array of inline tokens under `token` (a paragraph's, an item's text, a table's cells), for `found`. */
+function collectRuns(token: object, top: Token, found: Map<Token[], Token>): void {
+  for (const [key, value] of Object.entries(token)) {
+    if (!Array.isArray(value)) continue;
+    if (key === "tokens") found.set(value as Token[], top);
+    for (const item of value) {
+      if (Array.isArray(item)) for (const cell of item) collectRuns(cell as object, top, found);
+      else if (typeof item === "object" && item !== null) collectRuns(item as object, top, found);
+    }
+  }
+}
+
+/**
+ * The block tokens of `text` within `limits`, their inline runs queued, not formatted. A lexer that gives up (a stack
+ * overflow on thousands of nested quotes) yields the text as written.
+ */
+function lexBlocks(text: string, limits: MarkdownLimits): Lexed {
+  const lexed: Lexed = { tokens: [], limited: new Set(), runs: new Map() };
+  if (text === "") return lexed;
+  const deep = deepLine(text, limits.nestingColumns);
+  const lexer = new Lexer(options);
   try {
-    return new Lexer(options).lex(text);
+    lexer.blockTokens(deep === -1 ? text : text.slice(0, deep), lexer.tokens);
   } catch {
     // The defined outcome for input too deeply nested for the lexer: the text shows as written, unformatted.
-    return text === "" ? [] : [{ type: "paragraph", raw: text, text, tokens: [{ type: "text", raw: text, text }] }];
+    const token = asWritten(text);
+    lexed.tokens = [token];
+    lexed.limited.add(token);
+    return lexed;
   }
+  lexed.tokens = [...lexer.tokens];
+  if (deep !== -1) {
+    const token = asWritten(text.slice(deep));
+    lexed.tokens.push(token);
+    lexed.limited.add(token);
+  }
+  const queue = lexer.inlineQueue;
+  lexer.inlineQueue = [];
+  if (queue.length === 0) return lexed;
+  const tops = new Map<Token[], Token>();
+  for (const token of lexed.tokens) collectRuns(token, token, tops);
+  for (const { src, tokens } of queue) {
+    const top = tops.get(tokens);
+    if (!top) continue;
+    // Shown as written until formatted (and for good when past a limit).
+    tokens.push(asWritten(src));
+    if (src.length > limits.inlineChars || delimiters(src, limits.inlineDelimiters) > limits.inlineDelimiters) {
+      lexed.limited.add(top);
+      continue;
+    }
+    const runs = lexed.runs.get(top);
+    if (runs) runs.push({ lexer, src, tokens });
+    else lexed.runs.set(top, [{ lexer, src, tokens }]);
+  }
+  return lexed;
+}
+
+/** Formats one inline run in place, as marked's own `lex` does after its block pass. */
+function formatRun({ lexer, src, tokens }: InlineJob): void {
+  tokens.length = 0;
+  lexer.state.inRawBlock = false;
+  lexer.inlineTokens(src, tokens);
 }
 
 /** Repairs unterminated inline Markdown at the end of a streaming block. Links without their URL show their text. */
@@ -70,28 +220,55 @@ export class BlockLexer {
   #whole = false;
   /** What the last update returned, and for which input. */
   #last: { text: string; streaming: boolean; blocks: Blocks } | undefined;
+  #limits: MarkdownLimits;
+  /** Inline runs left for a later slice, by the top-level token they are in: of final blocks, and of the rest. */
+  #pendingFinal = new Map<Token, InlineJob[]>();
+  #pendingRest = new Map<Token, InlineJob[]>();
 
   /** How many characters the last update lexed (for tests and benchmarks: it stays small while a long text streams). */
   lexedLength = 0;
+
+  constructor(limits: MarkdownLimits = MARKDOWN_LIMITS) {
+    this.#limits = limits;
+  }
+
+  /** The limits; setting others lexes the next update's text from the start with them. */
+  get limits(): MarkdownLimits {
+    return this.#limits;
+  }
+  set limits(limits: MarkdownLimits) {
+    if (limits === this.#limits) return;
+    this.#limits = limits;
+    this.#restart();
+    this.#last = undefined;
+  }
+
+  /** Whether inline runs wait for `resume()`. */
+  get pending(): boolean {
+    return this.#pendingFinal.size > 0 || this.#pendingRest.size > 0;
+  }
 
   /** The blocks of `text`; `streaming` repairs the last one (see the module comment). */
   update(text: string, streaming: boolean): Blocks {
     const normalized = text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
     if (this.#last && this.#last.text === normalized && this.#last.streaming === streaming) return this.#last.blocks;
+    const deadline = performance.now() + this.#limits.sliceMs;
     if (this.#whole || !normalized.startsWith(this.#finalText)) this.#restart();
     const tail = normalized.slice(this.#finalText.length);
-    let tokens = lex(tail);
+    let lexed = lexBlocks(tail, this.#limits);
+    const tokens = lexed.tokens;
     this.lexedLength = tail.length;
     if (tokens.some((token) => token.type === "def")) {
       // A definition changes how earlier references read: lex the whole text, and keep nothing as final.
       this.#restart();
       this.#whole = true;
-      tokens = lex(normalized);
+      lexed = lexBlocks(normalized, this.#limits);
       this.lexedLength = normalized.length;
-      return this.#remember(normalized, streaming, tokens, normalized);
+      return this.#remember(normalized, streaming, lexed, lexed.tokens, normalized, deadline);
     }
     // The raws of marked's top-level tokens add up to its input; if they ever do not, nothing is promoted.
-    if (tokens.map((token) => token.raw).join("") !== tail) return this.#remember(normalized, streaming, tokens, tail);
+    if (tokens.map((token) => token.raw).join("") !== tail)
+      return this.#remember(normalized, streaming, lexed, tokens, tail, deadline);
     // Final: everything up to the last blank line before the last block (see the module comment).
     let lastBlock = tokens.length - 1;
     while (lastBlock > 0 && tokens[lastBlock]?.type === "space") lastBlock--;
@@ -104,34 +281,106 @@ export class BlockLexer {
     let blank = lastBlock - 1;
     while (blank >= 0 && !isBlankLine(tokens, blank)) blank--;
     const promoted = blank >= 0 ? tokens.slice(0, blank + 1) : [];
-    for (const token of promoted) this.#final.push({ token, open: false });
+    this.#format(lexed, promoted, deadline, this.#pendingFinal);
+    for (const token of promoted) this.#final.push(this.#blockOf(token, lexed, false));
     this.#finalText += promoted.map((token) => token.raw).join("");
     const rest = tokens.slice(promoted.length);
     return this.#remember(
       normalized,
       streaming,
+      lexed,
       rest,
       tail.slice(tail.length - rest.map((t) => t.raw).join("").length),
+      deadline,
     );
+  }
+
+  /**
+   * Formats the inline runs that wait, for one slice (at least one run: each is bounded by the limits). The blocks
+   * again when any changed (new Block objects for those, and a new `final` array if one of them is final), else
+   * undefined.
+   */
+  resume(): Blocks | undefined {
+    const last = this.#last;
+    if (!last || !this.pending) return undefined;
+    const deadline = performance.now() + this.#limits.sliceMs;
+    const changed = new Set<Token>();
+    let first = true;
+    for (const pending of [this.#pendingFinal, this.#pendingRest]) {
+      for (const [token, jobs] of pending) {
+        while (jobs.length > 0 && (first || performance.now() < deadline)) {
+          formatRun(jobs.shift()!);
+          first = false;
+          changed.add(token);
+        }
+        if (jobs.length === 0) pending.delete(token);
+        else break;
+      }
+    }
+    if (changed.size === 0) return undefined;
+    const again = (block: Block): Block =>
+      changed.has(block.token)
+        ? { ...block, pending: this.#pendingFinal.has(block.token) || this.#pendingRest.has(block.token) || undefined }
+        : block;
+    if (last.blocks.final.some((block) => changed.has(block.token))) this.#final = this.#final.map(again);
+    const blocks = { final: this.#final, rest: last.blocks.rest.map(again) };
+    this.#last = { ...last, blocks };
+    return blocks;
   }
 
   #restart(): void {
     this.#final = [];
     this.#finalText = "";
     this.#whole = false;
+    this.#pendingFinal = new Map();
+  }
+
+  /** Formats the runs of `tokens` until `deadline`; the others wait in `pending`. */
+  #format(lexed: Lexed, tokens: readonly Token[], deadline: number, pending: Map<Token, InlineJob[]>): void {
+    for (const token of tokens) {
+      const runs = lexed.runs.get(token);
+      if (!runs) continue;
+      let at = 0;
+      while (at < runs.length && performance.now() < deadline) formatRun(runs[at++]!);
+      if (at < runs.length) pending.set(token, runs.slice(at));
+    }
+  }
+
+  #blockOf(token: Token, lexed: Lexed, open: boolean): Block {
+    const limited = lexed.limited.has(token);
+    const pending = this.#pendingFinal.has(token) || this.#pendingRest.has(token);
+    return {
+      token,
+      open,
+      ...(limited ? { limited: true } : {}),
+      ...(pending ? { pending: true } : {}),
+    };
   }
 
   /**
    * The final blocks and the rest, remembered for the next update. While streaming the rest is lexed again from its
    * repaired text, and its last block (with the space after it) is open.
    */
-  #remember(text: string, streaming: boolean, rest: Token[], restText: string): Blocks {
-    const tokens = streaming && restText.trim() !== "" ? lex(repair(restText)) : rest;
+  #remember(text: string, streaming: boolean, lexed: Lexed, rest: Token[], restText: string, deadline: number): Blocks {
+    let shown = lexed;
+    let tokens = rest;
+    if (streaming && restText.trim() !== "") {
+      // remend is quadratic in brackets too (10,000 took 127 ms): a rest past the inline limits is not repaired (its
+      // runs would show as written anyway).
+      const limits = this.#limits;
+      const repairable =
+        restText.length <= limits.inlineChars &&
+        delimiters(restText, limits.inlineDelimiters) <= limits.inlineDelimiters;
+      shown = lexBlocks(repairable ? repair(restText) : restText, limits);
+      tokens = shown.tokens;
+    }
+    this.#pendingRest = new Map();
+    this.#format(shown, tokens, deadline, this.#pendingRest);
     let last = tokens.length - 1;
     while (last > 0 && tokens[last]?.type === "space") last--;
     const blocks = {
       final: this.#final,
-      rest: tokens.map((token, index) => ({ token, open: streaming && index >= last })),
+      rest: tokens.map((token, index) => this.#blockOf(token, shown, streaming && index >= last)),
     };
     this.#last = { text, streaming, blocks };
     return blocks;

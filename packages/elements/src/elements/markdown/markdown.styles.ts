@@ -44,6 +44,21 @@ export const styles = [
     ul,
     ol,
     blockquote,
+    [part~="limit-note"] {
+      margin-block: calc(var(--_space) / 2) var(--_space);
+      color: var(--_muted);
+      font-size: 0.875em;
+    }
+    [part~="format-anyway"] {
+      margin-inline-start: 0.5em;
+      padding: 0.1em 0.6em;
+      border: 1px solid var(--_border);
+      border-radius: var(--_radius);
+      background: var(--_surface);
+      color: inherit;
+      font: inherit;
+      cursor: pointer;
+    }
     [part~="table-region"] {
       margin-block: 0 var(--_space);
     }

@@ -1,8 +1,8 @@
-import { html, type PropertyValues, type TemplateResult } from "lit";
+import { html, nothing, type PropertyValues, type TemplateResult } from "lit";
 import { guard } from "lit/directives/guard.js";
 import { PiElement } from "../../base/pi-element.js";
 import { localizeIn, nearestLang } from "../../i18n/localize.js";
-import { type Block, BlockLexer, type Blocks } from "./block-lexer.js";
+import { type Block, BlockLexer, type Blocks, MARKDOWN_LIMITS, type MarkdownLimits, NO_LIMITS } from "./block-lexer.js";
 import { styles } from "./markdown.styles.js";
 import { block, type RenderContext } from "./render.js";
 import { type MarkdownStringKey, markdownStrings } from "./strings.js";
@@ -34,6 +34,10 @@ const shown = (entry: Block) => entry.token.type !== "space" && entry.token.type
  * - Code blocks are `<pi-code-block>` elements (highlighting loads lazily, on the first code block with a language).
  * - Nesting deeper than 16 quotes and lists shows the rest as its text; text too deeply nested for the lexer shows as
  *   written.
+ * - No text keeps the page busy (`limits`, see block-lexer.ts): an inline run longer than 20,000 characters or with more
+ *   than 1,000 emphasis and link delimiters, and the text from a line nested 64 columns deep, show as written, with a
+ *   note and a "Format it" button that formats the message without limits when the person asks; inline formatting
+ *   takes at most 8 ms per update, the rest following in later tasks (shown as written until then).
  *
  * Streaming: set `streaming` while `text` grows. Only the tail from the last block that can still change is lexed
  * again (see block-lexer.ts), the other blocks keep their DOM untouched, and the last block is repaired while it is
@@ -48,6 +52,8 @@ const shown = (entry: Block) => entry.token.type !== "space" && entry.token.type
  * @csspart table - A table.
  * @csspart task - A task list checkbox.
  * @csspart raw - Raw HTML, or nesting too deep, shown as text.
+ * @csspart limit-note - The note beside a block shown as written because of a limit.
+ * @csspart format-anyway - Its "Format it" button.
  * @cssprop --pi-markdown-background - The element's background (default: `--pi-color-bg`); `transparent` inside a
  * container that paints its own.
  * @cssprop --pi-color-accent - Links.
@@ -60,6 +66,7 @@ export class PiMarkdown extends PiElement {
     text: { attribute: false },
     streaming: { type: Boolean, reflect: true },
     images: { type: String, reflect: true },
+    limits: { attribute: false },
   };
 
   /** The Markdown. */
@@ -68,8 +75,19 @@ export class PiMarkdown extends PiElement {
   declare streaming: boolean;
   /** `"allow"` loads `http(s)` images; anything else (the default) shows images as links. */
   declare images: "allow" | "link" | undefined;
+  /**
+   * Changes to the limits on what is formatted (`MarkdownLimits`: `inlineChars`, `inlineDelimiters`,
+   * `nestingColumns`, `sliceMs`; each may be `Infinity`), over the defaults (`MARKDOWN_LIMITS`).
+   * @default undefined
+   */
+  declare limits: Partial<MarkdownLimits> | undefined;
 
   readonly #lexer = new BlockLexer();
+  /** The person asked to format everything ("Format it"). */
+  #unlimited = false;
+  /** The frame, then the task, of the next slice of inline formatting; and who waits for it. */
+  #slice: { frame?: number; task?: ReturnType<typeof setTimeout> } = {};
+  #sliceWaiters: (() => void)[] = [];
   #blocks: Blocks = { final: [], rest: [] };
   /**
    * The final blocks in groups of GROUP, kept from update to update: a full group never changes, so rendering a long
@@ -85,11 +103,81 @@ export class PiMarkdown extends PiElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has("text") || changed.has("streaming")) {
+    if (changed.has("limits")) this.#lexer.limits = this.#limitsNow();
+    if (changed.has("text") || changed.has("streaming") || changed.has("limits")) {
       this.#blocks = this.#lexer.update(String(this.text ?? ""), this.streaming === true);
       this.#group(this.#blocks.final);
     }
   }
+
+  protected override updated(): void {
+    if (this.#lexer.pending) this.#scheduleSlice();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    if (this.#slice.frame !== undefined) cancelAnimationFrame(this.#slice.frame);
+    clearTimeout(this.#slice.task);
+    this.#slice = {};
+    this.#releaseSliceWaiters();
+  }
+
+  /** Done once the text is formatted as far as the limits allow: the slices that follow an update have run too. */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    let complete = await super.getUpdateComplete();
+    while (this.#lexer.pending && this.isConnected) {
+      await new Promise<void>((resolve) => this.#sliceWaiters.push(resolve));
+      complete = await super.getUpdateComplete();
+    }
+    return complete;
+  }
+
+  #releaseSliceWaiters(): void {
+    const waiters = this.#sliceWaiters;
+    this.#sliceWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (this.hasUpdated && this.#lexer.pending) this.#scheduleSlice();
+  }
+
+  #limitsNow(): MarkdownLimits {
+    if (this.#unlimited) return NO_LIMITS;
+    return this.limits ? { ...MARKDOWN_LIMITS, ...this.limits } : MARKDOWN_LIMITS;
+  }
+
+  /** The next slice of inline formatting, in a task after the next frame (so a frame is painted between slices). */
+  #scheduleSlice(): void {
+    if (this.#slice.frame !== undefined || this.#slice.task !== undefined) return;
+    this.#slice.frame = requestAnimationFrame(() => {
+      this.#slice.frame = undefined;
+      this.#slice.task = setTimeout(() => {
+        this.#slice.task = undefined;
+        const blocks = this.#lexer.resume();
+        if (blocks) {
+          this.#blocks = blocks;
+          this.#group(blocks.final);
+          this.requestUpdate();
+        } else if (this.#lexer.pending) this.#scheduleSlice();
+        this.#releaseSliceWaiters();
+      });
+    });
+  }
+
+  /** "Format it": the person chose to format the whole message without limits. */
+  #formatAnyway = () => {
+    this.#unlimited = true;
+    this.#lexer.limits = NO_LIMITS;
+    this.#blocks = this.#lexer.update(String(this.text ?? ""), this.streaming === true);
+    this.#group(this.#blocks.final);
+    this.requestUpdate();
+    // The button goes with the note: focus stays in the message.
+    this.updateComplete.then(() =>
+      this.renderRoot.querySelector<HTMLElement>('[part~="base"]')?.focus({ preventScroll: true }),
+    );
+  };
 
   /** Groups the final blocks not yet in a full group; starts over when the lexer did. */
   #group(final: readonly Block[]): void {
@@ -112,7 +200,12 @@ export class PiMarkdown extends PiElement {
     // A block is drawn again only when its token changed: a final block never is. Blocks are drawn in groups of
     // GROUP by their index in the text, so a block keeps its place (and its DOM) when it becomes final, and a group
     // of final blocks is checked with one guard instead of one per block.
-    const draw = (entry: Block) => guard([entry], () => block(entry.token, entry.open ? open : closed));
+    const draw = (entry: Block) =>
+      guard([entry], () =>
+        entry.limited
+          ? html`${block(entry.token, entry.open ? open : closed)}${this.#limitNote()}`
+          : block(entry.token, entry.open ? open : closed),
+      );
     const { groups } = this.#groups;
     const { final, rest } = this.#blocks;
     const tail = final.slice(groups.length * GROUP).concat(rest);
@@ -128,6 +221,14 @@ export class PiMarkdown extends PiElement {
       )}</div>`;
     const drawn = groups.map((group) => wrap(group, true));
     for (const group of tailGroups) drawn.push(wrap(group, false));
-    return html`<div part="base">${drawn}</div>`;
+    // Focusable by script once "Format it" was pressed: the button goes with its note, and focus stays in the message.
+    return html`<div part="base" tabindex=${this.#unlimited ? "-1" : nothing}>${drawn}</div>`;
+  }
+
+  #limitNote(): TemplateResult {
+    return html`<p part="limit-note">
+      ${this.#t("markdownLimited")}
+      <button part="format-anyway" type="button" @click=${this.#formatAnyway}>${this.#t("markdownFormatAnyway")}</button>
+    </p>`;
   }
 }
