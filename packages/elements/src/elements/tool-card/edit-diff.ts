@@ -9,6 +9,15 @@
  *
  * jsdiff is loaded only when a diff with a modified line is first shown: the rows show at once without the word marks,
  * then again with them.
+ *
+ * Word marks are bounded: jsdiff's cost grows with the lines' lengths times how much differs, and with the square of
+ * the latter (two unrelated lines of 20 KB and 50 KB took 5.7 s and 18.5 s). A pair whose lines hold more than
+ * `WORD_DIFF_MAX_CHARS` is not diffed; the others with jsdiff's own bounds, `maxEditLength` (`WORD_DIFF_MAX_EDIT`
+ * words and spaces: past it the lines differ too much for marks to help) and `timeout` (`WORD_DIFF_PAIR_MS`); one
+ * parse spends at most `WORD_DIFF_SLICE_MS` on them, and the pairs it has no time for are diffed in later tasks (the
+ * card renders again then, as when jsdiff loads). A pair not diffed shows as a removed and an added line, unmarked.
+ * Marks are kept by the pair's texts (the last `WORD_DIFF_KEPT` pairs), so a card that renders again does not diff
+ * again.
  */
 
 export type DiffRowKind = "added" | "removed" | "context" | "other";
@@ -30,8 +39,78 @@ export interface DiffPiece {
 /** pi's `parseDiffLine`: prefix, line number (with its padding), one space, the content. */
 const LINE = /^([+\-\s])(\s*\d*)\s(.*)$/;
 
-type WordDiff = (oldText: string, newText: string) => { value: string; added?: boolean; removed?: boolean }[];
+/** How many words and spaces may differ in one pair (jsdiff's `maxEditLength`: 256 took some 7 ms in Node here). */
+export const WORD_DIFF_MAX_EDIT = 256;
+/** How long jsdiff may take for one pair of lines before it gives up (its `timeout` option). */
+export const WORD_DIFF_PAIR_MS = 8;
+/** How long one parse spends on word marks; the pairs it has no time for follow in later tasks. */
+export const WORD_DIFF_SLICE_MS = 12;
+/** A pair whose two lines hold more characters than this is shown unmarked without diffing it. */
+export const WORD_DIFF_MAX_CHARS = 20_000;
+/** How many pairs' marks are kept. */
+const WORD_DIFF_KEPT = 2_000;
+
+type WordDiff = (
+  oldText: string,
+  newText: string,
+  options: { maxEditLength: number; timeout: number },
+) => { value: string; added?: boolean; removed?: boolean }[] | undefined;
 let diffWords: WordDiff | undefined;
+
+type Marks = readonly [DiffPiece[], DiffPiece[]];
+/** The marks of each pair diffed, by its two texts (`null`: not diffed, past a bound); oldest first. */
+const marksKept = new Map<string, Marks | null>();
+/** The pairs waiting for a later task, and the cards to render again once they are diffed. */
+const waitingPairs = new Map<string, [string, string]>();
+const waitingCards = new Set<() => void>();
+let sliceScheduled = false;
+
+/** The marks of a pair: diffed now if `deadline` allows, else undefined (queued for a later task). */
+function marksOf(removed: string, added: string, deadline: number): Marks | null | undefined {
+  if (removed.length + added.length > WORD_DIFF_MAX_CHARS) return null;
+  const key = `${removed.length}:${removed}${added}`;
+  const kept = marksKept.get(key);
+  if (kept !== undefined) return kept;
+  if (!diffWords) return undefined;
+  // A pair starts only with its whole time ahead (a slice starts with more than that), so jsdiff giving up always
+  // means the pair is past a bound, never that the slice ran out.
+  if (deadline - performance.now() < WORD_DIFF_PAIR_MS) {
+    waitingPairs.set(key, [removed, added]);
+    return undefined;
+  }
+  const parts = diffWords(removed, added, { maxEditLength: WORD_DIFF_MAX_EDIT, timeout: WORD_DIFF_PAIR_MS });
+  return keep(key, parts ? markWords(parts) : null);
+}
+
+function keep(key: string, marks: Marks | null): Marks | null {
+  marksKept.set(key, marks);
+  if (marksKept.size > WORD_DIFF_KEPT) marksKept.delete(marksKept.keys().next().value as string);
+  return marks;
+}
+
+/** Diffs waiting pairs in a task after the next frame, a slice at a time, then renders the waiting cards again. */
+function scheduleSlice(): void {
+  if (sliceScheduled) return;
+  sliceScheduled = true;
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      sliceScheduled = false;
+      const deadline = performance.now() + WORD_DIFF_SLICE_MS;
+      for (const [key, [removed, added]] of waitingPairs) {
+        if (performance.now() >= deadline) break;
+        waitingPairs.delete(key);
+        marksOf(removed, added, deadline);
+      }
+      if (waitingPairs.size > 0) {
+        scheduleSlice();
+        return;
+      }
+      const cards = [...waitingCards];
+      waitingCards.clear();
+      for (const card of cards) card();
+    }),
+  );
+}
 /** "loading" once asked for, "failed" if the module could not be had (the rows then stay unmarked). */
 let state: "idle" | "loading" | "failed" = "idle";
 const waiting = new Set<() => void>();
@@ -68,22 +147,31 @@ export function parseEditDiff(diff: string, onMarksLoaded: () => void, maxRows =
     const kind = prefix === "+" ? "added" : prefix === "-" ? "removed" : "context";
     return { kind, lineNumber: lineNumber.trim(), text };
   });
-  let pending = false;
+  let loading = false;
+  let waiting = false;
+  const deadline = performance.now() + WORD_DIFF_SLICE_MS;
   for (let i = 0; i + 1 < rows.length; i++) {
     const [before, removed, added, after] = [rows[i - 1], rows[i], rows[i + 1], rows[i + 2]];
     if (removed?.kind !== "removed" || added?.kind !== "added") continue;
     // Exactly one removed line then exactly one added line, as pi's renderer requires for word marks.
     if (before?.kind === "removed" || after?.kind === "added") continue;
     if (!diffWords) {
-      pending = true;
+      loading = true;
       continue;
     }
-    const [oldPieces, newPieces] = markWords(diffWords(removed.text, added.text));
-    rows[i] = { ...removed, pieces: oldPieces };
-    rows[i + 1] = { ...added, pieces: newPieces };
+    const marks = marksOf(removed.text, added.text, deadline);
+    if (marks === undefined) waiting = true;
+    if (marks) {
+      rows[i] = { ...removed, pieces: marks[0] };
+      rows[i + 1] = { ...added, pieces: marks[1] };
+    }
     i++;
   }
-  if (pending) loadWordDiff(onMarksLoaded);
+  if (loading) loadWordDiff(onMarksLoaded);
+  if (waiting) {
+    waitingCards.add(onMarksLoaded);
+    scheduleSlice();
+  }
   return rows;
 }
 
@@ -91,7 +179,7 @@ export function parseEditDiff(diff: string, onMarksLoaded: () => void, maxRows =
  * Splits jsdiff's parts into the two lines' pieces. As pi does, the leading whitespace of each line's first change
  * is not marked (an indentation change would otherwise light up the whole margin).
  */
-function markWords(parts: ReturnType<WordDiff>): [DiffPiece[], DiffPiece[]] {
+function markWords(parts: NonNullable<ReturnType<WordDiff>>): [DiffPiece[], DiffPiece[]] {
   const oldPieces: DiffPiece[] = [];
   const newPieces: DiffPiece[] = [];
   let firstRemoved = true;

@@ -1,0 +1,88 @@
+/**
+ * pi-tool-card's word marks within bounds (edit-diff.ts): a modified line whose word diff would take seconds is shown
+ * unmarked, the others of the same diff are marked, and a diff with more pairs than one task has time for is marked
+ * over later tasks. Rendering and task timing are what engines differ on: all three engines.
+ */
+import { expect, fixture, html, waitUntil } from "@open-wc/testing";
+import type { ToolExecution } from "@pi-elements/core/conversation";
+import "../src/elements/tool-card/define.js";
+import { WORD_DIFF_MAX_CHARS } from "../src/elements/tool-card/edit-diff.js";
+import type { PiToolCard } from "../src/elements/tool-card/tool-card.js";
+import { FakeClock } from "./support/fake-clock.js";
+
+const marks = (row: HTMLElement) => [...row.querySelectorAll('[part~="diff-mark"]')].map((m) => m.textContent);
+const rows = (el: PiToolCard) => [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part~="diff-line"]')];
+
+/** An edit's run with pi's diff (`details.diff`): one line per row, `-`/`+`/` `, the line number, a space, the text. */
+function editRun(lines: string[]): ToolExecution {
+  return {
+    toolCallId: "e1",
+    toolName: "edit",
+    args: { path: "a.txt" },
+    status: "done",
+    partialResult: undefined,
+    result: { content: [{ type: "text", text: "Edited a.txt" }], details: { diff: lines.join("\n") } },
+    isError: false,
+    durationMs: undefined,
+    parentToolCallId: undefined,
+    startedAt: undefined,
+    endedAt: undefined,
+  };
+}
+
+/** `count` words from a small seeded generator: two calls with other seeds give unrelated texts. */
+function words(count: number, seed: number): string {
+  let state = seed;
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    out.push(`w${state % 9973}`);
+  }
+  return out.join(" ");
+}
+
+const mount = (execution: ToolExecution) =>
+  fixture<PiToolCard>(
+    html`<pi-tool-card .call=${{ type: "toolCall", id: "e1", name: "edit", arguments: { path: "a.txt" } }}
+      .execution=${execution} .clock=${new FakeClock()} expanded></pi-tool-card>`,
+  );
+
+describe("pi-tool-card's word marks, bounded", () => {
+  it("leaves a pair of two unrelated long lines unmarked and marks the small edit beside it", async () => {
+    const oldLong = words(1_400, 1);
+    const newLong = words(1_400, 2);
+    expect(oldLong.length + newLong.length).to.be.below(WORD_DIFF_MAX_CHARS);
+    const el = await mount(
+      editRun([`-1 ${oldLong}`, `+1 ${newLong}`, " 2 between", "-3 const a = 1;", "+3 const a = 2;"]),
+    );
+    await waitUntil(() => rows(el).some((row) => marks(row).length > 0), "the small edit marked", { timeout: 20_000 });
+    const [removedLong, addedLong, , removedSmall, addedSmall] = rows(el);
+    expect(marks(removedSmall!)).to.deep.equal(["1"]);
+    expect(marks(addedSmall!)).to.deep.equal(["2"]);
+    // Its pair differs in far more than WORD_DIFF_MAX_EDIT words: whole lines, every word there, nothing marked.
+    expect(marks(removedLong!)).to.deep.equal([]);
+    expect(marks(addedLong!)).to.deep.equal([]);
+    expect(removedLong!.querySelector('[part~="diff-text"]')!.textContent).to.equal(oldLong);
+    expect(addedLong!.querySelector('[part~="diff-text"]')!.textContent).to.equal(newLong);
+  });
+
+  it("does not diff a pair past the size bound at all", async () => {
+    const half = "x ".repeat(WORD_DIFF_MAX_CHARS / 4 + 1);
+    const el = await mount(editRun([`-1 ${half}a`, `+1 ${half}b`, " 2 between", "-3 one", "+3 two"]));
+    await waitUntil(() => rows(el).some((row) => marks(row).length > 0), "the small edit marked", { timeout: 20_000 });
+    expect(marks(rows(el)[0]!)).to.deep.equal([]);
+  });
+
+  it("marks every pair of a long diff, over as many tasks as it takes", async () => {
+    const lines: string[] = [];
+    for (let i = 1; i <= 400; i++) {
+      const text = words(40, i);
+      lines.push(`-${i} let value${i} = "${text}";`, `+${i} let value${i} = "${text} changed";`, ` ${i} ;`);
+    }
+    const el = await mount(editRun(lines));
+    const pairs = () => rows(el).filter((row) => row.getAttribute("part")!.includes("diff-added"));
+    await waitUntil(() => pairs().every((row) => marks(row).length > 0), "every pair marked", { timeout: 20_000 });
+    expect(pairs()).to.have.length(400);
+    expect(pairs().every((row) => marks(row).join("") === "changed")).to.equal(true);
+  });
+});
