@@ -15,6 +15,7 @@ import { launchOptions } from "./scripts/chromium.mjs";
 import { plan } from "./test/engines.mjs";
 import { failureReporter } from "./test/support/failure-reporter.mjs";
 import { FirefoxLauncher } from "./test/support/firefox-launcher.mjs";
+import { tsForJs } from "./test/support/plugins/ts-for-js.mjs";
 import { timingReporter } from "./test/support/timing-reporter.mjs";
 import { WebKitLauncher } from "./test/support/webkit-launcher.mjs";
 import { testServerPlugins } from "./test/support/wtr-plugins.mjs";
@@ -57,6 +58,8 @@ export default {
   port: await freePort(),
   groups,
   nodeResolve: { exportConditions: ["browser", "production"] },
+  // A worker's file named as the build names it (`highlight-worker.js`), served from its source.
+  middleware: [tsForJs()],
   plugins: [
     esbuildPlugin({ ts: true, target: "es2022", tsconfig: "tsconfig.base.json" }),
     ...testServerPlugins({ storybook: [...planned.values()].flat().includes("test/browser/storybook.test.ts") }),

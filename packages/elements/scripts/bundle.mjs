@@ -109,6 +109,8 @@ export const CONVERSATION_BUNDLES = [
   { entry: "full.js", name: "pi-elements.full.bundle" },
 ];
 export const chunksDir = join(distDir, "chunks");
+/** The highlighter's worker's file name, as highlighter.ts names it. */
+export const HIGHLIGHT_WORKER = "highlight-worker.js";
 
 /**
  * Builds the conversation bundles and their lazy chunks; chunks of an earlier build that this one did not write are
@@ -130,6 +132,15 @@ export async function buildConversationBundles() {
       mkdirSync(dirname(file.path), { recursive: true });
       writeWhole(file.path, await compress(file.text, file.path));
       written.push(file.path);
+      // The highlighter's worker, which the code names by `new URL("./highlight-worker.js", import.meta.url)` (esbuild
+      // leaves the worker alone): bundled on its own beside each file that names it.
+      if (file.text.includes(HIGHLIGHT_WORKER)) {
+        const worker = join(dirname(file.path), HIGHLIGHT_WORKER);
+        if (!written.includes(worker)) {
+          writeWhole(worker, await bundle(join(distDir, "elements", "code-block", HIGHLIGHT_WORKER)));
+          written.push(worker);
+        }
+      }
     }
     writeWhole(join(distDir, `${name}.d.ts`), `export * from "./${entry}";\n`);
   }
@@ -141,7 +152,8 @@ export async function buildConversationBundles() {
 
 /**
  * A conversation bundle's files: the entry and the chunks it imports statically (what a page loads before anything
- * renders), and the chunks it imports only dynamically (loaded when first needed), as paths under dist/.
+ * renders), and the chunks it imports only dynamically or runs as a worker (loaded when first needed), as paths
+ * under dist/.
  */
 export function conversationBundleFiles(name) {
   const eager = new Set();
@@ -158,6 +170,14 @@ export function conversationBundleFiles(name) {
           visit(target, false);
         }
       } else if (!eager.has(target) && !lazy.has(target)) {
+        lazy.add(target);
+        visit(target, true);
+      }
+    }
+    // A worker's file (`new URL("./highlight-worker.js", import.meta.url)`): loaded when first needed.
+    for (const match of code.matchAll(/\bnew URL\(\s*"(\.{1,2}\/[^"]+\.js)"/g)) {
+      const target = join(dir, match[1]);
+      if (!eager.has(target) && !lazy.has(target)) {
         lazy.add(target);
         visit(target, true);
       }

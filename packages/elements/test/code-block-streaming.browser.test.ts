@@ -6,14 +6,11 @@
 import { expect, fixture, html, waitUntil } from "@open-wc/testing";
 import { type PiCodeBlock, STREAMING_HIGHLIGHT_LENGTH } from "../src/elements/code-block/code-block.js";
 import "../src/elements/code-block/define.js";
-import { loadHighlighter } from "../src/elements/code-block/highlighter.js";
 
 const codeOf = (el: PiCodeBlock) => el.shadowRoot!.querySelector("code")!;
 const line = (n: number) => `export const value${n} = compute(${n}, "text ${n}"); // line ${n}\n`;
 
 describe("pi-code-block while streaming", () => {
-  before(() => loadHighlighter());
-
   it("a short block is highlighted on every change", async () => {
     const el = await fixture<PiCodeBlock>(
       html`<pi-code-block language="ts" streaming .code=${line(1)}></pi-code-block>`,

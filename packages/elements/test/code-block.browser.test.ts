@@ -2,7 +2,6 @@ import { expect, fixture, html, waitUntil } from "@open-wc/testing";
 import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
 import type { PiCodeBlock } from "../src/elements/code-block/code-block.js";
 import "../src/elements/code-block/define.js";
-import { loadHighlighter } from "../src/elements/code-block/highlighter.js";
 
 const part = <T extends Element = HTMLElement>(el: PiCodeBlock, name: string) =>
   el.shadowRoot!.querySelector<T>(`[part~="${name}"]`)!;
@@ -30,8 +29,6 @@ function fakeClipboard(succeed = true): { written: string[]; restore: () => void
 }
 
 describe("pi-code-block", () => {
-  before(() => loadHighlighter());
-
   it("shows the language and the code, highlighted, in a focusable, named, left-to-right group (not a landmark)", async () => {
     const el = await fixture<PiCodeBlock>(
       html`<pi-code-block .code=${"const a = 'x';"} language="ts"></pi-code-block>`,

@@ -3,8 +3,7 @@ import { guard } from "lit/directives/guard.js";
 import { PiElement } from "../../base/pi-element.js";
 import { localizeIn } from "../../i18n/localize.js";
 import { styles } from "./code-block.styles.js";
-import type { Root } from "./highlight.js";
-import { loadedHighlighter, loadHighlighter } from "./highlighter.js";
+import { type Highlighted, highlightOffThread, type Root } from "./highlighter.js";
 import { type CodeBlockStringKey, codeBlockStrings } from "./strings.js";
 
 /** Code longer than this is shown unhighlighted: highlighting a megabyte would block the page for seconds. */
@@ -36,14 +35,16 @@ function renderTree(nodes: readonly Node[]): unknown[] {
 }
 
 /**
- * A block of code: its language, a copy button, and the code, highlighted once the highlighter has loaded.
+ * A block of code: its language, a copy button, and the code, highlighted once the highlighter has done it.
  *
- * The highlighter (lowlight over highlight.js's `common` languages) is a separate module that the first code block
- * with a known `language` loads with `import()`; until it has loaded the code shows plain. From then on every change
- * of `code` is highlighted before it is drawn, so a block that grows while streaming never shows unhighlighted text
- * again; only while `streaming`, a block longer than 2,000 characters is highlighted again at most every 150 ms, the
- * part highlighted last kept as it was and what arrived since shown plain after it. Code without a language, in a
- * language the highlighter does not know, or longer than 100,000 characters, stays plain. Colours are classes in the element's stylesheet (no style attributes), so it works under a strict CSP.
+ * The highlighter (lowlight over highlight.js's `common` languages) runs in a worker (highlighter.ts) that the first
+ * code block with a `language` starts; until its answer arrives the code shows plain, and a code that changes keeps
+ * the colours of the last answer with what arrived since plain after them, so a block that grows while streaming
+ * never shows unhighlighted text again once coloured. Only while `streaming`, a block longer than 2,000 characters is
+ * highlighted again at most every 150 ms. Code without a language, in a language the highlighter does not know, longer
+ * than 100,000 characters, or whose highlighting took longer than 2 seconds (the worker is then stopped: a page never
+ * waits on it) stays plain. `updateComplete` waits for the highlight in flight. Colours are classes in the element's
+ * stylesheet (no style attributes), so it works under a strict CSP.
  *
  * The copy button writes `code` with `navigator.clipboard.writeText`; it then says "Copied" (or "Copy failed") for
  * two seconds, and a polite live region announces the same.
@@ -83,6 +84,11 @@ export class PiCodeBlock extends PiElement {
   #highlightTimer: ReturnType<typeof setTimeout> | undefined;
   #highlightMs = 0;
   #putOff = false;
+  /** The highlight in flight (one at a time), and a code whose highlighting was stopped (its growth is not tried). */
+  #inFlight: Promise<void> | undefined;
+  #stopped: { code: string; language: string } | undefined;
+  /** The code and language of the last answer (a tree or none: a language the highlighter does not know). */
+  #answered: { code: string; language: string } | undefined;
 
   constructor() {
     super();
@@ -113,11 +119,21 @@ export class PiCodeBlock extends PiElement {
     this.#putOff = false;
   }
 
+  /** Done once the highlight in flight (if any) has arrived and rendered. */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    let complete = await super.getUpdateComplete();
+    while (this.#inFlight) {
+      await this.#inFlight;
+      complete = await super.getUpdateComplete();
+    }
+    return complete;
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has("code") || changed.has("language") || changed.has("streaming")) this.#highlight();
   }
 
-  /** Highlights now if the highlighter has loaded; else starts loading it and highlights when it has. */
+  /** Asks for the code on display to be highlighted, now or (a long block streaming) a little later. */
   #highlight(): void {
     const code = String(this.code ?? "");
     const language = String(this.language ?? "").trim();
@@ -125,19 +141,14 @@ export class PiCodeBlock extends PiElement {
       this.#highlighted = undefined;
       return;
     }
-    const highlight = loadedHighlighter();
-    if (!highlight) {
-      loadHighlighter().then(
-        () => {
-          this.#highlight();
-          this.requestUpdate();
-        },
-        () => {}, // No highlighter (offline, blocked): the code stays plain.
-      );
-      return;
-    }
     const last = this.#highlighted;
     if (last?.code === code && last.language === language) return;
+    const answered = this.#answered;
+    if (answered?.code === code && answered.language === language) return;
+    const stopped = this.#stopped;
+    if (stopped?.language === language && code.startsWith(stopped.code)) return;
+    this.#stopped = undefined;
+    if (this.#inFlight) return; // Asked again for the code then on display when the answer arrives.
     if (
       this.streaming &&
       last?.language === language &&
@@ -147,25 +158,32 @@ export class PiCodeBlock extends PiElement {
       this.#highlightTimer ??= setTimeout(
         () => {
           this.#highlightTimer = undefined;
-          this.#highlightNow(highlight);
-          this.requestUpdate();
+          this.#highlightNow();
         },
         Math.min(1000, Math.max(STREAMING_HIGHLIGHT_MS, this.#highlightMs * 10)),
       );
       return;
     }
-    this.#highlightNow(highlight);
+    this.#highlightNow();
   }
 
-  #highlightNow(highlight: NonNullable<ReturnType<typeof loadedHighlighter>>): void {
+  #highlightNow(): void {
     clearTimeout(this.#highlightTimer);
     this.#highlightTimer = undefined;
     const code = String(this.code ?? "");
     const language = String(this.language ?? "").trim();
     const start = performance.now();
-    const tree = highlight(code, language);
-    this.#highlightMs = performance.now() - start;
-    this.#highlighted = tree ? { code, language, tree } : undefined;
+    this.#inFlight = highlightOffThread(code, language).then((result: Highlighted) => {
+      this.#highlightMs = performance.now() - start;
+      this.#inFlight = undefined;
+      this.#answered = { code, language };
+      if ("timedOut" in result) this.#stopped = { code, language };
+      else if (result.tree) this.#highlighted = { code, language, tree: result.tree };
+      else if (this.#highlighted?.language !== language) this.#highlighted = undefined;
+      // The code may have changed meanwhile: ask again for what is on display now.
+      this.#highlight();
+      this.requestUpdate();
+    });
   }
 
   #t(key: CodeBlockStringKey, values?: Record<string, string>): string {

@@ -1,6 +1,6 @@
 /**
- * The highlighter, loaded with `import()` by the first code block that names a language (see highlighter.ts), so
- * a page without code does not load it. lowlight runs highlight.js's grammars (its `common` set of 37 languages) and
+ * The highlighter, run in the highlighter's worker (highlight-worker.ts, started by highlighter.ts for the first code
+ * block that names a language), so a page without code does not load it. lowlight runs highlight.js's grammars (its `common` set of 37 languages) and
  * returns a syntax tree, which pi-code-block renders as Lit templates: no HTML string is ever parsed, and the colours
  * come from classes in the element's stylesheet, so it works under a CSP without `unsafe-eval` or inline styles.
  */

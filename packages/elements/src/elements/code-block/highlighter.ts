@@ -1,21 +1,91 @@
-/** Loads highlight.ts once for every code block on the page, on the first request. */
-import type { highlight } from "./highlight.js";
+/**
+ * Highlighting off the main thread. lowlight (highlight.ts) runs in a module worker (highlight-worker.ts), started by
+ * the first code block with a language and shared by every code block of the page: a page without code starts none.
+ * The worker highlights one code at a time; one that takes longer than `HIGHLIGHT_TIMEOUT_MS` is stopped (the worker
+ * is ended, and a new one takes the next code) and its code stays plain, as does all code when no worker can be
+ * started (a Content-Security-Policy without `worker-src 'self'` or a `script-src` that allows the page's own files;
+ * the file missing).
+ */
+import type { Root } from "./highlight.js";
 
-export type Highlight = typeof highlight;
+export type { Root };
 
-let loading: Promise<Highlight> | undefined;
-let loaded: Highlight | undefined;
+/** How long one highlight may take in the worker before it is stopped. */
+export const HIGHLIGHT_TIMEOUT_MS = 2_000;
 
-/** The highlighter if it has loaded, else undefined (call `loadHighlighter` to load it). */
-export function loadedHighlighter(): Highlight | undefined {
-  return loaded;
+/** What a highlight gave: the tree (undefined for a language the highlighter does not know), or that it was stopped. */
+export type Highlighted = { tree: Root | undefined } | { timedOut: true };
+
+interface Job {
+  id: number;
+  code: string;
+  language: string;
+  resolve(result: Highlighted): void;
 }
 
-/** Starts loading the highlighter (once) and resolves with it. */
-export function loadHighlighter(): Promise<Highlight> {
-  loading ??= import("./highlight.js").then((module) => {
-    loaded = module.highlight;
-    return loaded;
+let worker: Worker | undefined;
+/** No worker can be had here: every code stays plain. */
+let unavailable = false;
+const queue: Job[] = [];
+let current: { job: Job; timer: ReturnType<typeof setTimeout> } | undefined;
+let nextId = 1;
+
+/** Highlights `code` in `language` in the worker; plain (`tree` undefined) where there is none. */
+export function highlightOffThread(code: string, language: string): Promise<Highlighted> {
+  if (unavailable) return Promise.resolve({ tree: undefined });
+  return new Promise((resolve) => {
+    queue.push({ id: nextId++, code, language, resolve });
+    next();
   });
-  return loading;
+}
+
+function start(): Worker | undefined {
+  if (worker || unavailable) return worker;
+  try {
+    worker = new Worker(new URL("./highlight-worker.js", import.meta.url), { type: "module", name: "pi-highlight" });
+  } catch {
+    giveUp();
+    return undefined;
+  }
+  worker.onmessage = ({ data }: MessageEvent<{ id: number; tree: Root | undefined }>) => {
+    if (!current || data.id !== current.job.id) return;
+    clearTimeout(current.timer);
+    const { job } = current;
+    current = undefined;
+    job.resolve({ tree: data.tree });
+    next();
+  };
+  // The worker's file could not be loaded or run: no worker here.
+  worker.onerror = (event) => {
+    event.preventDefault();
+    giveUp();
+  };
+  return worker;
+}
+
+function next(): void {
+  if (current || queue.length === 0) return;
+  const running = start();
+  if (!running) return;
+  const job = queue.shift()!;
+  const timer = setTimeout(() => {
+    // Stopped: the only way to end a highlight that runs on is to end its worker.
+    running.terminate();
+    if (worker === running) worker = undefined;
+    current = undefined;
+    job.resolve({ timedOut: true });
+    next();
+  }, HIGHLIGHT_TIMEOUT_MS);
+  current = { job, timer };
+  running.postMessage({ id: job.id, code: job.code, language: job.language });
+}
+
+function giveUp(): void {
+  unavailable = true;
+  worker?.terminate();
+  worker = undefined;
+  if (current) clearTimeout(current.timer);
+  const jobs = [...(current ? [current.job] : []), ...queue.splice(0)];
+  current = undefined;
+  for (const job of jobs) job.resolve({ tree: undefined });
 }
