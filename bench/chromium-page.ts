@@ -3,6 +3,7 @@
  * and opens it in Debian's Chromium via playwright-core. The page is served from a loopback HTTP server rather
  * than about:blank so it is a normal secure origin (workers, storage, timers behave as on a site).
  */
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
@@ -69,9 +70,14 @@ export async function openBundledPage(entry: URL, options: PageOptions = {}): Pr
   const headers = options.isolated
     ? { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" }
     : {};
+  // The highlighter's worker, which the bundled page names beside itself (`new URL("./highlight-worker.js", ...)`), as
+  // the build writes it beside the bundles.
+  const worker = readFileSync(new URL("../packages/elements/dist/highlight-worker.js", import.meta.url), "utf8");
   const server = createServer((request, response) => {
     if (request.url === "/bench.js") {
       response.writeHead(200, { ...headers, "content-type": "text/javascript" }).end(script);
+    } else if (request.url === "/highlight-worker.js") {
+      response.writeHead(200, { ...headers, "content-type": "text/javascript" }).end(worker);
     } else {
       response
         .writeHead(200, { ...headers, "content-type": "text/html" })

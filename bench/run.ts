@@ -17,6 +17,7 @@ const benchmarks = [
   { name: "bridge", module: "./bridge.ts" },
   { name: "conversation", module: "./conversation.ts" },
   { name: "transcript", module: "./transcript.ts" },
+  { name: "hostile", module: "./hostile.ts" },
 ];
 
 export type Goals = Record<string, { min?: number; max?: number }>;
