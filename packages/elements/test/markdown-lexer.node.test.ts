@@ -179,7 +179,7 @@ describe("BlockLexer's limits", () => {
 
   it("keeps an inline run within the limits: long or delimiter-heavy runs as written, the others formatted", () => {
     const limits: MarkdownLimits = { ...NO_LIMITS, inlineChars: 40, inlineDelimiters: 6 };
-    const blocks = all(new BlockLexer(limits).update("short *em*\n\n*a* *b* *c* *d*\n\n" + "word ".repeat(10), false));
+    const blocks = all(new BlockLexer(limits).update(`short *em*\n\n*a* *b* *c* *d*\n\n${"word ".repeat(10)}`, false));
     const paragraphs = blocks.filter((block) => block.token.type === "paragraph");
     assert.deepEqual(paragraphs.map(inlineTypesOf), [["text", "em"], ["as-written"], ["as-written"]]);
     assert.deepEqual(
