@@ -7,6 +7,7 @@
  */
 import "../packages/elements/dist/transcript.js";
 import { NO_LIMITS } from "../packages/elements/dist/elements/markdown/block-lexer.js";
+import { words } from "../packages/elements/test/support/words.js";
 
 interface Figures {
   size: number;
@@ -129,16 +130,6 @@ async function editCard(pairs: [string, string][]): Promise<boolean> {
   const shown = el.shadowRoot?.textContent ?? "";
   el.remove();
   return pairs.every(([before, after]) => shown.includes(before) && shown.includes(after));
-}
-
-function words(count: number, seed: number): string {
-  let state = seed;
-  const out: string[] = [];
-  for (let i = 0; i < count; i++) {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    out.push(`w${state % 9973}`);
-  }
-  return out.join(" ");
 }
 
 const nestedList = (depth: number) =>

@@ -9,6 +9,7 @@ import "../src/elements/tool-card/define.js";
 import { WORD_DIFF_MAX_CHARS } from "../src/elements/tool-card/edit-diff.js";
 import type { PiToolCard } from "../src/elements/tool-card/tool-card.js";
 import { FakeClock } from "./support/fake-clock.js";
+import { words } from "./support/words.js";
 
 const marks = (row: HTMLElement) => [...row.querySelectorAll('[part~="diff-mark"]')].map((m) => m.textContent);
 const rows = (el: PiToolCard) => [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part~="diff-line"]')];
@@ -28,17 +29,6 @@ function editRun(lines: string[]): ToolExecution {
     startedAt: undefined,
     endedAt: undefined,
   };
-}
-
-/** `count` words from a small seeded generator: two calls with other seeds give unrelated texts. */
-function words(count: number, seed: number): string {
-  let state = seed;
-  const out: string[] = [];
-  for (let i = 0; i < count; i++) {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    out.push(`w${state % 9973}`);
-  }
-  return out.join(" ");
 }
 
 const mount = (execution: ToolExecution) =>
