@@ -227,10 +227,12 @@ describe("BlockLexer's limits", () => {
           const text = parts.join("");
           const lexer = new BlockLexer(limits);
           const blocks = lexer.update(text, streaming);
-          // The same characters as without limits (marked's own raws may differ from the text: `- ` is `-\n`).
+          // Every character there, in order. Only white space may differ: marked's own raws do (`- ` is `-\n`), and a
+          // part shown as written keeps the text exactly.
+          const visible = (value: string) => value.replace(/\s+/g, "");
           const raw = rawOf(blocks);
-          const unlimited = rawOf(new BlockLexer(NO_LIMITS).update(text, false));
-          if (!streaming) assert.ok(raw === unlimited, `${JSON.stringify(raw)} is ${JSON.stringify(unlimited)}`);
+          if (!streaming)
+            assert.ok(visible(raw) === visible(text), `${JSON.stringify(raw)} has ${JSON.stringify(text)}`);
           while (lexer.pending) assert.ok(lexer.resume());
         },
       ),

@@ -1,8 +1,9 @@
 /**
  * Highlighting off the main thread. lowlight (highlight.ts) runs in a module worker (highlight-worker.ts), started by
  * the first code block with a language and shared by every code block of the page: a page without code starts none.
- * The worker highlights one code at a time; one that takes longer than `HIGHLIGHT_TIMEOUT_MS` is stopped (the worker
- * is ended, and a new one takes the next code) and its code stays plain, as does all code when no worker can be
+ * The worker highlights one code at a time; one that takes longer than `HIGHLIGHT_TIMEOUT_MS` (from when the worker
+ * has loaded and the code is its turn) is stopped (the worker is ended, and a new one takes the next code) and its code
+ * stays plain, as does all code when no worker can be
  * started (a Content-Security-Policy without `worker-src 'self'` or a `script-src` that allows the page's own files;
  * the file missing).
  */
@@ -12,6 +13,8 @@ export type { Root };
 
 /** How long one highlight may take in the worker before it is stopped. */
 export const HIGHLIGHT_TIMEOUT_MS = 2_000;
+/** A bound on the worker's start (its modules loading), against a worker that never starts: then no highlighting. */
+const START_TIMEOUT_MS = 60_000;
 
 /** What a highlight gave: the tree (undefined for a language the highlighter does not know), or that it was stopped. */
 export type Highlighted = { tree: Root | undefined } | { timedOut: true };
@@ -24,10 +27,13 @@ interface Job {
 }
 
 let worker: Worker | undefined;
+/** Whether the worker has loaded (it said so), and the bound on its start. */
+let ready = false;
+let startTimer: ReturnType<typeof setTimeout> | undefined;
 /** No worker can be had here: every code stays plain. */
 let unavailable = false;
 const queue: Job[] = [];
-let current: { job: Job; timer: ReturnType<typeof setTimeout> } | undefined;
+let current: { job: Job; timer: ReturnType<typeof setTimeout> | undefined } | undefined;
 let nextId = 1;
 
 /** Highlights `code` in `language` in the worker; plain (`tree` undefined) where there is none. */
@@ -47,7 +53,15 @@ function start(): Worker | undefined {
     giveUp();
     return undefined;
   }
-  worker.onmessage = ({ data }: MessageEvent<{ id: number; tree: Root | undefined }>) => {
+  ready = false;
+  startTimer = setTimeout(giveUp, START_TIMEOUT_MS);
+  worker.onmessage = ({ data }: MessageEvent<{ ready?: true; id?: number; tree?: Root }>) => {
+    if (data.ready) {
+      clearTimeout(startTimer);
+      ready = true;
+      if (current) current.timer = bound(current.job);
+      return;
+    }
     if (!current || data.id !== current.job.id) return;
     clearTimeout(current.timer);
     const { job } = current;
@@ -63,25 +77,32 @@ function start(): Worker | undefined {
   return worker;
 }
 
-function next(): void {
-  if (current || queue.length === 0) return;
-  const running = start();
-  if (!running) return;
-  const job = queue.shift()!;
-  const timer = setTimeout(() => {
+/** The bound on `job`, once the worker has loaded: past it, the worker is stopped and the job's code stays plain. */
+function bound(job: Job): ReturnType<typeof setTimeout> {
+  const running = worker;
+  return setTimeout(() => {
     // Stopped: the only way to end a highlight that runs on is to end its worker.
-    running.terminate();
+    running?.terminate();
     if (worker === running) worker = undefined;
     current = undefined;
     job.resolve({ timedOut: true });
     next();
   }, HIGHLIGHT_TIMEOUT_MS);
-  current = { job, timer };
+}
+
+function next(): void {
+  if (current || queue.length === 0) return;
+  const running = start();
+  if (!running) return;
+  const job = queue.shift()!;
+  // Before the worker has loaded, the message waits in its queue and the bound starts when it says it has.
+  current = { job, timer: ready ? bound(job) : undefined };
   running.postMessage({ id: job.id, code: job.code, language: job.language });
 }
 
 function giveUp(): void {
   unavailable = true;
+  clearTimeout(startTimer);
   worker?.terminate();
   worker = undefined;
   if (current) clearTimeout(current.timer);
