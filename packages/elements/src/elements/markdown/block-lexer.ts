@@ -99,6 +99,11 @@ function delimiters(text: string, max: number): number {
   return count;
 }
 
+/** Whether `text`, as one inline run, is past the limits (too long, or too many delimiters to format in time). */
+function pastInlineLimits(text: string, limits: MarkdownLimits): boolean {
+  return text.length > limits.inlineChars || delimiters(text, limits.inlineDelimiters) > limits.inlineDelimiters;
+}
+
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const NESTING = /^[ \t>]*/;
 
@@ -171,7 +176,7 @@ function lexBlocks(text: string, limits: MarkdownLimits): Lexed {
     if (!top) continue;
     // Shown as written until formatted (and for good when past a limit).
     tokens.push(asWritten(src));
-    if (src.length > limits.inlineChars || delimiters(src, limits.inlineDelimiters) > limits.inlineDelimiters) {
+    if (pastInlineLimits(src, limits)) {
       lexed.limited.add(top);
       continue;
     }
@@ -368,10 +373,7 @@ export class BlockLexer {
       // remend is quadratic in brackets too (10,000 took 127 ms): a rest past the inline limits is not repaired (its
       // runs would show as written anyway).
       const limits = this.#limits;
-      const repairable =
-        restText.length <= limits.inlineChars &&
-        delimiters(restText, limits.inlineDelimiters) <= limits.inlineDelimiters;
-      shown = lexBlocks(repairable ? repair(restText) : restText, limits);
+      shown = lexBlocks(pastInlineLimits(restText, limits) ? restText : repair(restText), limits);
       tokens = shown.tokens;
     }
     this.#pendingRest = new Map();
