@@ -31,6 +31,15 @@ function editRun(lines: string[]): ToolExecution {
   };
 }
 
+/** Waits for `condition` (a bound against a hang); a failure says what each row's marks were instead. */
+async function waitForMarks(el: PiToolCard, condition: () => boolean, what: string): Promise<void> {
+  try {
+    await waitUntil(condition, what, { timeout: 20_000 });
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; the rows' marks were ${JSON.stringify(rows(el).map(marks))}`);
+  }
+}
+
 const mount = (execution: ToolExecution) =>
   fixture<PiToolCard>(
     html`<pi-tool-card .call=${{ type: "toolCall", id: "e1", name: "edit", arguments: { path: "a.txt" } }}
@@ -45,7 +54,7 @@ describe("pi-tool-card's word marks, bounded", () => {
     const el = await mount(
       editRun([`-1 ${oldLong}`, `+1 ${newLong}`, " 2 between", "-3 const a = 1;", "+3 const a = 2;"]),
     );
-    await waitUntil(() => rows(el).some((row) => marks(row).length > 0), "the small edit marked", { timeout: 20_000 });
+    await waitForMarks(el, () => rows(el).some((row) => marks(row).length > 0), "the small edit marked");
     const [removedLong, addedLong, , removedSmall, addedSmall] = rows(el);
     expect(marks(removedSmall!)).to.deep.equal(["1"]);
     expect(marks(addedSmall!)).to.deep.equal(["2"]);
@@ -59,8 +68,26 @@ describe("pi-tool-card's word marks, bounded", () => {
   it("does not diff a pair past the size bound at all", async () => {
     const half = "x ".repeat(WORD_DIFF_MAX_CHARS / 4 + 1);
     const el = await mount(editRun([`-1 ${half}a`, `+1 ${half}b`, " 2 between", "-3 one", "+3 two"]));
-    await waitUntil(() => rows(el).some((row) => marks(row).length > 0), "the small edit marked", { timeout: 20_000 });
+    await waitForMarks(el, () => rows(el).some((row) => marks(row).length > 0), "the small edit marked");
     expect(marks(rows(el)[0]!)).to.deep.equal([]);
+  });
+
+  it("marks a small edit that jsdiff gave up on while the page was paused, in a later task", async () => {
+    // A paused page, as a busy machine or a long garbage collection makes one: the clock jsdiff times itself by
+    // moves a second between any two readings, so its timeout ends the first try of a two-word pair.
+    const realNow = Date.now;
+    let readings = 0;
+    Date.now = () => realNow() + ++readings * 1_000;
+    let el: PiToolCard;
+    try {
+      el = await mount(editRun(["-1 paused one", "+1 paused two"]));
+    } finally {
+      Date.now = realNow;
+    }
+    expect(readings, "the first try ran while the page was paused").to.be.above(0);
+    expect(rows(el).map(marks)).to.deep.equal([[], []]);
+    await waitForMarks(el, () => rows(el).some((row) => marks(row).length > 0), "the paused edit marked later");
+    expect(rows(el).map(marks)).to.deep.equal([["one"], ["two"]]);
   });
 
   it("marks every pair of a long diff, over as many tasks as it takes", async () => {
@@ -71,7 +98,7 @@ describe("pi-tool-card's word marks, bounded", () => {
     }
     const el = await mount(editRun(lines));
     const pairs = () => rows(el).filter((row) => row.getAttribute("part")!.includes("diff-added"));
-    await waitUntil(() => pairs().every((row) => marks(row).length > 0), "every pair marked", { timeout: 20_000 });
+    await waitForMarks(el, () => pairs().every((row) => marks(row).length > 0), "every pair marked");
     expect(pairs()).to.have.length(400);
     expect(pairs().every((row) => marks(row).join("") === "changed")).to.equal(true);
   });

@@ -16,6 +16,9 @@
  * words and spaces: past it the lines differ too much for marks to help) and `timeout` (`WORD_DIFF_PAIR_MS`); one
  * parse spends at most `WORD_DIFF_SLICE_MS` on them, and the pairs it has no time for are diffed in later tasks (the
  * card renders again then, as when jsdiff loads). A pair not diffed shows as a removed and an added line, unmarked.
+ * jsdiff's timeout is wall-clock time, which a paused page (a busy machine, a long garbage collection) can use up on
+ * a pair of two words: a pair it gave up on by the clock is tried again in a later task, `WORD_DIFF_TRIES` times in all,
+ * before it is shown unmarked for good.
  * Marks are kept by the pair's texts (the last `WORD_DIFF_KEPT` pairs), so a card that renders again does not diff
  * again.
  */
@@ -47,6 +50,8 @@ export const WORD_DIFF_PAIR_MS = 8;
 export const WORD_DIFF_SLICE_MS = 12;
 /** A pair whose two lines hold more characters than this is shown unmarked without diffing it. */
 export const WORD_DIFF_MAX_CHARS = 20_000;
+/** How many times a pair jsdiff gave up on by its timeout is tried (each in a task of its own) before it stays unmarked. */
+export const WORD_DIFF_TRIES = 3;
 /** How many pairs' marks are kept. */
 const WORD_DIFF_KEPT = 2_000;
 
@@ -63,6 +68,8 @@ const marksKept = new Map<string, Marks | null>();
 /** The pairs waiting for a later task, and the cards to render again once they are diffed. */
 const waitingPairs = new Map<string, [string, string]>();
 const waitingCards = new Set<() => void>();
+/** How many times each pair waiting after a timeout has been tried. */
+const timedOut = new Map<string, number>();
 let sliceScheduled = false;
 
 /** The marks of a pair: diffed now if `deadline` allows, else undefined (queued for a later task). */
@@ -78,8 +85,19 @@ function marksOf(removed: string, added: string, deadline: number): Marks | null
     waitingPairs.set(key, [removed, added]);
     return undefined;
   }
+  // jsdiff reads the time from Date.now(), so the same clock tells its two ways of giving up apart.
+  const started = Date.now();
   const parts = diffWords(removed, added, { maxEditLength: WORD_DIFF_MAX_EDIT, timeout: WORD_DIFF_PAIR_MS });
-  return keep(key, parts ? markWords(parts) : null);
+  const tries = (timedOut.get(key) ?? 0) + 1;
+  timedOut.delete(key);
+  if (parts) return keep(key, markWords(parts));
+  // Past maxEditLength the pair differs too much, for good; a timeout may have been the page's pause, not the pair.
+  if (Date.now() - started >= WORD_DIFF_PAIR_MS && tries < WORD_DIFF_TRIES) {
+    timedOut.set(key, tries);
+    waitingPairs.set(key, [removed, added]);
+    return undefined;
+  }
+  return keep(key, null);
 }
 
 function keep(key: string, marks: Marks | null): Marks | null {
@@ -96,7 +114,8 @@ function scheduleSlice(): void {
     setTimeout(() => {
       sliceScheduled = false;
       const deadline = performance.now() + WORD_DIFF_SLICE_MS;
-      for (const [key, [removed, added]] of waitingPairs) {
+      // The pairs waiting as the slice starts: one put back (out of time, or timed out) waits for the next slice.
+      for (const [key, [removed, added]] of [...waitingPairs]) {
         if (performance.now() >= deadline) break;
         waitingPairs.delete(key);
         marksOf(removed, added, deadline);
