@@ -74,6 +74,18 @@ export const styles = [
     code {
       font: inherit;
     }
+    /*
+     * A long code's chunks of 100 lines (chunks.ts): laid out and painted only near the view. As wide as their
+     * longest line, so paint containment clips nothing and the code scrolls sideways as one; off screen, as tall as
+     * they were when last laid out, or 100 lines (line-height 1.45) before that.
+     */
+    .chunk {
+      display: block;
+      inline-size: max-content;
+      min-inline-size: 100%;
+      content-visibility: auto;
+      contain-intrinsic-block-size: auto 145em;
+    }
     .hljs-comment,
     .hljs-quote {
       color: var(--_syntax-comment);

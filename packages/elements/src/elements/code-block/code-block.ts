@@ -1,12 +1,17 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from "lit";
 import { guard } from "lit/directives/guard.js";
+import { repeat } from "lit/directives/repeat.js";
 import { PiElement } from "../../base/pi-element.js";
 import { localizeIn } from "../../i18n/localize.js";
+import { chunkLines, nodeCount } from "./chunks.js";
 import { styles } from "./code-block.styles.js";
 import { type Highlighted, highlightOffThread, type Root } from "./highlighter.js";
 import { type CodeBlockStringKey, codeBlockStrings } from "./strings.js";
 
-/** Code longer than this is shown unhighlighted: highlighting a megabyte would block the page for seconds. */
+/**
+ * Code longer than this is not highlighted (a megabyte would keep the worker busy for seconds): given whole, it shows
+ * plain; grown past it while streaming, the colours it had stay and the rest shows plain.
+ */
 export const MAX_HIGHLIGHT_LENGTH = 100_000;
 
 /**
@@ -17,6 +22,12 @@ export const MAX_HIGHLIGHT_LENGTH = 100_000;
  */
 export const STREAMING_HIGHLIGHT_LENGTH = 2_000;
 const STREAMING_HIGHLIGHT_MS = 150;
+
+/**
+ * How many nodes of highlighted tree one task renders: a long code's colours come a few chunks a frame (about 2 µs a
+ * node in Chromium here, so some 4 ms), its plain text showing until then.
+ */
+const TREE_NODES_PER_TASK = 2_000;
 
 /** How long the copy button says "Copied" (or "Copy failed"). */
 const COPIED_MS = 2000;
@@ -42,9 +53,16 @@ function renderTree(nodes: readonly Node[]): unknown[] {
  * the colours of the last answer with what arrived since plain after them, so a block that grows while streaming
  * never shows unhighlighted text again once coloured. Only while `streaming`, a block longer than 2,000 characters is
  * highlighted again at most every 150 ms. Code without a language, in a language the highlighter does not know, longer
- * than 100,000 characters, or whose highlighting took longer than 2 seconds (the worker is then stopped: a page never
- * waits on it) stays plain. `updateComplete` waits for the highlight in flight. Colours are classes in the element's
- * stylesheet (no style attributes), so it works under a strict CSP.
+ * than 100,000 characters (one that grew past it keeps the colours it had), or whose highlighting took longer than 2
+ * seconds (the worker is then stopped: a page never waits on it) stays plain. `updateComplete` waits for the highlight
+ * in flight and its rendering. Colours are classes in the element's stylesheet (no style attributes), so it works
+ * under a strict CSP.
+ *
+ * A code of more than 100 lines shows in chunks of 100 lines (chunks.ts), each a box the engine lays out and paints
+ * only near the view (`content-visibility: auto`), so a megabyte of output or a block that grows with every update
+ * costs the page what is on screen and what changed, not the whole. The colours of a long code come over a few
+ * frames, some 2,000 nodes of highlighted tree a task from the top down, the plain text showing until then; chunks
+ * whose text and all before them are unchanged keep their colours, so a growing block renders only its end again.
  *
  * The copy button writes `code` with `navigator.clipboard.writeText`; it then says "Copied" (or "Copy failed") for
  * two seconds, and a polite live region announces the same.
@@ -77,8 +95,14 @@ export class PiCodeBlock extends PiElement {
   declare streaming: boolean;
   declare _copyState: "idle" | "copied" | "failed";
 
-  /** The code as last highlighted, kept until a newer highlight replaces it. */
-  #highlighted: { code: string; language: string; tree: Root } | undefined;
+  /** The code cut into chunks of lines (chunks.ts), cut again only from where it changed. */
+  #chunks: string[] = [];
+  /** The code as last highlighted, its chunks' texts and trees, kept until a newer highlight replaces it. */
+  #highlighted: { code: string; language: string; texts: readonly string[]; trees: Root[] } | undefined;
+  /** How many of the highlighted chunks show their tree; the others follow in later tasks (#showTrees). */
+  #treesShown = 0;
+  /** The next task that shows more trees, while some are waiting. */
+  #showing: Promise<void> | undefined;
   #copyTimer: ReturnType<typeof setTimeout> | undefined;
   /** The next highlight of a long block that is streaming, and how long the last highlight took. */
   #highlightTimer: ReturnType<typeof setTimeout> | undefined;
@@ -98,9 +122,10 @@ export class PiCodeBlock extends PiElement {
     this._copyState = "idle";
   }
 
-  /** Whether the code on display is highlighted (for tests and for pages that wait on it). */
+  /** Whether the code on display is highlighted, all of it (for tests and for pages that wait on it). */
   get highlighted(): boolean {
-    return this.#highlighted !== undefined && this.#highlighted.code === String(this.code ?? "");
+    const last = this.#highlighted;
+    return last !== undefined && last.code === String(this.code ?? "") && this.#treesShown >= last.trees.length;
   }
 
   override disconnectedCallback(): void {
@@ -119,17 +144,18 @@ export class PiCodeBlock extends PiElement {
     this.#putOff = false;
   }
 
-  /** Done once the highlight in flight (if any) has arrived and rendered. */
+  /** Done once the highlight in flight (if any) has arrived and all of it has rendered. */
   protected override async getUpdateComplete(): Promise<boolean> {
     let complete = await super.getUpdateComplete();
-    while (this.#inFlight) {
-      await this.#inFlight;
+    while (this.#inFlight || this.#showing) {
+      await (this.#inFlight ?? this.#showing);
       complete = await super.getUpdateComplete();
     }
     return complete;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has("code")) this.#chunks = chunkLines(String(this.code ?? ""), this.#chunks);
     if (changed.has("code") || changed.has("language") || changed.has("streaming")) this.#highlight();
   }
 
@@ -138,7 +164,9 @@ export class PiCodeBlock extends PiElement {
     const code = String(this.code ?? "");
     const language = String(this.language ?? "").trim();
     if (language === "" || code.length > MAX_HIGHLIGHT_LENGTH) {
-      this.#highlighted = undefined;
+      // The colours of a block that grew past the length stay (taking them away would render it all again).
+      const last = this.#highlighted;
+      if (language === "" || last?.language !== language || !code.startsWith(last.code)) this.#highlighted = undefined;
       return;
     }
     const last = this.#highlighted;
@@ -172,18 +200,62 @@ export class PiCodeBlock extends PiElement {
     this.#highlightTimer = undefined;
     const code = String(this.code ?? "");
     const language = String(this.language ?? "").trim();
+    const texts = this.#chunks;
     const start = performance.now();
     this.#inFlight = highlightOffThread(code, language).then((result: Highlighted) => {
       this.#highlightMs = performance.now() - start;
       this.#inFlight = undefined;
       this.#answered = { code, language };
       if ("timedOut" in result) this.#stopped = { code, language };
-      else if (result.tree) this.#highlighted = { code, language, tree: result.tree };
+      else if (result.chunks?.length === texts.length)
+        this.#showHighlight({ code, language, texts, trees: result.chunks });
       else if (this.#highlighted?.language !== language) this.#highlighted = undefined;
       // The code may have changed meanwhile: ask again for what is on display now.
       this.#highlight();
       this.requestUpdate();
     });
+  }
+
+  /**
+   * Puts a new highlight on display: the trees of leading chunks whose texts it shares with the one on display are
+   * kept (the same objects, so they do not render again), the others shown a task's worth at a time.
+   */
+  #showHighlight(next: { code: string; language: string; texts: readonly string[]; trees: Root[] }): void {
+    const last = this.#highlighted;
+    let kept = 0;
+    if (last?.language === next.language) {
+      while (kept < Math.min(this.#treesShown, next.trees.length) && last.texts[kept] === next.texts[kept]) {
+        next.trees[kept] = last.trees[kept]!;
+        kept++;
+      }
+    }
+    this.#highlighted = next;
+    this.#treesShown = kept;
+    this.#showTrees();
+  }
+
+  /** Shows the next trees, about TREE_NODES_PER_TASK nodes (at least one chunk), and the rest in a later task. */
+  #showTrees(): void {
+    const trees = this.#highlighted?.trees ?? [];
+    let budget = TREE_NODES_PER_TASK;
+    while (this.#treesShown < trees.length) {
+      const cost = nodeCount(trees[this.#treesShown]!.children);
+      if (cost > budget && budget < TREE_NODES_PER_TASK) break;
+      budget -= cost;
+      this.#treesShown++;
+    }
+    this.requestUpdate();
+    if (this.#treesShown >= trees.length || this.#showing) return;
+    // A task after the next frame, so the page paints and answers input between two.
+    this.#showing = new Promise((resolve) =>
+      requestAnimationFrame(() =>
+        setTimeout(() => {
+          this.#showing = undefined;
+          this.#showTrees();
+          resolve();
+        }),
+      ),
+    );
   }
 
   #t(key: CodeBlockStringKey, values?: Record<string, string>): string {
@@ -204,16 +276,38 @@ export class PiCodeBlock extends PiElement {
   }
 
   protected override render(): TemplateResult {
-    const code = String(this.code ?? "");
     const language = String(this.language ?? "").trim();
     const state = this._copyState;
     const label = state === "copied" ? "codeCopied" : state === "failed" ? "codeCopyFailed" : "codeCopy";
-    const tree = this.#highlighted;
-    // The tree as highlighted last (not diffed again while only a plain tail grows), then what arrived since; two
+    const chunks = this.#chunks;
+    const last = this.#highlighted;
+    const shown = Math.min(this.#treesShown, chunks.length);
+    // The leading chunks whose text, and all text before them, is as highlighted: their trees are right.
+    let same = 0;
+    while (last && same < shown && last.texts[same] === chunks[same]) same++;
+    // A chunk as highlighted last (not diffed again while only a plain tail grows), then what arrived since; two
     // bindings rather than an array of two (Lit marks each array item with two comment nodes).
-    const current = tree && code.startsWith(tree.code) ? tree : undefined;
-    const shown = current ? guard([current.tree], () => renderTree(current.tree.children)) : code;
-    const since = current && current.code.length < code.length ? code.slice(current.code.length) : nothing;
+    const content = (text: string, k: number): [unknown, unknown] => {
+      const tree = last && (k < same || (k === same && k < shown && text.startsWith(last.texts[k]!))) && last.trees[k];
+      if (!tree) return [text, nothing];
+      const before = last.texts[k]!;
+      return [
+        guard([tree], () => renderTree(tree.children)),
+        before.length < text.length ? text.slice(before.length) : nothing,
+      ];
+    };
+    const [single, since] = chunks.length > 1 ? [nothing, nothing] : content(chunks[0] ?? "", 0);
+    const body =
+      chunks.length > 1
+        ? repeat(
+            chunks,
+            (_, k) => k,
+            (text, k) => {
+              const [tree, tail] = content(text, k);
+              return html`<span class="chunk">${tree}${tail}</span>`;
+            },
+          )
+        : single;
     // Left to right as a whole, header too, also inside a right-to-left page: code reads left to right.
     return html`<div part="base" dir="ltr">
       <div part="header">
@@ -235,7 +329,7 @@ export class PiCodeBlock extends PiElement {
         role="group"
         aria-label=${language ? this.#t("codeRegionLanguage", { language }) : this.#t("codeRegion")}
         aria-busy=${this.streaming ? "true" : nothing}
-      ><code>${shown}${since}</code></pre>
+      ><code>${body}${since}</code></pre>
       <span class="visually-hidden" role="status">${state === "idle" ? "" : this.#t(label)}</span>
     </div>`;
   }

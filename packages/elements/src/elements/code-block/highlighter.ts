@@ -16,13 +16,18 @@ export const HIGHLIGHT_TIMEOUT_MS = 2_000;
 /** A bound on the worker's start (its modules loading), against a worker that never starts: then no highlighting. */
 const START_TIMEOUT_MS = 60_000;
 
-/** What a highlight gave: the tree (undefined for a language the highlighter does not know), or that it was stopped. */
-export type Highlighted = { tree: Root | undefined } | { timedOut: true };
+/**
+ * What a highlight gave: the tree cut into chunks of lines (chunks.ts; undefined for a language the highlighter does
+ * not know), or that it was stopped.
+ */
+export type Highlighted = { chunks: Root[] | undefined } | { timedOut: true };
 
 interface Job {
   id: number;
   code: string;
   language: string;
+  /** The chunks of its tree that have arrived (one message each). */
+  chunks: Root[];
   resolve(result: Highlighted): void;
 }
 
@@ -36,11 +41,11 @@ const queue: Job[] = [];
 let current: { job: Job; timer: ReturnType<typeof setTimeout> | undefined } | undefined;
 let nextId = 1;
 
-/** Highlights `code` in `language` in the worker; plain (`tree` undefined) where there is none. */
+/** Highlights `code` in `language` in the worker; plain (`chunks` undefined) where there is none. */
 export function highlightOffThread(code: string, language: string): Promise<Highlighted> {
-  if (unavailable) return Promise.resolve({ tree: undefined });
+  if (unavailable) return Promise.resolve({ chunks: undefined });
   return new Promise((resolve) => {
-    queue.push({ id: nextId++, code, language, resolve });
+    queue.push({ id: nextId++, code, language, chunks: [], resolve });
     next();
   });
 }
@@ -55,7 +60,9 @@ function start(): Worker | undefined {
   }
   ready = false;
   startTimer = setTimeout(giveUp, START_TIMEOUT_MS);
-  worker.onmessage = ({ data }: MessageEvent<{ ready?: true; id?: number; tree?: Root }>) => {
+  worker.onmessage = ({
+    data,
+  }: MessageEvent<{ ready?: true; id?: number; chunk?: Root; end?: true; known?: boolean }>) => {
     if (data.ready) {
       clearTimeout(startTimer);
       ready = true;
@@ -63,10 +70,12 @@ function start(): Worker | undefined {
       return;
     }
     if (!current || data.id !== current.job.id) return;
-    clearTimeout(current.timer);
     const { job } = current;
+    if (data.chunk) job.chunks.push(data.chunk);
+    if (!data.end) return;
+    clearTimeout(current.timer);
     current = undefined;
-    job.resolve({ tree: data.tree });
+    job.resolve({ chunks: data.known ? job.chunks : undefined });
     next();
   };
   // The worker's file could not be loaded or run: no worker here.
@@ -108,5 +117,5 @@ function giveUp(): void {
   if (current) clearTimeout(current.timer);
   const jobs = [...(current ? [current.job] : []), ...queue.splice(0)];
   current = undefined;
-  for (const job of jobs) job.resolve({ tree: undefined });
+  for (const job of jobs) job.resolve({ chunks: undefined });
 }
