@@ -14,8 +14,9 @@
  * the latter (two unrelated lines of 20 KB and 50 KB took 5.7 s and 18.5 s). A pair whose lines hold more than
  * `WORD_DIFF_MAX_CHARS` is not diffed; the others with jsdiff's own bounds, `maxEditLength` (`WORD_DIFF_MAX_EDIT`
  * words and spaces: past it the lines differ too much for marks to help) and `timeout` (`WORD_DIFF_PAIR_MS`); one
- * parse spends at most `WORD_DIFF_SLICE_MS` on them, and the pairs it has no time for are diffed in later tasks (the
- * card renders again then, as when jsdiff loads). A pair not diffed shows as a removed and an added line, unmarked.
+ * parse spends at most `WORD_DIFF_SLICE_MS` on them (the card's parse of a long diff none: its renders draw rows, see
+ * diff-rows.ts), and the pairs it has no time for are diffed in later tasks (the card renders again then, as when
+ * jsdiff loads). A pair not diffed shows as a removed and an added line, unmarked.
  * jsdiff's timeout is wall-clock time, which a paused page (a busy machine, a long garbage collection) can use up on
  * a pair of two words: a pair it gave up on by the clock is tried again in a later task, `WORD_DIFF_TRIES` times in all,
  * before it is shown unmarked for good.
@@ -155,9 +156,15 @@ function loadWordDiff(onLoad: () => void): void {
 
 /**
  * The rows of `diff`. `onMarksLoaded` runs once the word marks can be made, if they could not yet: render again then.
- * `maxRows` bounds the work for a huge diff (the rows past it are not parsed).
+ * `maxRows` bounds the work for a huge diff (the rows past it are not parsed). `sliceMs` is the time this parse may
+ * spend on marks not made yet (0: all of them in later tasks).
  */
-export function parseEditDiff(diff: string, onMarksLoaded: () => void, maxRows = Number.POSITIVE_INFINITY): DiffRow[] {
+export function parseEditDiff(
+  diff: string,
+  onMarksLoaded: () => void,
+  maxRows = Number.POSITIVE_INFINITY,
+  sliceMs = WORD_DIFF_SLICE_MS,
+): DiffRow[] {
   const lines = diff.split("\n", Number.isFinite(maxRows) ? maxRows : undefined);
   const rows: DiffRow[] = lines.map((line) => {
     const match = LINE.exec(line);
@@ -168,7 +175,7 @@ export function parseEditDiff(diff: string, onMarksLoaded: () => void, maxRows =
   });
   let loading = false;
   let waiting = false;
-  const deadline = performance.now() + WORD_DIFF_SLICE_MS;
+  const deadline = performance.now() + sliceMs;
   for (let i = 0; i + 1 < rows.length; i++) {
     const [before, removed, added, after] = [rows[i - 1], rows[i], rows[i + 1], rows[i + 2]];
     if (removed?.kind !== "removed" || added?.kind !== "added") continue;

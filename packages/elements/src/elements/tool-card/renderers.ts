@@ -5,6 +5,7 @@
  * arguments and its result).
  */
 import { html, nothing, type TemplateResult } from "lit";
+import { DIFF_AT_ONCE, diffRows } from "./diff-rows.js";
 import { type DiffRow, editsAsRows, parseEditDiff } from "./edit-diff.js";
 import { languageForPath } from "./language.js";
 import { bashExitCode, countLines, isRecord, MAX_EXPANDED_LINES, stringArg } from "./output.js";
@@ -79,33 +80,31 @@ const edit: ToolRendererEntry = {
     const diff = isRecord(result) && isRecord(result.details) ? result.details.diff : undefined;
     // Before pi's diff exists (the call streams or runs), the edits as the model wrote them.
     if (typeof diff === "string") {
-      const rows = parseEditDiff(diff, () => context.requestUpdate(), MAX_EXPANDED_LINES);
-      return renderDiff(rows, countLines(diff), context);
+      // A long diff's renders draw its rows (diff-rows.ts): its word marks are made in tasks of their own.
+      const total = countLines(diff);
+      const rows = parseEditDiff(
+        diff,
+        () => context.requestUpdate(),
+        MAX_EXPANDED_LINES,
+        total > DIFF_AT_ONCE ? 0 : undefined,
+      );
+      return renderDiff(rows, total, context);
     }
     const rows = editsAsRows(context.args, MAX_EXPANDED_LINES);
     return renderDiff(rows, rows.length, context);
   },
 };
 
-/** The rows of a diff (at most MAX_EXPANDED_LINES of its `total`), each sign, line number and text in its column. */
+/**
+ * The rows of a diff (at most MAX_EXPANDED_LINES of its `total`), each sign, line number and text in its column; a
+ * long one in groups drawn over several tasks (diff-rows.ts).
+ */
 function renderDiff(rows: DiffRow[], total: number, context: ToolRenderContext): TemplateResult {
   if (rows.length === 0) return html``;
   const shown = rows.slice(0, MAX_EXPANDED_LINES);
   const hidden = total - shown.length;
   return html`<div part="diff" role="group" aria-label=${context.localize("diff")} dir="ltr">
-    ${shown.map(
-      (row) => html`<div part="diff-line diff-${row.kind}"
-        ><span part="diff-sign">${row.kind === "added" ? "+" : row.kind === "removed" ? "-" : " "}</span
-        ><span part="diff-number">${row.lineNumber}</span
-        ><span part="diff-text">${
-          row.pieces
-            ? row.pieces.map((piece) =>
-                piece.changed ? html`<mark part="diff-mark">${piece.text}</mark>` : piece.text,
-              )
-            : row.text
-        }</span></div
-      >`,
-    )}
+    ${diffRows(shown, context)}
     ${hidden > 0 ? html`<p part="note">${context.localize("notShown", { count: hidden })}</p>` : nothing}
   </div>`;
 }

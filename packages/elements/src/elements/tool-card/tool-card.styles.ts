@@ -167,6 +167,10 @@ export const styles = [
     [part~="diff-text"] {
       white-space: pre-wrap;
     }
+    /* A long diff's groups of rows (diff-rows.ts sets their size until laid out). */
+    .rows {
+      content-visibility: auto;
+    }
     [part~="diff-line"] {
       display: grid;
       grid-template-columns: 1.5ch minmax(2ch, max-content) 1fr;

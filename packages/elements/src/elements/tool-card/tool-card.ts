@@ -7,6 +7,7 @@ import { renderAnsi } from "../../ansi/render-ansi.js";
 import { PiElement } from "../../base/pi-element.js";
 import { localizeIn, nearestLang } from "../../i18n/localize.js";
 import { emit } from "../../internal/events.js";
+import { rowsPending } from "./diff-rows.js";
 import { ElapsedController } from "./elapsed.js";
 import { isRecord, lineWindow, MAX_EXPANDED_LINES, resultImages, resultText } from "./output.js";
 import {
@@ -67,6 +68,12 @@ function formatDuration(lang: string, ms: number, decimals: boolean): string {
  * with a button saying how many lines are hidden; it expands the card (`expanded`), which then shows up to 2,000
  * lines and 100,000 characters and says how many it leaves out. Output is text: ANSI styling is rendered, markup
  * never parsed. File content is highlighted by `<pi-code-block>` when the page defines it.
+ *
+ * An edit's diff shows up to 2,000 rows. One of up to 100 rows is drawn at once. A longer one is drawn in groups of 50
+ * rows, each laid out and painted only near the view (`content-visibility: auto`; the rows stay in the DOM, for
+ * find-in-page and screen readers), over several tasks with a frame between them: the first 50 rows, then 100 a
+ * task, top first, and the groups whose word marks came, two a task, so that no task is long. A row on display stays
+ * until its group is drawn again; `updateComplete` waits for every row.
  *
  * The card is a group named "tool: subject" (e.g. "bash: ls -la"), so it reads as one unit inside the assistant's
  * message; it is `aria-busy` while its call runs.
@@ -191,6 +198,16 @@ export class PiToolCard extends PiElement {
 
   #localize(key: ToolCardStringKey, values?: Record<string, string | number>): string {
     return localizeIn(toolCardStrings, this, key, values, this.strings as ToolCardStringTable | undefined);
+  }
+
+  /** Done once a long diff has drawn all of its rows too (diff-rows.ts). */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    let complete = await super.getUpdateComplete();
+    for (let rows = rowsPending(this); rows; rows = rowsPending(this)) {
+      await rows;
+      complete = await super.getUpdateComplete();
+    }
+    return complete;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
