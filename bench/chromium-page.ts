@@ -52,8 +52,14 @@ function elementsDistPlugin(): Plugin[] {
   ];
 }
 
-/** Opens a page that has run `entry` (a TypeScript module) as its only script. `gc()` is exposed to the page. */
-export async function openBundledPage(entry: URL, options: PageOptions = {}): Promise<BenchPage> {
+/** A loopback server of a page whose only script is `entry` (a TypeScript module), bundled; any engine may open it. */
+export interface ServedPage {
+  url: string;
+  close(): void;
+}
+
+/** Bundles `entry` and serves it as a page on 127.0.0.1 (with the highlighter's worker beside it). */
+export async function serveBundledPage(entry: URL, options: PageOptions = {}): Promise<ServedPage> {
   const bundle = await build({
     entryPoints: [fileURLToPath(entry)],
     bundle: true,
@@ -85,13 +91,19 @@ export async function openBundledPage(entry: URL, options: PageOptions = {}): Pr
     }
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => server.close() };
+}
+
+/** Opens a page that has run `entry` (a TypeScript module) as its only script. `gc()` is exposed to the page. */
+export async function openBundledPage(entry: URL, options: PageOptions = {}): Promise<BenchPage> {
+  const server = await serveBundledPage(entry, options);
   const launch = launchOptions() as { args: string[] };
   const browser: Browser = await chromium.launch({ ...launch, args: [...launch.args, "--js-flags=--expose-gc"] });
   try {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(error.message));
-    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { waitUntil: "load" });
+    await page.goto(server.url, { waitUntil: "load" });
     if (errors.length > 0) throw new Error(`The bench page failed: ${errors.join("; ")}`);
     return {
       page,

@@ -1,8 +1,9 @@
 /**
  * The page of bench/hostile.ts: each case renders hostile model or tool output into the real elements (the build in
  * packages/elements/dist), streamed a frame at a time where a model would stream it, and reports the main thread's
- * long tasks meanwhile (PerformanceObserver "longtask": the longest, and the total blocking time, each task's time
- * past 50 ms) and the wall time to the end. "Before" is the same case with pi-markdown's limits off, at a smaller size
+ * long tasks meanwhile (PerformanceObserver "longtask", where the engine has it, Chromium: the longest, and the
+ * total blocking time, each task's time past 50 ms), the longest gap between two animation frames (every engine: how
+ * long the page could not paint or answer), and the wall time to the end. "Before" is the same case with pi-markdown's limits off, at a smaller size
  * where the full size would take minutes (its `size` says which).
  */
 import "../packages/elements/dist/transcript.js";
@@ -11,8 +12,10 @@ import { words } from "../packages/elements/test/support/words.js";
 
 interface Figures {
   size: number;
-  longestTaskMs: number;
-  blockingMs: number;
+  /** Undefined in an engine without long task entries (Firefox, WebKit). */
+  longestTaskMs: number | undefined;
+  blockingMs: number | undefined;
+  longestFrameGapMs: number;
   wallMs: number;
   /** Whether the text was all there at the end (formatted or as written). */
   complete: boolean;
@@ -30,25 +33,42 @@ type ToolCard = HTMLElement & {
 const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
 const task = () => new Promise<void>((resolve) => setTimeout(resolve));
 
-/** Runs `body` while long tasks are observed. */
-async function measure(size: number, body: () => Promise<boolean>): Promise<Figures> {
+/** A case's check that all of its text showed, run after the measurement (a check of 50,000 words takes seconds). */
+type Check = () => boolean;
+
+/** Runs `body` while long tasks and frames are observed; then its check. */
+async function measure(size: number, body: () => Promise<Check>): Promise<Figures> {
   const tasks: number[] = [];
+  const longTasks = PerformanceObserver.supportedEntryTypes.includes("longtask");
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) tasks.push(entry.duration);
   });
-  observer.observe({ type: "longtask" });
+  if (longTasks) observer.observe({ type: "longtask" });
   await frame();
+  // The gaps between animation frames while the case runs.
+  let last = performance.now();
+  let longestGap = 0;
+  let watching = true;
+  const watch = (now: number) => {
+    longestGap = Math.max(longestGap, now - last);
+    last = now;
+    if (watching) requestAnimationFrame(watch);
+  };
+  requestAnimationFrame(watch);
   const start = performance.now();
-  const complete = await body();
+  const check = await body();
   const wallMs = performance.now() - start;
   await frame();
+  watching = false;
   await task();
   for (const entry of observer.takeRecords()) tasks.push(entry.duration);
   observer.disconnect();
+  const complete = check();
   return {
     size,
-    longestTaskMs: Math.round(Math.max(0, ...tasks)),
-    blockingMs: Math.round(tasks.reduce((sum, ms) => sum + Math.max(0, ms - 50), 0)),
+    longestTaskMs: longTasks ? Math.round(Math.max(0, ...tasks)) : undefined,
+    blockingMs: longTasks ? Math.round(tasks.reduce((sum, ms) => sum + Math.max(0, ms - 50), 0)) : undefined,
+    longestFrameGapMs: Math.round(longestGap),
     wallMs: Math.round(wallMs),
     complete,
   };
@@ -58,7 +78,7 @@ async function measure(size: number, body: () => Promise<boolean>): Promise<Figu
  * A pi-markdown given `text` whole (a history message) or streamed in `updates` pieces, one a frame. Complete when
  * every word of the text shows (a link's URL does not: its text does).
  */
-async function markdown(text: string, updates: number, limits: unknown): Promise<boolean> {
+async function markdown(text: string, updates: number, limits: unknown): Promise<Check> {
   const el = document.createElement("pi-markdown") as Markdown;
   if (limits) el.limits = limits;
   document.body.append(el);
@@ -77,14 +97,18 @@ async function markdown(text: string, updates: number, limits: unknown): Promise
   await frame();
   const shown = el.shadowRoot?.textContent ?? "";
   el.remove();
-  // Formatted text loses its markers: every word of the text is there.
-  return text
-    .replace(/\]\([^)]*\)/g, "]")
-    .split(/[^A-Za-z0-9]+/)
-    .every((word) => shown.includes(word));
+  return () => {
+    // Formatting takes markers: every word of the text is there. A set first, the text itself where formatting
+    // joined two words into one.
+    const seen = new Set(shown.split(/[^A-Za-z0-9]+/));
+    return text
+      .replace(/\]\([^)]*\)/g, "]")
+      .split(/[^A-Za-z0-9]+/)
+      .every((word) => seen.has(word) || shown.includes(word));
+  };
 }
 
-async function code(text: string, language: string, updates: number): Promise<boolean> {
+async function code(text: string, language: string, updates: number): Promise<Check> {
   const el = document.createElement("pi-code-block") as CodeBlock;
   el.language = language;
   document.body.append(el);
@@ -99,11 +123,11 @@ async function code(text: string, language: string, updates: number): Promise<bo
   await frame();
   const shown = el.shadowRoot?.querySelector("code")?.textContent ?? "";
   el.remove();
-  return shown === text;
+  return () => shown === text;
 }
 
 /** An edit's card with pi's diff of `pairs` modified lines; done once every pair it will mark is marked. */
-async function editCard(pairs: [string, string][]): Promise<boolean> {
+async function editCard(pairs: [string, string][]): Promise<Check> {
   const lines = pairs.flatMap(([before, after], i) => [`-${i + 1} ${before}`, `+${i + 1} ${after}`, ` ${i + 1} ;`]);
   const el = document.createElement("pi-tool-card") as ToolCard;
   el.call = { type: "toolCall", id: "e1", name: "edit", arguments: { path: "a.txt" } };
@@ -129,7 +153,28 @@ async function editCard(pairs: [string, string][]): Promise<boolean> {
   }
   const shown = el.shadowRoot?.textContent ?? "";
   el.remove();
-  return pairs.every(([before, after]) => shown.includes(before) && shown.includes(after));
+  return () => pairs.every(([before, after]) => shown.includes(before) && shown.includes(after));
+}
+
+/** A bash call's card with `output`, expanded; done once its last line shows. */
+async function bashCard(output: string): Promise<Check> {
+  const el = document.createElement("pi-tool-card") as ToolCard;
+  el.call = { type: "toolCall", id: "b1", name: "bash", arguments: { command: "seq" } };
+  el.expanded = true;
+  el.execution = {
+    toolCallId: "b1",
+    toolName: "bash",
+    args: { command: "seq" },
+    status: "done",
+    result: { content: [{ type: "text", text: output }] },
+    isError: false,
+  };
+  document.body.append(el);
+  await el.updateComplete;
+  await frame();
+  const shown = el.shadowRoot?.textContent ?? "";
+  el.remove();
+  return () => shown.includes(output.slice(output.lastIndexOf("\n") + 1));
 }
 
 const nestedList = (depth: number) =>
@@ -175,6 +220,22 @@ const cases: Record<string, { after: () => Promise<Figures>; before?: () => Prom
         ),
       ),
   },
+  "markdown: one 300,000-character paragraph of words, streamed": {
+    after: () => measure(300_000, () => markdown(words(50_000, 7), 100, undefined)),
+  },
+  "markdown: a table of 2,000 rows, one record": {
+    after: () =>
+      measure(2_000, () =>
+        markdown(
+          `| a | b | c |\n|---|---|---|\n${Array.from({ length: 2_000 }, (_, i) => `| r${i} | *x${i}* | \`y${i}\` |`).join("\n")}`,
+          1,
+          undefined,
+        ),
+      ),
+  },
+  "tool card: bash output of 100,000 lines, expanded": {
+    after: () => measure(100_000, () => bashCard(Array.from({ length: 100_000 }, (_, i) => `line ${i}`).join("\n"))),
+  },
   "tool card: edit of two unrelated 9 KB lines": {
     after: () => measure(18_000, () => editCard([[words(1_400, 1), words(1_400, 2)]])),
   },
@@ -200,8 +261,21 @@ const cases: Record<string, { after: () => Promise<Figures>; before?: () => Prom
   },
 };
 
-async function benchHostile(only: string[] | undefined): Promise<Record<string, { after: Figures; before?: Figures }>> {
+/**
+ * Every case (or those named in `only`), each after and (`before` true) before. First "idle": 30 frames of a page
+ * doing nothing, the engine's own frame interval, the floor of every frame gap.
+ */
+async function benchHostile(
+  only: string[] | undefined,
+  before = true,
+): Promise<Record<string, { after: Figures; before?: Figures }>> {
   const results: Record<string, { after: Figures; before?: Figures }> = {};
+  results.idle = {
+    after: await measure(0, async () => {
+      for (let i = 0; i < 30; i++) await frame();
+      return () => true;
+    }),
+  };
   // Warm up: the first render of each element compiles its code; no case should pay for that.
   await markdown("Some *text* with `code` and\n\n- a list\n  - nested\n\n> a quote", 3, undefined);
   await code("const a = 1;\n", "ts", 1);
@@ -209,8 +283,8 @@ async function benchHostile(only: string[] | undefined): Promise<Record<string, 
   for (const [name, run] of Object.entries(cases)) {
     if (only && !only.includes(name)) continue;
     const after = await run.after();
-    const before = run.before ? await run.before() : undefined;
-    results[name] = before ? { after, before } : { after };
+    const without = before && run.before ? await run.before() : undefined;
+    results[name] = without ? { after, before: without } : { after };
   }
   return results;
 }
