@@ -8,6 +8,8 @@
  */
 import "../packages/elements/dist/transcript.js";
 import { NO_LIMITS } from "../packages/elements/dist/elements/markdown/block-lexer.js";
+import { editRun } from "../packages/elements/test/support/edit-run.js";
+import { streamInto } from "../packages/elements/test/support/stream.js";
 import { words } from "../packages/elements/test/support/words.js";
 
 interface Figures {
@@ -82,17 +84,8 @@ async function markdown(text: string, updates: number, limits: unknown): Promise
   const el = document.createElement("pi-markdown") as Markdown;
   if (limits) el.limits = limits;
   document.body.append(el);
-  if (updates <= 1) {
-    el.text = text;
-  } else {
-    el.streaming = true;
-    for (let i = 1; i <= updates; i++) {
-      el.text = text.slice(0, Math.round((text.length * i) / updates));
-      await el.updateComplete;
-      await frame();
-    }
-    el.streaming = false;
-  }
+  if (updates <= 1) el.text = text;
+  else await streamInto(el, "text", text, updates);
   await el.updateComplete;
   await frame();
   const shown = el.shadowRoot?.textContent ?? "";
@@ -112,13 +105,8 @@ async function code(text: string, language: string, updates: number): Promise<Ch
   const el = document.createElement("pi-code-block") as CodeBlock;
   el.language = language;
   document.body.append(el);
-  el.streaming = updates > 1;
-  for (let i = 1; i <= updates; i++) {
-    el.code = text.slice(0, Math.round((text.length * i) / updates));
-    await el.updateComplete;
-    await frame();
-  }
-  el.streaming = false;
+  if (updates <= 1) el.code = text;
+  else await streamInto(el, "code", text, updates);
   await el.updateComplete;
   await frame();
   const shown = el.shadowRoot?.querySelector("code")?.textContent ?? "";
@@ -132,14 +120,7 @@ async function editCard(pairs: [string, string][]): Promise<Check> {
   const el = document.createElement("pi-tool-card") as ToolCard;
   el.call = { type: "toolCall", id: "e1", name: "edit", arguments: { path: "a.txt" } };
   el.expanded = true;
-  el.execution = {
-    toolCallId: "e1",
-    toolName: "edit",
-    args: { path: "a.txt" },
-    status: "done",
-    result: { content: [{ type: "text", text: "ok" }], details: { diff: lines.join("\n") } },
-    isError: false,
-  };
+  el.execution = editRun(lines.join("\n"));
   document.body.append(el);
   await el.updateComplete;
   // The marks come in later tasks: until they stop changing for a few frames.

@@ -9,7 +9,6 @@
  * measures each case's longest main-thread task.
  */
 import { expect, fixture, html } from "@open-wc/testing";
-import type { ToolExecution } from "@pi-elements/core/conversation";
 import { sendMouse } from "@web/test-runner-commands";
 import fc from "fast-check";
 import "../src/elements/code-block/define.js";
@@ -18,6 +17,8 @@ import "../src/elements/markdown/define.js";
 import type { PiMarkdown } from "../src/elements/markdown/markdown.js";
 import "../src/elements/tool-card/define.js";
 import type { PiToolCard } from "../src/elements/tool-card/tool-card.js";
+import { editRun } from "./support/edit-run.js";
+import { streamInto } from "./support/stream.js";
 import { words } from "./support/words.js";
 
 /** Every resource the page requested (an observer: the timeline's buffer holds only 250). */
@@ -31,8 +32,6 @@ const foreignRequests = () => {
 const errors: string[] = [];
 window.addEventListener("error", (event) => errors.push(String(event.message)));
 window.addEventListener("unhandledrejection", (event) => errors.push(String(event.reason)));
-
-const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
 
 /** Every element in `root` and the shadow roots below it. */
 function elementsIn(root: ParentNode): Element[] {
@@ -76,14 +75,8 @@ async function expectAClickAnswered(): Promise<void> {
 
 /** A pi-markdown that gets `text` in `updates` pieces, one a frame, as a model streams it; then the whole. */
 async function streamMarkdown(text: string, updates: number): Promise<PiMarkdown> {
-  const el = await fixture<PiMarkdown>(html`<pi-markdown streaming></pi-markdown>`);
-  for (let i = 1; i <= updates; i++) {
-    el.text = text.slice(0, Math.round((text.length * i) / updates));
-    await el.updateComplete;
-    await frame();
-  }
-  el.streaming = false;
-  await el.updateComplete;
+  const el = await fixture<PiMarkdown>(html`<pi-markdown></pi-markdown>`);
+  await streamInto(el, "text", text, updates);
   return el;
 }
 
@@ -208,14 +201,8 @@ describe("hostile code and tool output", () => {
 
   it("120 KB of TypeScript streamed: every character there, in chunks, the highlighted part coloured", async () => {
     const code = "const value: number = 1; // a line\n".repeat(3_430);
-    const el = await fixture<PiCodeBlock>(html`<pi-code-block language="ts" streaming></pi-code-block>`);
-    for (let i = 1; i <= 30; i++) {
-      el.code = code.slice(0, Math.round((code.length * i) / 30));
-      await el.updateComplete;
-      await frame();
-    }
-    el.streaming = false;
-    await el.updateComplete;
+    const el = await fixture<PiCodeBlock>(html`<pi-code-block language="ts"></pi-code-block>`);
+    await streamInto(el, "code", code, 30);
     const shown = el.shadowRoot!.querySelector("code")!;
     expect(shown.textContent).to.equal(code);
     // Past 100,000 characters it is not highlighted again; what was coloured before stays.
@@ -228,19 +215,7 @@ describe("hostile code and tool output", () => {
   it("an edit of 1,200 unrelated lines: every row there, marks where jsdiff could, nothing injected", async () => {
     const rows: string[] = [];
     for (let i = 1; i <= 400; i++) rows.push(`-${i} ${words(60, i)}`, `+${i} ${words(60, i + 10_000)}`, ` ${i} ;`);
-    const execution: ToolExecution = {
-      toolCallId: "e1",
-      toolName: "edit",
-      args: { path: "a.txt" },
-      status: "done",
-      partialResult: undefined,
-      result: { content: [{ type: "text", text: "ok" }], details: { diff: rows.join("\n") } },
-      isError: false,
-      durationMs: undefined,
-      parentToolCallId: undefined,
-      startedAt: undefined,
-      endedAt: undefined,
-    };
+    const execution = editRun(rows.join("\n"));
     const el = await fixture<PiToolCard>(
       html`<pi-tool-card .call=${{ type: "toolCall", id: "e1", name: "edit", arguments: { path: "a.txt" } }}
         .execution=${execution} expanded></pi-tool-card>`,

@@ -6,10 +6,10 @@
  * are what engines differ on: all three engines.
  */
 import { expect, fixture, html, waitUntil } from "@open-wc/testing";
-import type { ToolExecution } from "@pi-elements/core/conversation";
 import "../src/elements/tool-card/define.js";
 import { DIFF_AT_ONCE, DIFF_GROUP } from "../src/elements/tool-card/diff-rows.js";
 import type { PiToolCard } from "../src/elements/tool-card/tool-card.js";
+import { editRun } from "./support/edit-run.js";
 import { FakeClock } from "./support/fake-clock.js";
 import { words } from "./support/words.js";
 
@@ -54,27 +54,11 @@ const diffText = (all: Line[]) =>
 
 const expected = (all: Line[]) => all.map(({ kind, number, text }) => `${kind} ${number} ${text}`);
 
-function editRun(all: Line[]): ToolExecution {
-  return {
-    toolCallId: "e1",
-    toolName: "edit",
-    args: { path: "a.ts" },
-    status: "done",
-    partialResult: undefined,
-    result: { content: [{ type: "text", text: "Edited a.ts" }], details: { diff: diffText(all) } },
-    isError: false,
-    durationMs: undefined,
-    parentToolCallId: undefined,
-    startedAt: undefined,
-    endedAt: undefined,
-  };
-}
-
 /** A card of the edit, not yet in the page. */
 function card(all: Line[]): PiToolCard {
   const el = document.createElement("pi-tool-card");
   el.call = { type: "toolCall", id: "e1", name: "edit", arguments: { path: "a.ts" } };
-  el.execution = editRun(all);
+  el.execution = editRun(diffText(all), "a.ts");
   el.clock = new FakeClock();
   el.expanded = true;
   return el;

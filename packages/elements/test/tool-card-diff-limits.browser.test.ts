@@ -4,10 +4,10 @@
  * over later tasks. Rendering and task timing are what engines differ on: all three engines.
  */
 import { expect, fixture, html, waitUntil } from "@open-wc/testing";
-import type { ToolExecution } from "@pi-elements/core/conversation";
 import "../src/elements/tool-card/define.js";
 import { WORD_DIFF_MAX_CHARS } from "../src/elements/tool-card/edit-diff.js";
 import type { PiToolCard } from "../src/elements/tool-card/tool-card.js";
+import { editRun } from "./support/edit-run.js";
 import { FakeClock } from "./support/fake-clock.js";
 import { words } from "./support/words.js";
 
@@ -15,21 +15,7 @@ const marks = (row: HTMLElement) => [...row.querySelectorAll('[part~="diff-mark"
 const rows = (el: PiToolCard) => [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part~="diff-line"]')];
 
 /** An edit's run with pi's diff (`details.diff`): one line per row, `-`/`+`/` `, the line number, a space, the text. */
-function editRun(lines: string[]): ToolExecution {
-  return {
-    toolCallId: "e1",
-    toolName: "edit",
-    args: { path: "a.txt" },
-    status: "done",
-    partialResult: undefined,
-    result: { content: [{ type: "text", text: "Edited a.txt" }], details: { diff: lines.join("\n") } },
-    isError: false,
-    durationMs: undefined,
-    parentToolCallId: undefined,
-    startedAt: undefined,
-    endedAt: undefined,
-  };
-}
+const editRunOf = (lines: string[]) => editRun(lines.join("\n"));
 
 /** Waits for `condition` (a bound against a hang); a failure says what each row's marks were instead. */
 async function waitForMarks(el: PiToolCard, condition: () => boolean, what: string): Promise<void> {
@@ -40,7 +26,7 @@ async function waitForMarks(el: PiToolCard, condition: () => boolean, what: stri
   }
 }
 
-const mount = (execution: ToolExecution) =>
+const mount = (execution: ReturnType<typeof editRun>) =>
   fixture<PiToolCard>(
     html`<pi-tool-card .call=${{ type: "toolCall", id: "e1", name: "edit", arguments: { path: "a.txt" } }}
       .execution=${execution} .clock=${new FakeClock()} expanded></pi-tool-card>`,
@@ -52,7 +38,7 @@ describe("pi-tool-card's word marks, bounded", () => {
     const newLong = words(1_400, 2);
     expect(oldLong.length + newLong.length).to.be.below(WORD_DIFF_MAX_CHARS);
     const el = await mount(
-      editRun([`-1 ${oldLong}`, `+1 ${newLong}`, " 2 between", "-3 const a = 1;", "+3 const a = 2;"]),
+      editRunOf([`-1 ${oldLong}`, `+1 ${newLong}`, " 2 between", "-3 const a = 1;", "+3 const a = 2;"]),
     );
     await waitForMarks(el, () => rows(el).some((row) => marks(row).length > 0), "the small edit marked");
     const [removedLong, addedLong, , removedSmall, addedSmall] = rows(el);
@@ -67,7 +53,7 @@ describe("pi-tool-card's word marks, bounded", () => {
 
   it("does not diff a pair past the size bound at all", async () => {
     const half = "x ".repeat(WORD_DIFF_MAX_CHARS / 4 + 1);
-    const el = await mount(editRun([`-1 ${half}a`, `+1 ${half}b`, " 2 between", "-3 one", "+3 two"]));
+    const el = await mount(editRunOf([`-1 ${half}a`, `+1 ${half}b`, " 2 between", "-3 one", "+3 two"]));
     await waitForMarks(el, () => rows(el).some((row) => marks(row).length > 0), "the small edit marked");
     expect(marks(rows(el)[0]!)).to.deep.equal([]);
   });
@@ -80,7 +66,7 @@ describe("pi-tool-card's word marks, bounded", () => {
     Date.now = () => realNow() + ++readings * 1_000;
     let el: PiToolCard;
     try {
-      el = await mount(editRun(["-1 paused one", "+1 paused two"]));
+      el = await mount(editRunOf(["-1 paused one", "+1 paused two"]));
     } finally {
       Date.now = realNow;
     }
@@ -96,7 +82,7 @@ describe("pi-tool-card's word marks, bounded", () => {
       const text = words(40, i);
       lines.push(`-${i} let value${i} = "${text}";`, `+${i} let value${i} = "${text} changed";`, ` ${i} ;`);
     }
-    const el = await mount(editRun(lines));
+    const el = await mount(editRunOf(lines));
     const pairs = () => rows(el).filter((row) => row.getAttribute("part")!.includes("diff-added"));
     await waitForMarks(el, () => pairs().every((row) => marks(row).length > 0), "every pair marked");
     expect(pairs()).to.have.length(400);
