@@ -369,6 +369,23 @@ describe("pi-transcript entries", () => {
     expect(notice.textContent).to.include("/ext/a.ts, during tool_call");
   });
 
+  it("passes markdownLimits to every message's pi-markdown, and renders each message again when they change", async () => {
+    const el = await show(await recorded("1.6.0", "markdown"));
+    const answer = () => articles(el)[1]!.querySelector("pi-markdown") as HTMLElement & { shadowRoot: ShadowRoot };
+    const notes = () => answer().shadowRoot.querySelectorAll('[part~="limit-note"]').length;
+    await (answer() as unknown as { updateComplete: Promise<boolean> }).updateComplete;
+    expect(notes(), "the defaults format the recorded answer").to.equal(0);
+    // A limit of two delimiters a run: the answer's runs with more show as written, with the note.
+    el.markdownLimits = { inlineDelimiters: 2 };
+    await el.updateComplete;
+    await (answer() as unknown as { updateComplete: Promise<boolean> }).updateComplete;
+    expect(notes()).to.be.greaterThan(0);
+    el.markdownLimits = undefined;
+    await el.updateComplete;
+    await (answer() as unknown as { updateComplete: Promise<boolean> }).updateComplete;
+    expect(notes()).to.equal(0);
+  });
+
   it("copy buttons give each message's Markdown (pi-copy)", async () => {
     const el = await show(await recorded("1.6.0", "markdown"));
     const copied: string[] = [];

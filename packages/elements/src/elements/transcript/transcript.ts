@@ -21,6 +21,7 @@ import { ConversationStoreController } from "../../controllers/conversation-stor
 import { localizeIn, nearestLang } from "../../i18n/localize.js";
 import type { StringTable } from "../../i18n/strings.js";
 import { emit } from "../../internal/events.js";
+import type { MarkdownLimits } from "../markdown/block-lexer.js";
 import { Announcer } from "./announcer.js";
 import { appended, shorten, textOf } from "./entries.js";
 import { FeedKeysController } from "./feed-keys-controller.js";
@@ -138,6 +139,7 @@ export class PiTranscript extends PiElement {
     store: { attribute: false },
     toolsExpanded: { type: Boolean, attribute: "tools-expanded", reflect: true },
     headingLevel: { type: Number, attribute: "heading-level" },
+    markdownLimits: { attribute: false },
   };
 
   /**
@@ -157,6 +159,12 @@ export class PiTranscript extends PiElement {
    * section's h2. Any other value is 3.
    */
   declare headingLevel: number;
+  /**
+   * The limits on what each message's Markdown formats (pi-markdown's `limits`: `inlineChars`, `inlineDelimiters`,
+   * `nestingColumns`, `sliceMs`; each left out keeps its default); a change renders every message again.
+   * @default undefined
+   */
+  declare markdownLimits: Partial<MarkdownLimits> | undefined;
   /**
    * Per-element string overrides: the transcript's own keys (`TranscriptStrings`).
    * @default undefined
@@ -278,8 +286,9 @@ export class PiTranscript extends PiElement {
             (entry) => entry.key,
             (entry, index) => {
               const full = this.#near.fullAt(entry.key, index, entries.length);
-              return guard([entry, full, expanded, lang, this.strings, heading, ...toolRunsOf(entry, tools)], () =>
-                full ? this.#renderEntry(entry, tools) : this.#renderLight(entry, tools),
+              return guard(
+                [entry, full, expanded, lang, this.strings, heading, this.markdownLimits, ...toolRunsOf(entry, tools)],
+                () => (full ? this.#renderEntry(entry, tools) : this.#renderLight(entry, tools)),
               );
             },
           )}
@@ -397,7 +406,7 @@ ${this.#announcer.render()}
         const name = this.#t("customMessage", { type: message.customType });
         const body =
           typeof message.content === "string"
-            ? html`<pi-markdown .text=${message.content}></pi-markdown>`
+            ? html`<pi-markdown .text=${message.content} .limits=${this.markdownLimits}></pi-markdown>`
             : this.#renderUserBlocks(message.content, name);
         return this.#article(entry.key, "custom", name, body);
       }
@@ -410,7 +419,7 @@ ${this.#announcer.render()}
           name,
           html`<details>
             <summary>${name}</summary>
-            <pi-markdown .text=${message.summary}></pi-markdown>
+            <pi-markdown .text=${message.summary} .limits=${this.markdownLimits}></pi-markdown>
           </details>`,
         );
       }
@@ -496,7 +505,11 @@ ${this.#announcer.render()}
       if (!block) return nothing;
       switch (block.type) {
         case "text":
-          return html`<pi-markdown .text=${(block as { text: string }).text} .streaming=${streaming}></pi-markdown>`;
+          return html`<pi-markdown
+            .text=${(block as { text: string }).text}
+            .streaming=${streaming}
+            .limits=${this.markdownLimits}
+          ></pi-markdown>`;
         case "thinking": {
           const b = block as { thinking: string; redacted?: boolean };
           const ms = thoughtMs?.get(index);
