@@ -211,6 +211,23 @@ describe("BlockLexer's limits", () => {
     assert.deepEqual(tokens, full(text));
   });
 
+  it("while streaming, formats the open block in every update and keeps the runs formatted at the last one", () => {
+    // No time at all for formatting (a busy machine): only the open block and the runs seen before are formatted.
+    const lexer = new BlockLexer({ ...NO_LIMITS, sliceMs: 0 });
+    const first = lexer.update("The note is **wr", true);
+    assert.deepEqual(all(first).map(inlineTypesOf), [["text", "strong"]]);
+    assert.equal(lexer.pending, false);
+    // A list without blank lines stays in the rest, lexed again at every update: what was formatted stays formatted,
+    // and what arrives is formatted at once, also an item completed and another begun in one update.
+    let blocks = lexer.update("- *a* and `b`\n- *c", true);
+    while (lexer.pending) blocks = lexer.resume() ?? blocks;
+    for (const text of ["- *a* and `b`\n- *c*\n- **d", "- *a* and `b`\n- *c*\n- **d** e\n- f ~~g"]) {
+      blocks = lexer.update(text, true);
+      assert.equal(lexer.pending, false, text);
+      assert.ok(!JSON.stringify(blocks.rest.map((block) => block.token)).includes('"as-written"'), text);
+    }
+  });
+
   it("keeps every character of any text, whatever the limits cut (generated)", () => {
     const pieces = ["_a", "*", "[", "]", "`", "<", "~", "- ", "  ", "> ", "\n", "\n\n", "```\n", "word ", "\t"];
     fc.assert(

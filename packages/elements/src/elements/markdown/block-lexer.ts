@@ -22,7 +22,10 @@
  * items ran out of memory). So an inline run (a paragraph's, heading's, item's or cell's text) that is too long or
  * holds too many delimiters shows as written; the text from a line nested too deep to its end shows as written; and
  * one update formats inline runs for at most `sliceMs`, leaving the rest as written until `resume()` formats them
- * in a later task. The open block is repaired only within the inline limits (remend is quadratic in brackets). A block shown as written because of a limit is `limited`; one waiting for a slice is `pending`.
+ * in a later task. While streaming, the runs of the blocks lexed again at every update are formatted once: a run
+ * of the last update with the same text (and the same link definitions) is taken as it was formatted, and the runs
+ * of the open block, the one growing, are always formatted in the update, so a block never shows its markup for a
+ * moment on a busy machine. The open block is repaired only within the inline limits (remend is quadratic in brackets). A block shown as written because of a limit is `limited`; one waiting for a slice is `pending`.
  */
 import { Lexer, type MarkedOptions, type Token } from "marked";
 import remend from "remend";
@@ -73,6 +76,9 @@ const options: MarkedOptions = { gfm: true, breaks: false };
 
 /** A token pi-markdown's renderer shows as its `raw` text, as written (an unknown type: render.ts's default). */
 const asWritten = (text: string): Token => ({ type: "as-written", raw: text }) as unknown as Token;
+
+/** What a run's formatting depends on besides its text: the link definitions of its lexer. */
+const runKey = (job: InlineJob) => `${Object.keys(job.lexer.tokens.links ?? {}).join("\n")}\u0000${job.src}`;
 
 /** One inline run marked queued and this lexer has not formatted yet, with the lexer (and its links) it belongs to. */
 interface InlineJob {
@@ -229,6 +235,9 @@ export class BlockLexer {
   /** Inline runs left for a later slice, by the top-level token they are in: of final blocks, and of the rest. */
   #pendingFinal = new Map<Token, InlineJob[]>();
   #pendingRest = new Map<Token, InlineJob[]>();
+  /** The runs of the last update's rest as formatted, by `runKey`; and this update's, as they are formatted. */
+  #formatted = new Map<string, Token[]>();
+  #formatting = new Map<string, Token[]>();
 
   /** How many characters the last update lexed (for tests and benchmarks: it stays small while a long text streams). */
   lexedLength = 0;
@@ -314,7 +323,9 @@ export class BlockLexer {
     for (const pending of [this.#pendingFinal, this.#pendingRest]) {
       for (const [token, jobs] of pending) {
         while (jobs.length > 0 && (first || performance.now() < deadline)) {
-          formatRun(jobs.shift()!);
+          const job = jobs.shift()!;
+          formatRun(job);
+          if (pending === this.#pendingRest) this.#formatted.set(runKey(job), job.tokens);
           first = false;
           changed.add(token);
         }
@@ -340,14 +351,37 @@ export class BlockLexer {
     this.#pendingFinal = new Map();
   }
 
-  /** Formats the runs of `tokens` until `deadline`; the others wait in `pending`. */
-  #format(lexed: Lexed, tokens: readonly Token[], deadline: number, pending: Map<Token, InlineJob[]>): void {
+  /**
+   * Formats the runs of `tokens`: those formatted at the last update as they were, the others until `deadline` (and
+   * those of `open`, the growing block, whatever the time); the others wait in `pending`. The rest's are kept for the
+   * next update.
+   */
+  #format(
+    lexed: Lexed,
+    tokens: readonly Token[],
+    deadline: number,
+    pending: Map<Token, InlineJob[]>,
+    open?: Token,
+  ): void {
     for (const token of tokens) {
       const runs = lexed.runs.get(token);
       if (!runs) continue;
-      let at = 0;
-      while (at < runs.length && performance.now() < deadline) formatRun(runs[at++]!);
-      if (at < runs.length) pending.set(token, runs.slice(at));
+      const waiting: InlineJob[] = [];
+      for (const job of runs) {
+        const key = runKey(job);
+        const formatted = this.#formatted.get(key);
+        if (formatted) {
+          job.tokens.length = 0;
+          job.tokens.push(...formatted);
+        } else if (token === open || performance.now() < deadline) {
+          formatRun(job);
+        } else {
+          waiting.push(job);
+          continue;
+        }
+        if (pending === this.#pendingRest) this.#formatting.set(key, job.tokens);
+      }
+      if (waiting.length > 0) pending.set(token, waiting);
     }
   }
 
@@ -377,7 +411,11 @@ export class BlockLexer {
       tokens = shown.tokens;
     }
     this.#pendingRest = new Map();
-    this.#format(shown, tokens, deadline, this.#pendingRest);
+    this.#formatting = new Map();
+    let open: Token | undefined;
+    for (let i = tokens.length - 1; streaming && i >= 0 && !open; i--) if (shown.runs.has(tokens[i]!)) open = tokens[i];
+    this.#format(shown, tokens, deadline, this.#pendingRest, open);
+    this.#formatted = this.#formatting;
     let last = tokens.length - 1;
     while (last > 0 && tokens[last]?.type === "space") last--;
     const blocks = {
