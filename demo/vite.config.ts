@@ -25,6 +25,9 @@ export const sourceResolve = {
 export default defineConfig({
   root: fileURLToPath(new URL(".", import.meta.url)),
   resolve: sourceResolve,
+  // The highlighter's worker too: Vite's scan of the page does not follow a worker, so lowlight was found at run
+  // time, and its optimization reloaded the page in the middle of the first answer with a code block (once a cache).
+  optimizeDeps: { entries: ["index.html", pkg("elements/src/elements/code-block/highlight-worker.ts")] },
   server: { host: "127.0.0.1", strictPort: false },
   build: { target: "es2022" },
 });
