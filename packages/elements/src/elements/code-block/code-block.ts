@@ -3,6 +3,7 @@ import { guard } from "lit/directives/guard.js";
 import { repeat } from "lit/directives/repeat.js";
 import { PiElement } from "../../base/pi-element.js";
 import { localizeIn } from "../../i18n/localize.js";
+import { afterNextFrame } from "../../internal/after-frame.js";
 import { chunkLines, nodeCount } from "./chunks.js";
 import { styles } from "./code-block.styles.js";
 import { type Highlighted, highlightOffThread, type Root } from "./highlighter.js";
@@ -248,13 +249,11 @@ export class PiCodeBlock extends PiElement {
     if (this.#treesShown >= trees.length || this.#showing) return;
     // A task after the next frame, so the page paints and answers input between two.
     this.#showing = new Promise((resolve) =>
-      requestAnimationFrame(() =>
-        setTimeout(() => {
-          this.#showing = undefined;
-          this.#showTrees();
-          resolve();
-        }),
-      ),
+      afterNextFrame(() => {
+        this.#showing = undefined;
+        this.#showTrees();
+        resolve();
+      }),
     );
   }
 

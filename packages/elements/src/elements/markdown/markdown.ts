@@ -2,6 +2,7 @@ import { html, nothing, type PropertyValues, type TemplateResult } from "lit";
 import { guard } from "lit/directives/guard.js";
 import { PiElement } from "../../base/pi-element.js";
 import { localizeIn, nearestLang } from "../../i18n/localize.js";
+import { afterNextFrame } from "../../internal/after-frame.js";
 import { type Block, BlockLexer, type Blocks, MARKDOWN_LIMITS, type MarkdownLimits, NO_LIMITS } from "./block-lexer.js";
 import { styles } from "./markdown.styles.js";
 import { block, type RenderContext } from "./render.js";
@@ -85,8 +86,8 @@ export class PiMarkdown extends PiElement {
   readonly #lexer = new BlockLexer();
   /** The person asked to format everything ("Format it"). */
   #unlimited = false;
-  /** The frame, then the task, of the next slice of inline formatting; and who waits for it. */
-  #slice: { frame?: number; task?: ReturnType<typeof setTimeout> } = {};
+  /** Cancels the next slice of inline formatting, when one is scheduled; and who waits for it. */
+  #cancelSlice: (() => void) | undefined;
   #sliceWaiters: (() => void)[] = [];
   #blocks: Blocks = { final: [], rest: [] };
   /**
@@ -116,9 +117,8 @@ export class PiMarkdown extends PiElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    if (this.#slice.frame !== undefined) cancelAnimationFrame(this.#slice.frame);
-    clearTimeout(this.#slice.task);
-    this.#slice = {};
+    this.#cancelSlice?.();
+    this.#cancelSlice = undefined;
     this.#releaseSliceWaiters();
   }
 
@@ -150,19 +150,16 @@ export class PiMarkdown extends PiElement {
 
   /** The next slice of inline formatting, in a task after the next frame (so a frame is painted between slices). */
   #scheduleSlice(): void {
-    if (this.#slice.frame !== undefined || this.#slice.task !== undefined) return;
-    this.#slice.frame = requestAnimationFrame(() => {
-      this.#slice.frame = undefined;
-      this.#slice.task = setTimeout(() => {
-        this.#slice.task = undefined;
-        const blocks = this.#lexer.resume();
-        if (blocks) {
-          this.#blocks = blocks;
-          this.#group(blocks.final);
-          this.requestUpdate();
-        } else if (this.#lexer.pending) this.#scheduleSlice();
-        this.#releaseSliceWaiters();
-      });
+    if (this.#cancelSlice) return;
+    this.#cancelSlice = afterNextFrame(() => {
+      this.#cancelSlice = undefined;
+      const blocks = this.#lexer.resume();
+      if (blocks) {
+        this.#blocks = blocks;
+        this.#group(blocks.final);
+        this.requestUpdate();
+      } else if (this.#lexer.pending) this.#scheduleSlice();
+      this.#releaseSliceWaiters();
     });
   }
 

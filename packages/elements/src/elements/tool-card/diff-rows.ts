@@ -13,6 +13,7 @@
  */
 import { html, type TemplateResult } from "lit";
 import { guard } from "lit/directives/guard.js";
+import { afterNextFrame } from "../../internal/after-frame.js";
 import type { DiffRow } from "./edit-diff.js";
 import type { ToolRenderContext } from "./registry.js";
 
@@ -76,16 +77,14 @@ export function diffRows(rows: readonly DiffRow[], context: ToolRenderContext): 
   }
   if (k < count) {
     drawing.next ??= new Promise((resolve) =>
-      requestAnimationFrame(() =>
-        setTimeout(() => {
-          // The first row has been laid out by now: its sign column is 1.5ch wide, its number and text columns the rest.
-          const [sign, number, text] = card.shadowRoot?.querySelector('[part~="diff-line"]')?.children ?? [];
-          drawing.columns ||= Math.floor((1.5 * (width(number) + width(text))) / width(sign)) || undefined;
-          drawing.next = undefined;
-          context.requestUpdate();
-          resolve();
-        }),
-      ),
+      afterNextFrame(() => {
+        // The first row has been laid out by now: its sign column is 1.5ch wide, its number and text columns the rest.
+        const [sign, number, text] = card.shadowRoot?.querySelector('[part~="diff-line"]')?.children ?? [];
+        drawing.columns ||= Math.floor((1.5 * (width(number) + width(text))) / width(sign)) || undefined;
+        drawing.next = undefined;
+        context.requestUpdate();
+        resolve();
+      }),
     );
   }
   // A group is drawn again only when its rows are others than last time (a guard on the array it was drawn with).

@@ -24,6 +24,8 @@
  * again.
  */
 
+import { afterNextFrame } from "../../internal/after-frame.js";
+
 export type DiffRowKind = "added" | "removed" | "context" | "other";
 
 export interface DiffRow {
@@ -111,25 +113,23 @@ function keep(key: string, marks: Marks | null): Marks | null {
 function scheduleSlice(): void {
   if (sliceScheduled) return;
   sliceScheduled = true;
-  requestAnimationFrame(() =>
-    setTimeout(() => {
-      sliceScheduled = false;
-      const deadline = performance.now() + WORD_DIFF_SLICE_MS;
-      // The pairs waiting as the slice starts: one put back (out of time, or timed out) waits for the next slice.
-      for (const [key, [removed, added]] of [...waitingPairs]) {
-        if (performance.now() >= deadline) break;
-        waitingPairs.delete(key);
-        marksOf(removed, added, deadline);
-      }
-      if (waitingPairs.size > 0) {
-        scheduleSlice();
-        return;
-      }
-      const cards = [...waitingCards];
-      waitingCards.clear();
-      for (const card of cards) card();
-    }),
-  );
+  afterNextFrame(() => {
+    sliceScheduled = false;
+    const deadline = performance.now() + WORD_DIFF_SLICE_MS;
+    // The pairs waiting as the slice starts: one put back (out of time, or timed out) waits for the next slice.
+    for (const [key, [removed, added]] of [...waitingPairs]) {
+      if (performance.now() >= deadline) break;
+      waitingPairs.delete(key);
+      marksOf(removed, added, deadline);
+    }
+    if (waitingPairs.size > 0) {
+      scheduleSlice();
+      return;
+    }
+    const cards = [...waitingCards];
+    waitingCards.clear();
+    for (const card of cards) card();
+  });
 }
 /** "loading" once asked for, "failed" if the module could not be had (the rows then stay unmarked). */
 let state: "idle" | "loading" | "failed" = "idle";
