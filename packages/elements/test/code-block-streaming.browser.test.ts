@@ -4,7 +4,7 @@
  * coloured again soon after, and at once when the stream ends.
  */
 import { expect, fixture, html, waitUntil } from "@open-wc/testing";
-import { type PiCodeBlock, STREAMING_HIGHLIGHT_LENGTH } from "../src/elements/code-block/code-block.js";
+import { CODE_BLOCK_LIMITS, type PiCodeBlock } from "../src/elements/code-block/code-block.js";
 import "../src/elements/code-block/define.js";
 
 const codeOf = (el: PiCodeBlock) => el.shadowRoot!.querySelector("code")!;
@@ -23,7 +23,7 @@ describe("pi-code-block while streaming", () => {
 
   it("a long block keeps its colours, shows the new text plain after them, and is coloured whole soon after", async () => {
     let code = "";
-    for (let n = 0; code.length <= STREAMING_HIGHLIGHT_LENGTH; n++) code += line(n);
+    for (let n = 0; code.length <= CODE_BLOCK_LIMITS.streamingHighlightChars; n++) code += line(n);
     const el = await fixture<PiCodeBlock>(html`<pi-code-block language="ts" streaming .code=${code}></pi-code-block>`);
     await waitUntil(() => el.highlighted, "highlighted");
     const spans = codeOf(el).querySelectorAll("span").length;
@@ -44,7 +44,7 @@ describe("pi-code-block while streaming", () => {
 
   it("the end of the stream highlights the whole block at once", async () => {
     let code = "";
-    for (let n = 0; code.length <= STREAMING_HIGHLIGHT_LENGTH; n++) code += line(n);
+    for (let n = 0; code.length <= CODE_BLOCK_LIMITS.streamingHighlightChars; n++) code += line(n);
     const el = await fixture<PiCodeBlock>(html`<pi-code-block language="ts" streaming .code=${code}></pi-code-block>`);
     await waitUntil(() => el.highlighted, "highlighted");
     el.code = code + line(2000);

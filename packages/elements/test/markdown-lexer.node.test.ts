@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { Lexer } from "marked";
+import { Lexer, type Token } from "marked";
 import {
   BlockLexer,
   type Blocks,
@@ -228,8 +228,55 @@ describe("BlockLexer's limits", () => {
     }
   });
 
+  it("cuts a table past tableRows after its last row kept, the rest as written, also in a quote or a list", () => {
+    const rows = (from: number, count: number) =>
+      Array.from({ length: count }, (_, i) => `| ${from + i} | *${from + i}* |\n`).join("");
+    const table = `| n | em |\n|---|---|\n${rows(0, 5)}`;
+    const limits: MarkdownLimits = { ...NO_LIMITS, tableRows: 3 };
+    for (const streaming of [false, true]) {
+      const blocks = all(new BlockLexer(limits).update(`Before\n\n${table}\nAfter\n`, streaming));
+      const types = blocks.map((block) => block.token.type);
+      assert.deepEqual(types.slice(0, 4), ["paragraph", "space", "table", "as-written"], String(streaming));
+      const cut = blocks[2]!.token as unknown as { rows: unknown[]; raw: string };
+      assert.equal(cut.rows.length, 3);
+      assert.equal(cut.raw, `| n | em |\n|---|---|\n${rows(0, 3)}`);
+      assert.equal(cut.raw + blocks[3]!.token.raw, table.trimEnd(), "the two parts are the table as written");
+      // The note goes after the rest as written; the rows kept are formatted as marked formats them.
+      assert.deepEqual(
+        blocks.map((block) => block.limited === true),
+        blocks.map((_, i) => i === 3),
+      );
+      assert.deepEqual(
+        JSON.parse(JSON.stringify(cut.rows)),
+        JSON.parse(JSON.stringify((full(table)[0] as { rows: unknown[] }).rows.slice(0, 3))),
+      );
+    }
+    // A table of exactly tableRows rows is whole; one in a quote or a list item is cut there, the rest after it.
+    assert.ok(
+      !all(new BlockLexer(limits).update(`| a |\n|---|\n${"| 1 |\n".repeat(3)}`, false)).some((b) => b.limited),
+    );
+    for (const text of [`> ${table.split("\n").join("\n> ")}`, `- item\n\n  ${table.split("\n").join("\n  ")}`]) {
+      const [block] = all(new BlockLexer(limits).update(text, false));
+      assert.equal(block?.limited, true, text);
+      // The container's blocks: the table of three rows, then the rows cut, as written.
+      const token = block?.token as unknown as { tokens?: Token[]; items?: { tokens: Token[] }[] };
+      const inside = token.tokens ?? token.items?.[0]?.tokens ?? [];
+      const at = inside.findIndex((t) => t.type === "table");
+      assert.equal((inside[at] as unknown as { rows: unknown[] }).rows.length, 3, text);
+      assert.equal(inside[at + 1]?.type, "as-written", text);
+      assert.match(inside[at + 1]?.raw ?? "", /^\| 3 \| \*3\* \|\n\| 4 \| \*4\* \|/, text);
+    }
+    // Under the defaults a table of 2,000 rows keeps 200 of them formatted.
+    const text = `| a |\n|---|\n${"| 1 |\n".repeat(2_000)}`;
+    const big = all(new BlockLexer().update(text, false));
+    assert.equal((big[0]!.token as unknown as { rows: unknown[] }).rows.length, MARKDOWN_LIMITS.tableRows);
+    assert.equal(big[0]!.token.raw + big[1]!.token.raw, text);
+    assert.equal(big[1]!.token.raw.split("| 1 |").length - 1, 1_800);
+  });
+
   it("keeps every character of any text, whatever the limits cut (generated)", () => {
     const pieces = ["_a", "*", "[", "]", "`", "<", "~", "- ", "  ", "> ", "\n", "\n\n", "```\n", "word ", "\t"];
+    pieces.push("| a | b |\n|---|---|\n", "| 1 | 2 |\n");
     fc.assert(
       fc.property(
         fc.array(fc.constantFrom(...pieces), { maxLength: 200 }),
@@ -237,6 +284,7 @@ describe("BlockLexer's limits", () => {
           inlineChars: fc.integer({ min: 1, max: 100 }),
           inlineDelimiters: fc.integer({ min: 0, max: 20 }),
           nestingColumns: fc.integer({ min: 1, max: 16 }),
+          tableRows: fc.integer({ min: 0, max: 4 }),
           sliceMs: fc.constantFrom(0, Number.POSITIVE_INFINITY),
         }),
         fc.boolean(),

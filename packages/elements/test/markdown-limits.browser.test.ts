@@ -54,4 +54,23 @@ describe("pi-markdown's limits", () => {
     expect($$(el, "em").map((em) => em.textContent)).to.deep.equal(["normal"]);
     expect($$(el, '[part~="limit-note"]')).to.have.length(1);
   });
+
+  it("draws a table's first 200 rows as a table, the rest as written, and all of it when the person asks", async () => {
+    const rows = Array.from({ length: 2_000 }, (_, i) => `| ${i} | *row ${i}* |`).join("\n");
+    const el = await fixture<PiMarkdown>(
+      html`<pi-markdown .text=${`| n | what |\n|---|---|\n${rows}\n\nAfter.`}></pi-markdown>`,
+    );
+    expect($$(el, "tbody tr")).to.have.length(200);
+    expect($$(el, "tbody tr")[199]!.textContent).to.contain("row 199");
+    const raw = $$(el, '[part~="raw"]');
+    expect(raw).to.have.length(1);
+    expect(raw[0]!.textContent!.startsWith("| 200 | *row 200* |"), "the rows cut follow as written").to.equal(true);
+    expect(raw[0]!.textContent!.endsWith("| 1999 | *row 1999* |")).to.equal(true);
+    expect($$(el, '[part~="limit-note"]')).to.have.length(1);
+    expect($$(el, "p:not([part])").at(-1)!.textContent).to.equal("After.");
+    $$(el, '[part~="format-anyway"]')[0]!.click();
+    await el.updateComplete;
+    expect($$(el, "tbody tr")).to.have.length(2_000);
+    expect($$(el, '[part~="raw"], [part~="limit-note"]')).to.have.length(0);
+  });
 });

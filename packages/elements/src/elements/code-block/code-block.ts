@@ -6,22 +6,34 @@ import { localizeIn } from "../../i18n/localize.js";
 import { afterNextFrame } from "../../internal/after-frame.js";
 import { chunkLines, nodeCount } from "./chunks.js";
 import { styles } from "./code-block.styles.js";
-import { type Highlighted, highlightOffThread, type Root } from "./highlighter.js";
+import { HIGHLIGHT_TIMEOUT_MS, type Highlighted, highlightOffThread, type Root } from "./highlighter.js";
 import { type CodeBlockStringKey, codeBlockStrings } from "./strings.js";
 
-/**
- * Code longer than this is not highlighted (a megabyte would keep the worker busy for seconds): given whole, it shows
- * plain; grown past it while streaming, the colours it had stay and the rest shows plain.
- */
-export const MAX_HIGHLIGHT_LENGTH = 100_000;
+/** What pi-code-block highlights (its `limits`). Each can be `Infinity`. */
+export interface CodeBlockLimits {
+  /**
+   * Code longer than this many characters is not highlighted (a megabyte would keep the worker busy for seconds):
+   * given whole, it shows plain; grown past it while streaming, the colours it had stay and the rest shows plain.
+   */
+  readonly highlightChars: number;
+  /** How long (ms) one highlight may take in the worker before it is stopped and the code stays plain. */
+  readonly highlightMs: number;
+  /**
+   * While streaming, code longer than this is not highlighted again on every change: the part highlighted last
+   * stays as it is, what arrived since shows plain after it, and the whole is highlighted again at most every
+   * STREAMING_HIGHLIGHT_MS (or ten times as long as the last highlight took, up to a second). Highlighting is a pass
+   * over the whole code, so at 100 updates a second a long block would otherwise cost more with every line.
+   */
+  readonly streamingHighlightChars: number;
+}
 
-/**
- * While streaming, code longer than this is not highlighted again on every change: the part highlighted last stays
- * as it is, what arrived since shows plain after it, and the whole is highlighted again at most every
- * STREAMING_HIGHLIGHT_MS (or ten times as long as the last highlight took, up to a second). Highlighting is a pass
- * over the whole code, so at 100 updates a second a long block would otherwise cost more with every line.
- */
-export const STREAMING_HIGHLIGHT_LENGTH = 2_000;
+/** The defaults: 100 KB of ordinary code highlights in well under a second; the 2 s are for a slow machine. */
+export const CODE_BLOCK_LIMITS: CodeBlockLimits = Object.freeze({
+  highlightChars: 100_000,
+  highlightMs: HIGHLIGHT_TIMEOUT_MS,
+  streamingHighlightChars: 2_000,
+});
+
 const STREAMING_HIGHLIGHT_MS = 150;
 
 /**
@@ -55,7 +67,8 @@ function renderTree(nodes: readonly Node[]): unknown[] {
  * never shows unhighlighted text again once coloured. Only while `streaming`, a block longer than 2,000 characters is
  * highlighted again at most every 150 ms. Code without a language, in a language the highlighter does not know, longer
  * than 100,000 characters (one that grew past it keeps the colours it had), or whose highlighting took longer than 2
- * seconds (the worker is then stopped: a page never waits on it) stays plain. `updateComplete` waits for the highlight
+ * seconds (the worker is then stopped: a page never waits on it) stays plain; `limits` changes those three bounds
+ * (`CodeBlockLimits`). `updateComplete` waits for the highlight
  * in flight and its rendering. Colours are classes in the element's stylesheet (no style attributes), so it works
  * under a strict CSP.
  *
@@ -85,6 +98,7 @@ export class PiCodeBlock extends PiElement {
     code: { attribute: false },
     language: { type: String, reflect: true },
     streaming: { type: Boolean, reflect: true },
+    limits: { attribute: false },
     _copyState: { state: true },
   };
 
@@ -94,6 +108,12 @@ export class PiCodeBlock extends PiElement {
   declare language: string;
   /** The code is still growing (a message streaming): the code region is marked busy. */
   declare streaming: boolean;
+  /**
+   * Changes to what is highlighted (`CodeBlockLimits`: `highlightChars`, `highlightMs`, `streamingHighlightChars`;
+   * each may be `Infinity`), over the defaults (`CODE_BLOCK_LIMITS`).
+   * @default undefined
+   */
+  declare limits: Partial<CodeBlockLimits> | undefined;
   declare _copyState: "idle" | "copied" | "failed";
 
   /** The code cut into chunks of lines (chunks.ts), cut again only from where it changed. */
@@ -157,14 +177,25 @@ export class PiCodeBlock extends PiElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has("code")) this.#chunks = chunkLines(String(this.code ?? ""), this.#chunks);
-    if (changed.has("code") || changed.has("language") || changed.has("streaming")) this.#highlight();
+    if (changed.has("limits")) {
+      // Other limits may allow what was stopped or left plain: ask again.
+      this.#stopped = undefined;
+      this.#answered = undefined;
+    }
+    if (changed.has("code") || changed.has("language") || changed.has("streaming") || changed.has("limits"))
+      this.#highlight();
+  }
+
+  #limitsNow(): CodeBlockLimits {
+    return this.limits ? { ...CODE_BLOCK_LIMITS, ...this.limits } : CODE_BLOCK_LIMITS;
   }
 
   /** Asks for the code on display to be highlighted, now or (a long block streaming) a little later. */
   #highlight(): void {
     const code = String(this.code ?? "");
     const language = String(this.language ?? "").trim();
-    if (language === "" || code.length > MAX_HIGHLIGHT_LENGTH) {
+    const limits = this.#limitsNow();
+    if (language === "" || code.length > limits.highlightChars) {
       // The colours of a block that grew past the length stay (taking them away would render it all again).
       const last = this.#highlighted;
       if (language === "" || last?.language !== language || !code.startsWith(last.code)) this.#highlighted = undefined;
@@ -181,7 +212,7 @@ export class PiCodeBlock extends PiElement {
     if (
       this.streaming &&
       last?.language === language &&
-      code.length > STREAMING_HIGHLIGHT_LENGTH &&
+      code.length > limits.streamingHighlightChars &&
       code.startsWith(last.code)
     ) {
       this.#highlightTimer ??= setTimeout(
@@ -203,7 +234,7 @@ export class PiCodeBlock extends PiElement {
     const language = String(this.language ?? "").trim();
     const texts = this.#chunks;
     const start = performance.now();
-    this.#inFlight = highlightOffThread(code, language).then((result: Highlighted) => {
+    this.#inFlight = highlightOffThread(code, language, this.#limitsNow().highlightMs).then((result: Highlighted) => {
       this.#highlightMs = performance.now() - start;
       this.#inFlight = undefined;
       this.#answered = { code, language };

@@ -1,6 +1,6 @@
-import { PiCodeBlock } from "./code-block.js";
+import { CODE_BLOCK_LIMITS, type CodeBlockLimits, PiCodeBlock } from "./code-block.js";
 
-export { PiCodeBlock };
+export { CODE_BLOCK_LIMITS, type CodeBlockLimits, PiCodeBlock };
 
 if (!customElements.get("pi-code-block")) customElements.define("pi-code-block", PiCodeBlock);
 

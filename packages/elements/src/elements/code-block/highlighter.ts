@@ -1,7 +1,8 @@
 /**
  * Highlighting off the main thread. lowlight (highlight.ts) runs in a module worker (highlight-worker.ts), started by
  * the first code block with a language and shared by every code block of the page: a page without code starts none.
- * The worker highlights one code at a time; one that takes longer than `HIGHLIGHT_TIMEOUT_MS` (from when the worker
+ * The worker highlights one code at a time; one that takes longer than its time (`HIGHLIGHT_TIMEOUT_MS` unless the
+ * code block's limits say otherwise; from when the worker
  * has loaded and the code is its turn) is stopped (the worker is ended, and a new one takes the next code) and its code
  * stays plain, as does all code when no worker can be
  * started (a Content-Security-Policy without `worker-src 'self'` or a `script-src` that allows the page's own files;
@@ -11,7 +12,7 @@ import type { Root } from "./highlight.js";
 
 export type { Root };
 
-/** How long one highlight may take in the worker before it is stopped. */
+/** How long one highlight may take in the worker before it is stopped, unless the caller gives another time. */
 export const HIGHLIGHT_TIMEOUT_MS = 2_000;
 /** A bound on the worker's start (its modules loading), against a worker that never starts: then no highlighting. */
 const START_TIMEOUT_MS = 60_000;
@@ -26,6 +27,8 @@ interface Job {
   id: number;
   code: string;
   language: string;
+  /** How long it may take (ms; `Infinity` for no bound). */
+  timeoutMs: number;
   /** The chunks of its tree that have arrived (one message each). */
   chunks: Root[];
   resolve(result: Highlighted): void;
@@ -41,11 +44,18 @@ const queue: Job[] = [];
 let current: { job: Job; timer: ReturnType<typeof setTimeout> | undefined } | undefined;
 let nextId = 1;
 
-/** Highlights `code` in `language` in the worker; plain (`chunks` undefined) where there is none. */
-export function highlightOffThread(code: string, language: string): Promise<Highlighted> {
+/**
+ * Highlights `code` in `language` in the worker, stopped after `timeoutMs` (`Infinity`: never); plain (`chunks`
+ * undefined) where there is no worker.
+ */
+export function highlightOffThread(
+  code: string,
+  language: string,
+  timeoutMs = HIGHLIGHT_TIMEOUT_MS,
+): Promise<Highlighted> {
   if (unavailable) return Promise.resolve({ chunks: undefined });
   return new Promise((resolve) => {
-    queue.push({ id: nextId++, code, language, chunks: [], resolve });
+    queue.push({ id: nextId++, code, language, timeoutMs, chunks: [], resolve });
     next();
   });
 }
@@ -87,7 +97,9 @@ function start(): Worker | undefined {
 }
 
 /** The bound on `job`, once the worker has loaded: past it, the worker is stopped and the job's code stays plain. */
-function bound(job: Job): ReturnType<typeof setTimeout> {
+function bound(job: Job): ReturnType<typeof setTimeout> | undefined {
+  // setTimeout takes at most 2^31 - 1 ms (longer fires at once): past that, no bound.
+  if (!(job.timeoutMs <= 2_147_483_647)) return undefined;
   const running = worker;
   return setTimeout(() => {
     // Stopped: the only way to end a highlight that runs on is to end its worker.
@@ -96,7 +108,7 @@ function bound(job: Job): ReturnType<typeof setTimeout> {
     current = undefined;
     job.resolve({ timedOut: true });
     next();
-  }, HIGHLIGHT_TIMEOUT_MS);
+  }, job.timeoutMs);
 }
 
 function next(): void {

@@ -27,7 +27,7 @@
  * of the open block, the one growing, are always formatted in the update, so a block never shows its markup for a
  * moment on a busy machine. The open block is repaired only within the inline limits (remend is quadratic in brackets). A block shown as written because of a limit is `limited`; one waiting for a slice is `pending`.
  */
-import { Lexer, type MarkedOptions, type Token } from "marked";
+import { Lexer, type MarkedOptions, type Token, type Tokens } from "marked";
 import remend from "remend";
 
 /** A block ready to render: marked's token, and whether it is the still-growing last block of a streaming text. */
@@ -49,18 +49,22 @@ export interface MarkdownLimits {
   readonly inlineDelimiters: number;
   /** From a line whose leading spaces, tabs and `>` reach this many columns (outside a code fence), as written. */
   readonly nestingColumns: number;
+  /** A table's rows past this many show as written after it (a browser lays a table out whole, every row at once). */
+  readonly tableRows: number;
   /** How long (ms) one update formats inline runs; the rest wait for `resume()`. */
   readonly sliceMs: number;
 }
 
 /**
  * The defaults, chosen on the measured costs (bench/hostile.ts): 1,000 delimiters lex in about 6 ms in Node (2,000 in
- * 23 ms: quadratic); 64 columns is 32 levels of two-space lists, twice what pi-markdown draws (MAX_DEPTH).
+ * 23 ms: quadratic); 64 columns is 32 levels of two-space lists, twice what pi-markdown draws (MAX_DEPTH); a table
+ * of 2,000 rows took about 340 ms to render, style and lay out in Chromium, one of 200 about a tenth of it.
  */
 export const MARKDOWN_LIMITS: MarkdownLimits = Object.freeze({
   inlineChars: 20_000,
   inlineDelimiters: 1_000,
   nestingColumns: 64,
+  tableRows: 200,
   sliceMs: 8,
 });
 
@@ -69,6 +73,7 @@ export const NO_LIMITS: MarkdownLimits = Object.freeze({
   inlineChars: Number.POSITIVE_INFINITY,
   inlineDelimiters: Number.POSITIVE_INFINITY,
   nestingColumns: Number.POSITIVE_INFINITY,
+  tableRows: Number.POSITIVE_INFINITY,
   sliceMs: Number.POSITIVE_INFINITY,
 });
 
@@ -136,6 +141,34 @@ function deepLine(text: string, columns: number): number {
   return -1;
 }
 
+/**
+ * `tokens` with every table past `rows` rows cut after its last row kept (in quotes and list items too): the lines of
+ * the rest follow it as written. The raws of the two parts add up to the table's. Whether any was cut.
+ */
+function cutTables(tokens: Token[], rows: number): boolean {
+  let cut = false;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (token.type === "blockquote" || token.type === "list_item") {
+      if (cutTables((token as Tokens.Blockquote).tokens, rows)) cut = true;
+    } else if (token.type === "list") {
+      for (const item of (token as Tokens.List).items) if (cutTables(item.tokens, rows)) cut = true;
+    } else if (token.type === "table" && (token as Tokens.Table).rows.length > rows) {
+      const table = token as Tokens.Table;
+      // One line a row, after the header's line and the delimiter's.
+      const kept = `${table.raw.split("\n", 2 + rows).join("\n")}\n`;
+      if (kept.length >= table.raw.length) continue;
+      const rest = table.raw.slice(kept.length);
+      table.rows = table.rows.slice(0, rows);
+      table.raw = kept;
+      tokens.splice(i + 1, 0, asWritten(rest));
+      i++;
+      cut = true;
+    }
+  }
+  return cut;
+}
+
 /** Every array of inline tokens under `token` (a paragraph's, an item's text, a table's cells), for `found`. */
 function collectRuns(token: object, top: Token, found: Map<Token[], Token>): void {
   for (const [key, value] of Object.entries(token)) {
@@ -167,6 +200,17 @@ function lexBlocks(text: string, limits: MarkdownLimits): Lexed {
     return lexed;
   }
   lexed.tokens = [...lexer.tokens];
+  if (Number.isFinite(limits.tableRows)) {
+    for (let i = 0; i < lexed.tokens.length; i++) {
+      const token = lexed.tokens[i]!;
+      const one = [token];
+      if (!cutTables(one, limits.tableRows)) continue;
+      // A top-level table is two blocks now, and the one limited (its note after it) is the part as written.
+      lexed.tokens.splice(i, 1, ...one);
+      lexed.limited.add(token.type === "table" ? one[1]! : token);
+      i += one.length - 1;
+    }
+  }
   if (deep !== -1) {
     const token = asWritten(text.slice(deep));
     lexed.tokens.push(token);

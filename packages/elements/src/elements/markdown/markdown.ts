@@ -3,6 +3,7 @@ import { guard } from "lit/directives/guard.js";
 import { PiElement } from "../../base/pi-element.js";
 import { localizeIn, nearestLang } from "../../i18n/localize.js";
 import { afterNextFrame } from "../../internal/after-frame.js";
+import type { CodeBlockLimits } from "../code-block/code-block.js";
 import { type Block, BlockLexer, type Blocks, MARKDOWN_LIMITS, type MarkdownLimits, NO_LIMITS } from "./block-lexer.js";
 import { styles } from "./markdown.styles.js";
 import { block, type RenderContext } from "./render.js";
@@ -78,12 +79,16 @@ export class PiMarkdown extends PiElement {
   declare images: "allow" | "link" | undefined;
   /**
    * Changes to the limits on what is formatted (`MarkdownLimits`: `inlineChars`, `inlineDelimiters`,
-   * `nestingColumns`, `sliceMs`; each may be `Infinity`), over the defaults (`MARKDOWN_LIMITS`).
+   * `nestingColumns`, `tableRows`, `sliceMs`), over the defaults (`MARKDOWN_LIMITS`), and on what its code blocks
+   * highlight (pi-code-block's `CodeBlockLimits`: `highlightChars`, `highlightMs`, `streamingHighlightChars`); each may
+   * be `Infinity`. "Format it" lifts the Markdown limits, not the code blocks'.
    * @default undefined
    */
-  declare limits: Partial<MarkdownLimits> | undefined;
+  declare limits: Partial<MarkdownLimits & CodeBlockLimits> | undefined;
 
   readonly #lexer = new BlockLexer();
+  /** The code blocks' part of `limits` (one object until `limits` changes, so a render does not highlight again). */
+  #codeLimits: Partial<CodeBlockLimits> | undefined;
   /** The person asked to format everything ("Format it"). */
   #unlimited = false;
   /** Cancels the next slice of inline formatting, when one is scheduled; and who waits for it. */
@@ -104,7 +109,13 @@ export class PiMarkdown extends PiElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has("limits")) this.#lexer.limits = this.#limitsNow();
+    if (changed.has("limits")) {
+      this.#lexer.limits = this.#limitsNow();
+      const { highlightChars, highlightMs, streamingHighlightChars } = this.limits ?? {};
+      const code = { highlightChars, highlightMs, streamingHighlightChars };
+      for (const key of Object.keys(code) as (keyof CodeBlockLimits)[]) if (code[key] === undefined) delete code[key];
+      this.#codeLimits = Object.keys(code).length > 0 ? code : undefined;
+    }
     if (changed.has("text") || changed.has("streaming") || changed.has("limits")) {
       this.#blocks = this.#lexer.update(String(this.text ?? ""), this.streaming === true);
       this.#group(this.#blocks.final);
@@ -192,7 +203,7 @@ export class PiMarkdown extends PiElement {
     const loadImages = this.images === "allow";
     // The language the strings were looked up in (a change of it draws every block again).
     const lang = nearestLang(this);
-    const closed: RenderContext = { t: this.#t, loadImages, open: false };
+    const closed: RenderContext = { t: this.#t, loadImages, open: false, codeLimits: this.#codeLimits };
     const open: RenderContext = { ...closed, open: true };
     // A block is drawn again only when its token changed: a final block never is. Blocks are drawn in groups of
     // GROUP by their index in the text, so a block keeps its place (and its DOM) when it becomes final, and a group

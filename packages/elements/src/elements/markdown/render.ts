@@ -4,6 +4,7 @@
  */
 import { html, nothing, type TemplateResult } from "lit";
 import type { Token, Tokens } from "marked";
+import type { CodeBlockLimits } from "../code-block/code-block.js";
 import { decodeReferences, imageSrc, linkHref } from "./safe-url.js";
 import type { MarkdownStringKey } from "./strings.js";
 
@@ -16,6 +17,8 @@ export interface RenderContext {
   readonly loadImages: boolean;
   /** The block is still streaming (a code block in it is marked so). */
   readonly open: boolean;
+  /** The code blocks' limits, when the message's `limits` set any (the same object from render to render). */
+  readonly codeLimits?: Partial<CodeBlockLimits> | undefined;
 }
 
 type Inline = TemplateResult | string | typeof nothing | readonly Inline[];
@@ -129,6 +132,7 @@ export function block(token: Token, context: RenderContext, depth = 0): unknown 
         part="code-block"
         .code=${code.text}
         language=${language}
+        .limits=${context.codeLimits}
         ?streaming=${context.open}
       ></pi-code-block>`;
     }

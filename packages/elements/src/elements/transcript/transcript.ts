@@ -21,6 +21,7 @@ import { ConversationStoreController } from "../../controllers/conversation-stor
 import { localizeIn, nearestLang } from "../../i18n/localize.js";
 import type { StringTable } from "../../i18n/strings.js";
 import { emit } from "../../internal/events.js";
+import type { CodeBlockLimits } from "../code-block/code-block.js";
 import type { MarkdownLimits } from "../markdown/block-lexer.js";
 import { Announcer } from "./announcer.js";
 import { appended, shorten, textOf } from "./entries.js";
@@ -161,10 +162,11 @@ export class PiTranscript extends PiElement {
   declare headingLevel: number;
   /**
    * The limits on what each message's Markdown formats (pi-markdown's `limits`: `inlineChars`, `inlineDelimiters`,
-   * `nestingColumns`, `sliceMs`; each left out keeps its default); a change renders every message again.
+   * `nestingColumns`, `tableRows`, `sliceMs`, and its code blocks' `highlightChars`, `highlightMs`,
+   * `streamingHighlightChars`; each left out keeps its default); a change renders every message again.
    * @default undefined
    */
-  declare markdownLimits: Partial<MarkdownLimits> | undefined;
+  declare markdownLimits: Partial<MarkdownLimits & CodeBlockLimits> | undefined;
   /**
    * Per-element string overrides: the transcript's own keys (`TranscriptStrings`).
    * @default undefined
