@@ -138,14 +138,24 @@ export function failuresOf(output, max = 30) {
 const provided = {};
 
 /**
- * Runs `step`, its output going to this process's as it comes, or, with `buffered`, kept and printed by `print()`.
- * @param {Step} step
+ * Where the steps' output and the command's own lines go: this process's stdout and stderr, or (a test of the lanes)
+ * somewhere else. A test under Node's runner must not write to its stdout: the runner reads it as its own serialized
+ * frames, and a chunk written between two of them makes it fail the file ("Unable to deserialize cloned data").
+ * @typedef {{ out: { write(chunk: string | Buffer): unknown }, err: { write(chunk: string | Buffer): unknown } }} Output
  */
-function run(step, buffered = false) {
+/** @type {Output} */
+const STDIO = { out: process.stdout, err: process.stderr };
+
+/**
+ * Runs `step`, its output going to `output` as it comes, or, with `buffered`, kept and printed by `print()`.
+ * @param {Step} step
+ * @param {Output} output
+ */
+function run(step, buffered = false, output = STDIO) {
   return new Promise((resolve) => {
     const started = performance.now();
-    let output = "";
-    /** @type {[NodeJS.WriteStream, Buffer][]} */
+    let printed = "";
+    /** @type {[Output["out"], Buffer][]} */
     const kept = [];
     const print = () => {
       for (const [sink, chunk] of kept.splice(0)) sink.write(chunk);
@@ -156,15 +166,15 @@ function run(step, buffered = false) {
       stdio: ["ignore", "pipe", "pipe"],
     });
     for (const [stream, sink] of [
-      [child.stdout, process.stdout],
-      [child.stderr, process.stderr],
+      [child.stdout, output.out],
+      [child.stderr, output.err],
     ]) {
       stream.on("data", (chunk) => {
         if (buffered) kept.push([sink, chunk]);
         else sink.write(chunk);
-        output += chunk;
+        printed += chunk;
         // Only the counts are read from it: keep the tail, where they are.
-        if (output.length > 4_000_000) output = output.slice(-2_000_000);
+        if (printed.length > 4_000_000) printed = printed.slice(-2_000_000);
       });
     }
     const done = (code) =>
@@ -172,8 +182,8 @@ function run(step, buffered = false) {
         code,
         started,
         seconds: (performance.now() - started) / 1000,
-        counts: countsOf(output),
-        failures: code === 0 ? [] : failuresOf(output),
+        counts: countsOf(printed),
+        failures: code === 0 ? [] : failuresOf(printed),
         print,
       });
     // No exit code: ended by a signal, a failure.
@@ -187,14 +197,14 @@ function run(step, buffered = false) {
 
 /** Runs `first` with its output streaming and `beside` next to it, theirs printed when all have ended. */
 async function runBeside([first, ...beside]) {
-  for (const step of beside)
-    console.log(`\n══ ${step.name}: ${step.what} (beside ${first.name}; printed when it ends) ══`);
-  console.log(`\n══ ${first.name}: ${first.what} ══\n`);
+  const say = (line) => STDIO.out.write(`${line}\n`);
+  for (const step of beside) say(`\n══ ${step.name}: ${step.what} (beside ${first.name}; printed when it ends) ══`);
+  say(`\n══ ${first.name}: ${first.what} ══\n`);
   const done = await Promise.all([run(first), ...beside.map((step) => run(step, true))]);
   return done.map((result, i) => {
     const step = [first, ...beside][i];
     if (i > 0) {
-      console.log(`\n══ ${step.name}: ${step.what} (ran beside ${first.name}) ══\n`);
+      say(`\n══ ${step.name}: ${step.what} (ran beside ${first.name}) ══\n`);
       result.print();
     }
     return { step, ...result };
@@ -203,9 +213,12 @@ async function runBeside([first, ...beside]) {
 
 /**
  * Runs `steps` in LANES lanes, in order, each as soon as a lane is free. The first step's output streams; each other
- * step's is printed when it ends (a line says when each starts). Results in the steps' order.
+ * step's is printed when it ends (a line says when each starts). Results in the steps' order. All of it goes to
+ * `output`.
+ * @param {Output} output
  */
-export async function runLanes(steps) {
+export async function runLanes(steps, output = STDIO) {
+  const say = (line) => output.out.write(`${line}\n`);
   const results = new Array(steps.length);
   let next = 0;
   const lane = async () => {
@@ -213,17 +226,13 @@ export async function runLanes(steps) {
       const i = next++;
       const step = steps[i];
       const streamed = i === 0;
-      console.log(
-        `\n══ ${step.name}: ${step.what} (started in a lane${streamed ? "" : "; printed when it ends"}) ══\n`,
-      );
-      const result = await run(step, !streamed);
+      say(`\n══ ${step.name}: ${step.what} (started in a lane${streamed ? "" : "; printed when it ends"}) ══\n`);
+      const result = await run(step, !streamed, output);
       if (!streamed) {
-        console.log(`\n══ ${step.name}: ${step.what} (ended) ══\n`);
+        say(`\n══ ${step.name}: ${step.what} (ended) ══\n`);
         result.print();
       }
-      console.log(
-        `\n══ ${step.name} ${result.code === 0 ? "passed" : "FAILED"} in ${result.seconds.toFixed(0)} s ══\n`,
-      );
+      say(`\n══ ${step.name} ${result.code === 0 ? "passed" : "FAILED"} in ${result.seconds.toFixed(0)} s ══\n`);
       results[i] = { step, ...result };
     }
   };

@@ -113,6 +113,15 @@ describe("the test command's list of what failed", () => {
 describe("the test command's lanes", () => {
   /** A step that runs `script` in Node. */
   const step = (name: string, script: string) => ({ name, what: name, command: [process.execPath, "-e", script] });
+  /**
+   * Where the lanes' output goes in these tests: kept here, never this process's stdout, which Node's test runner
+   * reads as its own frames (a line written between two failed the file, "Unable to deserialize cloned data").
+   */
+  const captured = () => {
+    let text = "";
+    const sink = { write: (chunk: string | Buffer) => (text += String(chunk)) };
+    return { output: { out: sink, err: sink }, text: () => text };
+  };
 
   it("starts the next step in the lane that frees first, while the other lane still runs", {
     timeout: 30_000,
@@ -123,14 +132,18 @@ describe("the test command's lanes", () => {
     try {
       // The first step ends only once the third has started: with the third waiting for the first's lane (or for
       // both), this never ends, and the test's timeout says so.
-      const results = await runLanes([
-        step(
-          "long",
-          `const fs = require("node:fs"); const t = setInterval(() => fs.existsSync(${flag}) && clearInterval(t), 20);`,
-        ),
-        step("short", ""),
-        step("third", `require("node:fs").writeFileSync(${flag}, "")`),
-      ]);
+      const { output } = captured();
+      const results = await runLanes(
+        [
+          step(
+            "long",
+            `const fs = require("node:fs"); const t = setInterval(() => fs.existsSync(${flag}) && clearInterval(t), 20);`,
+          ),
+          step("short", ""),
+          step("third", `require("node:fs").writeFileSync(${flag}, "")`),
+        ],
+        output,
+      );
       assert.deepEqual(
         results.map((result: { step: { name: string }; code: number }) => [result.step.name, result.code]),
         [
@@ -151,10 +164,18 @@ describe("the test command's lanes", () => {
   });
 
   it("runs every step even after one fails, and reports each one's exit code", async () => {
-    const results = await runLanes([step("fails", "process.exit(3)"), step("passes", ""), step("also", "")]);
+    const { output, text } = captured();
+    const results = await runLanes(
+      [step("fails", "console.log('to the lane'); process.exit(3)"), step("passes", ""), step("also", "")],
+      output,
+    );
     assert.deepEqual(
       results.map((result: { code: number }) => result.code),
       [3, 0, 0],
     );
+    // What the steps print and what the lanes say of them went to the output given.
+    assert.match(text(), /to the lane/);
+    assert.match(text(), /══ fails FAILED in \d+ s ══/);
+    assert.match(text(), /══ also passed in \d+ s ══/);
   });
 });
