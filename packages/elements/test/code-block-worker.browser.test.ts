@@ -56,6 +56,12 @@ describe("pi-code-block's highlighter worker", () => {
     await small.updateComplete;
     expect(small.highlighted).to.equal(true);
     expect(codeOf(small).querySelector(".hljs-keyword")?.textContent).to.equal("const");
+    // Lowered again below its length: plain again.
+    small.limits = { highlightChars: 3 };
+    await small.updateComplete;
+    expect(small.highlighted).to.equal(false);
+    expect(codeOf(small).querySelector("span")).to.equal(null);
+    expect(codeOf(small).textContent).to.equal(code);
   });
 
   it("pi-markdown gives its code blocks the code limits of its own, one object from render to render", async () => {

@@ -386,6 +386,32 @@ describe("pi-transcript entries", () => {
     expect(notes()).to.equal(0);
   });
 
+  it("passes toolLimits to every tool card, and markdownLimits' code keys to the messages' code blocks", async () => {
+    const el = await show(await recorded("0.73.1", "tools"));
+    const cards = () => [...root(el).querySelectorAll("pi-tool-card")] as (HTMLElement & { limits: unknown })[];
+    expect(cards().length).to.be.greaterThan(0);
+    const limits = { wordDiffEdit: 2 };
+    el.toolLimits = limits;
+    await el.updateComplete;
+    expect(cards().map((card) => card.limits)).to.deep.equal(cards().map(() => limits));
+    el.toolLimits = undefined;
+    await el.updateComplete;
+    expect(cards().map((card) => card.limits)).to.deep.equal(cards().map(() => undefined));
+
+    const markdown = await show(await recorded("1.6.0", "markdown"));
+    markdown.markdownLimits = { highlightChars: 3, inlineDelimiters: 500 };
+    await markdown.updateComplete;
+    const answer = articles(markdown)[1]!.querySelector("pi-markdown")!;
+    await answer.updateComplete;
+    const blocks = [...answer.shadowRoot!.querySelectorAll("pi-code-block")];
+    expect(blocks.length).to.be.greaterThan(0);
+    for (const block of blocks) {
+      await block.updateComplete;
+      expect(block.limits).to.deep.equal({ highlightChars: 3 });
+      expect(block.highlighted, "longer than 3 characters: plain").to.equal(false);
+    }
+  });
+
   it("copy buttons give each message's Markdown (pi-copy)", async () => {
     const el = await show(await recorded("1.6.0", "markdown"));
     const copied: string[] = [];

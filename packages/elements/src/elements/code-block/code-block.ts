@@ -178,9 +178,11 @@ export class PiCodeBlock extends PiElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has("code")) this.#chunks = chunkLines(String(this.code ?? ""), this.#chunks);
     if (changed.has("limits")) {
-      // Other limits may allow what was stopped or left plain: ask again.
+      // Other limits may allow what was stopped or left plain: ask again. A code now past them is plain (keeping the
+      // colours of a code that grew past the length is for a stream, not for a page that lowered it).
       this.#stopped = undefined;
       this.#answered = undefined;
+      if (String(this.code ?? "").length > this.#limitsNow().highlightChars) this.#highlighted = undefined;
     }
     if (changed.has("code") || changed.has("language") || changed.has("streaming") || changed.has("limits"))
       this.#highlight();

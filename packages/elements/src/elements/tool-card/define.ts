@@ -9,7 +9,9 @@ export { MAX_EXPANDED_LINES, MAX_WINDOW_CHARS, resultText } from "./output.js";
 export {
   type OutputOptions,
   registerToolRenderer,
+  TOOL_CARD_LIMITS,
   type ToolCallBlock,
+  type ToolCardLimits,
   type ToolCardStatus,
   type ToolRenderContext,
   type ToolRenderer,

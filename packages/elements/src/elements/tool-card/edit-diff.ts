@@ -12,11 +12,11 @@
  *
  * Word marks are bounded: jsdiff's cost grows with the lines' lengths times how much differs, and with the square of
  * the latter (two unrelated lines of 20 KB and 50 KB took 5.7 s and 18.5 s). A pair whose lines hold more than
- * `WORD_DIFF_MAX_CHARS` is not diffed; the others with jsdiff's own bounds, `maxEditLength` (`WORD_DIFF_MAX_EDIT`
- * words and spaces: past it the lines differ too much for marks to help) and `timeout` (`WORD_DIFF_PAIR_MS`); one
- * parse spends at most `WORD_DIFF_SLICE_MS` on them (the card's parse of a long diff none: its renders draw rows, see
- * diff-rows.ts), and the pairs it has no time for are diffed in later tasks (the card renders again then, as when
- * jsdiff loads). A pair not diffed shows as a removed and an added line, unmarked.
+ * `wordDiffChars` (`ToolCardLimits`, the card's `limits`) is not diffed; the others with jsdiff's own bounds,
+ * `maxEditLength` (`wordDiffEdit` words and spaces: past it the lines differ too much for marks to help) and `timeout`
+ * (`wordDiffMs`); one parse spends at most `WORD_DIFF_SLICE_MS` on them (the card's parse of a long diff none: its
+ * renders draw rows, see diff-rows.ts), and the pairs it has no time for are diffed in later tasks (the card renders
+ * again then, as when jsdiff loads). A pair not diffed shows as a removed and an added line, unmarked.
  * jsdiff's timeout is wall-clock time, which a paused page (a busy machine, a long garbage collection) can use up on
  * a pair of two words: a pair it gave up on by the clock is tried again in a later task, `WORD_DIFF_TRIES` times in all,
  * before it is shown unmarked for good.
@@ -25,6 +25,7 @@
  */
 
 import { afterNextFrame } from "../../internal/after-frame.js";
+import { TOOL_CARD_LIMITS, type ToolCardLimits } from "./registry.js";
 
 export type DiffRowKind = "added" | "removed" | "context" | "other";
 
@@ -45,14 +46,10 @@ export interface DiffPiece {
 /** pi's `parseDiffLine`: prefix, line number (with its padding), one space, the content. */
 const LINE = /^([+\-\s])(\s*\d*)\s(.*)$/;
 
-/** How many words and spaces may differ in one pair (jsdiff's `maxEditLength`: 256 took some 7 ms in Node here). */
-export const WORD_DIFF_MAX_EDIT = 256;
-/** How long jsdiff may take for one pair of lines before it gives up (its `timeout` option). */
-export const WORD_DIFF_PAIR_MS = 8;
 /** How long one parse spends on word marks; the pairs it has no time for follow in later tasks. */
 export const WORD_DIFF_SLICE_MS = 12;
-/** A pair whose two lines hold more characters than this is shown unmarked without diffing it. */
-export const WORD_DIFF_MAX_CHARS = 20_000;
+/** The time a pair needs ahead in a slice to start (less than a whole slice, so each slice starts one). */
+const PAIR_START_MS = 8;
 /** How many times a pair jsdiff gave up on by its timeout is tried (each in a task of its own) before it stays unmarked. */
 export const WORD_DIFF_TRIES = 3;
 /** How many pairs' marks are kept. */
@@ -68,36 +65,38 @@ let diffWords: WordDiff | undefined;
 type Marks = readonly [DiffPiece[], DiffPiece[]];
 /** The marks of each pair diffed, by its two texts (`null`: not diffed, past a bound); oldest first. */
 const marksKept = new Map<string, Marks | null>();
-/** The pairs waiting for a later task, and the cards to render again once they are diffed. */
-const waitingPairs = new Map<string, [string, string]>();
+/** The pairs waiting for a later task (with their card's limits), and the cards to render again once they are diffed. */
+const waitingPairs = new Map<string, [string, string, ToolCardLimits]>();
 const waitingCards = new Set<() => void>();
 /** How many times each pair waiting after a timeout has been tried. */
 const timedOut = new Map<string, number>();
 let sliceScheduled = false;
 
 /** The marks of a pair: diffed now if `deadline` allows, else undefined (queued for a later task). */
-function marksOf(removed: string, added: string, deadline: number): Marks | null | undefined {
-  if (removed.length + added.length > WORD_DIFF_MAX_CHARS) return null;
-  const key = `${removed.length}:${removed}${added}`;
+function marksOf(removed: string, added: string, deadline: number, limits: ToolCardLimits): Marks | null | undefined {
+  if (removed.length + added.length > limits.wordDiffChars) return null;
+  // Marks depend on jsdiff's bounds too: a card with other limits keeps its own.
+  const key = `${limits.wordDiffEdit}/${limits.wordDiffMs}/${removed.length}:${removed}${added}`;
   const kept = marksKept.get(key);
   if (kept !== undefined) return kept;
   if (!diffWords) return undefined;
   // A pair starts only with its whole time ahead (a slice starts with more than that), so jsdiff giving up always
-  // means the pair is past a bound, never that the slice ran out.
-  if (deadline - performance.now() < WORD_DIFF_PAIR_MS) {
-    waitingPairs.set(key, [removed, added]);
+  // means the pair is past a bound, never that the slice ran out; a time longer than PAIR_START_MS (a page's
+  // choice) may run past the slice.
+  if (deadline - performance.now() < Math.min(limits.wordDiffMs, PAIR_START_MS)) {
+    waitingPairs.set(key, [removed, added, limits]);
     return undefined;
   }
   // jsdiff reads the time from Date.now(), so the same clock tells its two ways of giving up apart.
   const started = Date.now();
-  const parts = diffWords(removed, added, { maxEditLength: WORD_DIFF_MAX_EDIT, timeout: WORD_DIFF_PAIR_MS });
+  const parts = diffWords(removed, added, { maxEditLength: limits.wordDiffEdit, timeout: limits.wordDiffMs });
   const tries = (timedOut.get(key) ?? 0) + 1;
   timedOut.delete(key);
   if (parts) return keep(key, markWords(parts));
   // Past maxEditLength the pair differs too much, for good; a timeout may have been the page's pause, not the pair.
-  if (Date.now() - started >= WORD_DIFF_PAIR_MS && tries < WORD_DIFF_TRIES) {
+  if (Date.now() - started >= limits.wordDiffMs && tries < WORD_DIFF_TRIES) {
     timedOut.set(key, tries);
-    waitingPairs.set(key, [removed, added]);
+    waitingPairs.set(key, [removed, added, limits]);
     return undefined;
   }
   return keep(key, null);
@@ -117,10 +116,10 @@ function scheduleSlice(): void {
     sliceScheduled = false;
     const deadline = performance.now() + WORD_DIFF_SLICE_MS;
     // The pairs waiting as the slice starts: one put back (out of time, or timed out) waits for the next slice.
-    for (const [key, [removed, added]] of [...waitingPairs]) {
+    for (const [key, [removed, added, limits]] of [...waitingPairs]) {
       if (performance.now() >= deadline) break;
       waitingPairs.delete(key);
-      marksOf(removed, added, deadline);
+      marksOf(removed, added, deadline, limits);
     }
     if (waitingPairs.size > 0) {
       scheduleSlice();
@@ -157,13 +156,14 @@ function loadWordDiff(onLoad: () => void): void {
 /**
  * The rows of `diff`. `onMarksLoaded` runs once the word marks can be made, if they could not yet: render again then.
  * `maxRows` bounds the work for a huge diff (the rows past it are not parsed). `sliceMs` is the time this parse may
- * spend on marks not made yet (0: all of them in later tasks).
+ * spend on marks not made yet (0: all of them in later tasks). `limits` bound each pair's diff.
  */
 export function parseEditDiff(
   diff: string,
   onMarksLoaded: () => void,
   maxRows = Number.POSITIVE_INFINITY,
   sliceMs = WORD_DIFF_SLICE_MS,
+  limits: ToolCardLimits = TOOL_CARD_LIMITS,
 ): DiffRow[] {
   const lines = diff.split("\n", Number.isFinite(maxRows) ? maxRows : undefined);
   const rows: DiffRow[] = lines.map((line) => {
@@ -185,7 +185,7 @@ export function parseEditDiff(
       loading = true;
       continue;
     }
-    const marks = marksOf(removed.text, added.text, deadline);
+    const marks = marksOf(removed.text, added.text, deadline, limits);
     if (marks === undefined) waiting = true;
     if (marks) {
       rows[i] = { ...removed, pieces: marks[0] };

@@ -42,6 +42,23 @@ export interface OutputOptions {
   readonly language?: string;
 }
 
+/** What pi-tool-card does with an edit's diff (its `limits`); each can be `Infinity`. See edit-diff.ts. */
+export interface ToolCardLimits {
+  /** A removed line and the added line after it holding more characters than this are shown unmarked, not diffed. */
+  readonly wordDiffChars: number;
+  /** How many words and spaces may differ in one pair (jsdiff's `maxEditLength`); past it, unmarked. */
+  readonly wordDiffEdit: number;
+  /** How long (ms) jsdiff may take for one pair (its `timeout`; tried three times) before it is shown unmarked. */
+  readonly wordDiffMs: number;
+}
+
+/** The defaults: 256 changed words and spaces took some 7 ms in Node here; 8 ms a pair keeps a frame's share. */
+export const TOOL_CARD_LIMITS: ToolCardLimits = Object.freeze({
+  wordDiffChars: 20_000,
+  wordDiffEdit: 256,
+  wordDiffMs: 8,
+});
+
 /** What a renderer gets besides the call and the execution. */
 export interface ToolRenderContext {
   /** The card element (for `lang`, `dir`, events). */
@@ -64,6 +81,8 @@ export interface ToolRenderContext {
   output(text: string, options: OutputOptions): TemplateResult;
   /** Renders the card again (for a renderer that loads something lazily). */
   requestUpdate(): void;
+  /** The card's limits (its `limits` over `TOOL_CARD_LIMITS`). */
+  readonly limits: ToolCardLimits;
 }
 
 /** Draws the body of one tool's card. */

@@ -87,6 +87,7 @@ const edit: ToolRendererEntry = {
         () => context.requestUpdate(),
         MAX_EXPANDED_LINES,
         total > DIFF_AT_ONCE ? 0 : undefined,
+        context.limits,
       );
       return renderDiff(rows, total, context);
     }

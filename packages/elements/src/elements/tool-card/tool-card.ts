@@ -14,7 +14,9 @@ import {
   type OutputOptions,
   onRenderersChanged,
   pageRenderer,
+  TOOL_CARD_LIMITS,
   type ToolCallBlock,
+  type ToolCardLimits,
   type ToolCardStatus,
   type ToolRenderContext,
   type ToolRendererEntry,
@@ -120,6 +122,7 @@ export class PiToolCard extends PiElement {
     execution: { attribute: false },
     expanded: { type: Boolean, reflect: true },
     clock: { attribute: false },
+    limits: { attribute: false },
   };
 
   /**
@@ -141,6 +144,12 @@ export class PiToolCard extends PiElement {
    * default.
    */
   declare clock: Clock;
+  /**
+   * Changes to the bounds on an edit's word marks (`ToolCardLimits`: `wordDiffChars`, `wordDiffEdit`, `wordDiffMs`;
+   * each may be `Infinity`), over the defaults (`TOOL_CARD_LIMITS`).
+   * @default undefined
+   */
+  declare limits: Partial<ToolCardLimits> | undefined;
 
   readonly #elapsed = new ElapsedController(this);
   #unsubscribe: (() => void) | undefined;
@@ -239,6 +248,7 @@ export class PiToolCard extends PiElement {
       localize: (key, values) => this.#localize(key, values),
       output: (text, options) => this.#output(text, options),
       requestUpdate: () => this.requestUpdate(),
+      limits: this.limits ? { ...TOOL_CARD_LIMITS, ...this.limits } : TOOL_CARD_LIMITS,
     };
     const label = subject
       ? this.#localize("toolCard", { tool: name, subject: shorten(oneLine(subject), NAME_SUBJECT_MAX) })

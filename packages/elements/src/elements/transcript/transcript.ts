@@ -23,6 +23,7 @@ import type { StringTable } from "../../i18n/strings.js";
 import { emit } from "../../internal/events.js";
 import type { CodeBlockLimits } from "../code-block/code-block.js";
 import type { MarkdownLimits } from "../markdown/block-lexer.js";
+import type { ToolCardLimits } from "../tool-card/registry.js";
 import { Announcer } from "./announcer.js";
 import { appended, shorten, textOf } from "./entries.js";
 import { FeedKeysController } from "./feed-keys-controller.js";
@@ -141,6 +142,7 @@ export class PiTranscript extends PiElement {
     toolsExpanded: { type: Boolean, attribute: "tools-expanded", reflect: true },
     headingLevel: { type: Number, attribute: "heading-level" },
     markdownLimits: { attribute: false },
+    toolLimits: { attribute: false },
   };
 
   /**
@@ -167,6 +169,12 @@ export class PiTranscript extends PiElement {
    * @default undefined
    */
   declare markdownLimits: Partial<MarkdownLimits & CodeBlockLimits> | undefined;
+  /**
+   * The bounds on each tool card's edit word marks (pi-tool-card's `limits`: `wordDiffChars`, `wordDiffEdit`,
+   * `wordDiffMs`; each left out keeps its default).
+   * @default undefined
+   */
+  declare toolLimits: Partial<ToolCardLimits> | undefined;
   /**
    * Per-element string overrides: the transcript's own keys (`TranscriptStrings`).
    * @default undefined
@@ -289,7 +297,17 @@ export class PiTranscript extends PiElement {
             (entry, index) => {
               const full = this.#near.fullAt(entry.key, index, entries.length);
               return guard(
-                [entry, full, expanded, lang, this.strings, heading, this.markdownLimits, ...toolRunsOf(entry, tools)],
+                [
+                  entry,
+                  full,
+                  expanded,
+                  lang,
+                  this.strings,
+                  heading,
+                  this.markdownLimits,
+                  this.toolLimits,
+                  ...toolRunsOf(entry, tools),
+                ],
                 () => (full ? this.#renderEntry(entry, tools) : this.#renderLight(entry, tools)),
               );
             },
@@ -534,6 +552,7 @@ ${this.#announcer.render()}
             .execution=${tools.get(id)}
             .clock=${this.#conversation.store?.clock ?? realClock}
             .expanded=${this.toolsExpanded}
+            .limits=${this.toolLimits}
             >${this.#renderNested(id, tools, new Set([id]))}</pi-tool-card
           >`;
         }
@@ -558,6 +577,7 @@ ${this.#announcer.render()}
             .execution=${run}
             .clock=${this.#conversation.store?.clock ?? realClock}
             .expanded=${this.toolsExpanded}
+            .limits=${this.toolLimits}
             >${this.#renderNested(run.toolCallId, tools, new Set([...seen, run.toolCallId]))}</pi-tool-card
           >`,
     );
