@@ -56,6 +56,21 @@ describe("pi-code-block's highlighter worker", () => {
     await small.updateComplete;
     expect(small.highlighted).to.equal(true);
     expect(codeOf(small).querySelector(".hljs-keyword")?.textContent).to.equal("const");
+    // Lowered while its highlight is in flight (the worker's answer is a task; the update and this line are
+    // microtasks before it): the answer that comes is not shown.
+    const racing = document.createElement("pi-code-block");
+    racing.language = "ts";
+    racing.code = "let b = 2;";
+    document.body.append(racing);
+    try {
+      while (!racing.hasUpdated) await Promise.resolve();
+      racing.limits = { highlightChars: 3 };
+      await racing.updateComplete;
+      expect(racing.highlighted, "the answer for the old limits not shown").to.equal(false);
+      expect(codeOf(racing).querySelector("span")).to.equal(null);
+    } finally {
+      racing.remove();
+    }
     // Lowered again below its length: plain again.
     small.limits = { highlightChars: 3 };
     await small.updateComplete;

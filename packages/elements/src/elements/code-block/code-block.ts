@@ -241,6 +241,8 @@ export class PiCodeBlock extends PiElement {
       this.#inFlight = undefined;
       this.#answered = { code, language };
       if ("timedOut" in result) this.#stopped = { code, language };
+      // The page lowered the length while it was highlighted: plain.
+      else if (code.length > this.#limitsNow().highlightChars) this.#highlighted = undefined;
       else if (result.chunks?.length === texts.length)
         this.#showHighlight({ code, language, texts, trees: result.chunks });
       else if (this.#highlighted?.language !== language) this.#highlighted = undefined;
