@@ -54,4 +54,26 @@ describe("pi-code-block while streaming", () => {
     expect(el.highlighted).to.equal(true);
     expect(codeOf(el).textContent).to.equal(code + line(2000));
   });
+
+  it("keeps its colours when the later highlight of a streaming block comes after the code grew past highlightChars", async () => {
+    const row = (n: number) => `const value${n}: number = ${n};\n`;
+    let code = "";
+    for (let n = 0; code.length <= 2_500; n++) code += row(n);
+    const el = await fixture<PiCodeBlock>(
+      html`<pi-code-block language="ts" streaming .limits=${{ highlightChars: 3_000, streamingHighlightChars: 100 }}
+        .code=${code}></pi-code-block>`,
+    );
+    expect(el.highlighted, "the first highlight at once").to.equal(true);
+    // Grown within the length: its highlight is put off (a timer); grown past it before that timer fires.
+    el.code = `${code}${row(9_000)}`;
+    await el.updateComplete;
+    let past = el.code;
+    while (past.length <= 3_000) past += row(past.length);
+    el.code = past;
+    await el.updateComplete;
+    // The put-off highlight fires at most a second later; whatever it does then is done by the next updateComplete.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelectorAll(".hljs-keyword").length, "the colours it had, kept").to.be.greaterThan(0);
+  });
 });

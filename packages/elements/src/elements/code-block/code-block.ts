@@ -234,9 +234,13 @@ export class PiCodeBlock extends PiElement {
     this.#highlightTimer = undefined;
     const code = String(this.code ?? "");
     const language = String(this.language ?? "").trim();
+    // A streaming block's later highlight fires after its code grew: past the length now, it keeps the colours it has
+    // (as #highlight decided when the code changed) and is not highlighted past the limit.
+    const limits = this.#limitsNow();
+    if (language === "" || code.length > limits.highlightChars) return;
     const texts = this.#chunks;
     const start = performance.now();
-    this.#inFlight = highlightOffThread(code, language, this.#limitsNow().highlightMs).then((result: Highlighted) => {
+    this.#inFlight = highlightOffThread(code, language, limits.highlightMs).then((result: Highlighted) => {
       this.#highlightMs = performance.now() - start;
       this.#inFlight = undefined;
       this.#answered = { code, language };
