@@ -6,6 +6,7 @@
  * in one folder, the newer) in the working directory's node_modules chain up to its project's root, then in the
  * bridge's own installation, else `pi` on PATH, and never one from a folder that another user could have written
  * (see `searchInstalledPi`); it says which it chose and why (`AgentChoice.description`), and what it passed over.
+ * With no pi anywhere it throws, saying how to install one, rather than starting a bridge whose agent cannot run.
  *
  * It runs the package's bin file with a Node that satisfies the package's own `engines.node` (pi 1.x needs a newer
  * Node than 0.73.x): the one given (`--node`, `PI_BRIDGE_NODE`), else this Node, else the Node that the npm package
@@ -214,6 +215,11 @@ export interface AgentChoiceOptions {
   approve?: boolean;
   /** For the search and the messages. Default: `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Where the bridge is installed, searched for pi after `cwd`. Default: the bridge's own location.
+   * @internal For tests: a bridge installed with no pi beside it.
+   */
+  bridgeDir?: string;
 }
 
 export interface AgentChoice extends AgentCommand {
@@ -227,12 +233,13 @@ export interface AgentChoice extends AgentCommand {
 
 /**
  * The default agent for a bridge whose agent works in `cwd`: the pi `searchInstalledPi` finds from `cwd`, else
- * from the bridge's own location, else `pi` on PATH. Throws when the installed pi needs a newer Node than any
- * found, or when `approve` is asked of a pi that does not know it.
+ * from the bridge's own location, else `pi` on PATH (run through its package's script when it is a link to one, so
+ * its engines are checked too). Throws when there is no pi at all, when pi needs a newer Node than any found, or when
+ * `approve` is asked of a pi that does not know it.
  */
 export function defaultAgentCommand(cwd: string = process.cwd(), options: AgentChoiceOptions = {}): AgentChoice {
   const env = options.env ?? process.env;
-  const here = dirname(fileURLToPath(import.meta.url));
+  const here = options.bridgeDir ?? dirname(fileURLToPath(import.meta.url));
   const searches = [searchInstalledPi(cwd)];
   if (searches[0]?.pi === undefined) searches.push(searchInstalledPi(here));
   const found = searches.find((search) => search.pi !== undefined);
@@ -244,17 +251,65 @@ export function defaultAgentCommand(cwd: string = process.cwd(), options: AgentC
   );
   const pi = found?.pi;
   if (found === undefined || pi === undefined) {
-    const args = [...DEFAULT_AGENT_ARGS, ...(options.approve ? ["--approve"] : [])];
-    return {
-      command: "pi",
-      args,
-      description:
-        `pi on PATH (no ${PI_PACKAGES.join(" or ")} to run was found ` +
-        `${searches.map((search) => search.scope).join(", nor ")})`,
-      notes,
-      warnings,
-    };
+    const notFound = `no ${PI_PACKAGES.join(" or ")} to run was found ${searches.map((search) => search.scope).join(", nor ")}`;
+    const path = onPath("pi", env);
+    if (path === undefined) {
+      throw new Error(
+        `No pi to run: ${notFound}, and there is no pi on PATH. Install pi: ` +
+          "npm install -g @earendil-works/pi-coding-agent (pi 1.x, which needs Node 22.19 or newer), or " +
+          "npm install -g @mariozechner/pi-coding-agent@0.73 (on Node 20); or name the agent after -- " +
+          "(pi-bridge -- /path/to/pi --mode rpc).",
+      );
+    }
+    // pi's bin on PATH is, as npm and pnpm install it, a link to its package's script: the package says which pi it
+    // is and which Node it needs, so it runs like an installed one (on a Node that fits, or not at all, in words).
+    const linked = packageOfScript(path);
+    if (linked === undefined) {
+      return {
+        command: path,
+        args: [...DEFAULT_AGENT_ARGS, ...(options.approve ? ["--approve"] : [])],
+        description: `pi on PATH (${path}; ${notFound})`,
+        notes,
+        warnings,
+      };
+    }
+    return piCommand(linked, options, env, cwd, notes, warnings, `pi on PATH (${path}; ${notFound})`);
   }
+  return piCommand(
+    pi,
+    options,
+    env,
+    cwd,
+    notes,
+    warnings,
+    `the nearest pi, in ${found.folder}, searched ${found.scope}` +
+      (found === searches[0] ? "" : `, the bridge's own installation (none was found ${searches[0]?.scope})`),
+  );
+}
+
+/** pi's package whose bin script `path` is (through links), when it is one. */
+function packageOfScript(path: string): InstalledPi | undefined {
+  const script = realOrResolved(path);
+  for (let dir = dirname(script); dirname(dir) !== dir; dir = dirname(dir)) {
+    if (!existsSync(join(dir, "package.json"))) continue;
+    // The nearest package.json is the script's package: pi's, or not pi at all.
+    const name = PI_PACKAGES.find((packageName) => dir.endsWith(`${sep}${packageName.replace("/", sep)}`));
+    const pi = name === undefined ? undefined : readPi(dir, name);
+    return pi !== undefined && realOrResolved(pi.script) === script ? pi : undefined;
+  }
+  return undefined;
+}
+
+/** How to run `pi`: its bin script on a Node that satisfies its engines; `why` says where it was found. */
+function piCommand(
+  pi: InstalledPi,
+  options: AgentChoiceOptions,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  notes: string[],
+  warnings: string[],
+  why: string,
+): AgentChoice {
   const knowsApprove = semver.gte(pi.version, APPROVE_SINCE);
   if (options.approve && !knowsApprove) {
     throw new Error(`--approve needs pi ${APPROVE_SINCE} or newer; the installed ${pi.packageName} is ${pi.version}.`);
@@ -269,10 +324,7 @@ export function defaultAgentCommand(cwd: string = process.cwd(), options: AgentC
   return {
     command: node.path,
     args: [pi.script, ...DEFAULT_AGENT_ARGS, ...(options.approve ? ["--approve"] : [])],
-    description:
-      `${pi.packageName} ${pi.version} (${pi.script}) on Node ${node.version} (${node.path}): ` +
-      `the nearest pi, in ${found.folder}, searched ${found.scope}` +
-      (found === searches[0] ? "" : `, the bridge's own installation (none was found ${searches[0]?.scope})`),
+    description: `${pi.packageName} ${pi.version} (${pi.script}) on Node ${node.version} (${node.path}): ${why}`,
     notes,
     warnings,
   };

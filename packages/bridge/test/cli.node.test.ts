@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -395,6 +395,42 @@ describe("pi-bridge CLI", () => {
       assert.doesNotMatch(stderr, /agent started/);
     } finally {
       taken.close();
+    }
+  });
+
+  it("refuses to start, in words and before it listens, when its pi needs a newer Node than any it can find", async () => {
+    // A project whose pi needs a Node nobody has (as pi 1.x needs 22.19 on a Node 20 machine), with no Node on PATH.
+    const project = mkdtempSync(join(tmpdir(), "pi-bridge-cli-node-"));
+    try {
+      const packageDir = join(project, "node_modules", "@earendil-works", "pi-coding-agent");
+      mkdirSync(join(packageDir, "dist"), { recursive: true });
+      writeFileSync(join(project, "package.json"), "{}");
+      writeFileSync(
+        join(packageDir, "package.json"),
+        JSON.stringify({ version: "9.0.0", bin: { pi: "dist/cli.js" }, engines: { node: ">=99" } }),
+      );
+      writeFileSync(join(packageDir, "dist", "cli.js"), "");
+      // tsx by its URL: the project folder cannot resolve it.
+      const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), CLI, "--port", "0"], {
+        cwd: project,
+        env: { ...process.env, PATH: "" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.setEncoding("utf8").on("data", (text: string) => {
+        stdout += text;
+      });
+      child.stderr.setEncoding("utf8").on("data", (text: string) => {
+        stderr += text;
+      });
+      assert.deepEqual(await exited(child), { code: 1, signal: null });
+      assert.match(stderr, /^pi-bridge: @earendil-works\/pi-coding-agent 9\.0\.0 needs Node >=99/m);
+      assert.match(stderr, /--node \/path\/to\/node/);
+      assert.equal(stdout, "", "no address is printed");
+      assert.doesNotMatch(stderr, /agent started/);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
     }
   });
 

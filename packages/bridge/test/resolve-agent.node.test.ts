@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -92,6 +92,60 @@ describe("the default agent", () => {
       /pi 1\.6\.0 needs Node >=22\.19\.0; the Node given \(.*\) is 20\./,
     );
     assert.throws(() => defaultAgentCommand(dir, { node: join(dir, "no-such-node"), env: {} }), /does not run/);
+  });
+
+  describe("pi on PATH (none installed in the project or beside the bridge)", () => {
+    /** A folder with no pi, for the working directory and the bridge's own installation. */
+    const nowhere = () => tempDir();
+    /** A PATH folder whose `pi` links to `target`. */
+    const pathTo = (target: string) => {
+      const bin = tempDir();
+      symlinkSync(target, join(bin, "pi"));
+      return bin;
+    };
+
+    it("refuses to start without any pi, saying how to install one and which Node each line needs", () => {
+      assert.throws(
+        () => defaultAgentCommand(nowhere(), { bridgeDir: nowhere(), env: { PATH: nowhere() } }),
+        (error: Error) => {
+          assert.match(
+            error.message,
+            /^No pi to run: no @earendil-works\/pi-coding-agent or @mariozechner\/pi-coding-agent to run was found/,
+          );
+          assert.match(error.message, /there is no pi on PATH/);
+          assert.match(error.message, /@earendil-works\/pi-coding-agent \(pi 1\.x, which needs Node 22\.19 or newer\)/);
+          assert.match(error.message, /@mariozechner\/pi-coding-agent@0\.73 \(on Node 20\)/);
+          return true;
+        },
+      );
+    });
+
+    it("runs a pi on PATH that links to its package like an installed one: its script, on a Node its engines allow", () => {
+      const script = fakePi(tempDir(), "@mariozechner/pi-coding-agent", "0.73.1", ">=20.6.0");
+      const bin = pathTo(script);
+      const command = defaultAgentCommand(nowhere(), { bridgeDir: nowhere(), env: { PATH: bin } });
+      assert.equal(command.command, process.execPath);
+      assert.deepEqual(command.args, [script, "--mode", "rpc"]);
+      assert.match(command.description, /^@mariozechner\/pi-coding-agent 0\.73\.1 .* pi on PATH \(/);
+    });
+
+    it("refuses a pi on PATH that needs a newer Node than any found (pi 1.x on Node 20), in words, before anything starts", () => {
+      const script = fakePi(tempDir(), "@earendil-works/pi-coding-agent", "1.6.0", ">=99.0.0");
+      const bin = pathTo(script);
+      assert.throws(
+        () => defaultAgentCommand(nowhere(), { bridgeDir: nowhere(), env: { PATH: bin } }),
+        /@earendil-works\/pi-coding-agent 1\.6\.0 needs Node >=99\.0\.0, and the bridge runs on v\d+.*--node \/path\/to\/node/,
+      );
+    });
+
+    it("runs any other pi on PATH (a wrapper script) by its path", () => {
+      const bin = tempDir();
+      writeFileSync(join(bin, "pi"), "#!/bin/sh\nexit 0\n");
+      chmodSync(join(bin, "pi"), 0o755);
+      const command = defaultAgentCommand(nowhere(), { bridgeDir: nowhere(), env: { PATH: bin } });
+      assert.equal(command.command, join(bin, "pi"));
+      assert.deepEqual(command.args, ["--mode", "rpc"]);
+    });
   });
 
   describe("a pi planted where the user does not control", () => {
