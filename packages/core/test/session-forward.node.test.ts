@@ -172,10 +172,10 @@ test("the bridge's earlier notifications are kept once, marked earlier and timed
   });
   const notes = session.ui.getSnapshot().notifications;
   assert.deepEqual(
-    notes.map(({ type, message, time, earlier }) => ({ type, message, time, earlier })),
+    notes.map(({ type, message, time, earlier, requestId }) => ({ type, message, time, earlier, requestId })),
     [
-      { type: "info", message: "Session started", time: now, earlier: undefined },
-      { type: "info", message: "Rules loaded", time: now - 60_000, earlier: true },
+      { type: "info", message: "Session started", time: now, earlier: undefined, requestId: "n1" },
+      { type: "info", message: "Rules loaded", time: now - 60_000, earlier: true, requestId: "n2" },
     ],
   );
   // The same replay again (another reconnect) adds nothing.

@@ -158,16 +158,19 @@ describe("UiState title, editor text, notifications", () => {
     assert.notEqual(first, second);
   });
 
-  test("notifications are a ring buffer with ids, types (info by default), times and a total count", () => {
+  test("notifications are a ring buffer with ids, types (info by default), times, pi's request ids and a total count", () => {
     const state = new UiState({ maxNotifications: 3 });
     for (let i = 1; i <= 5; i++) {
-      state.apply(req({ method: "notify", message: `m${i}`, notifyType: i === 5 ? "error" : undefined }), i * 10);
+      state.apply(
+        { ...req({ method: "notify", message: `m${i}`, notifyType: i === 5 ? "error" : undefined }), id: `pi-${i}` },
+        i * 10,
+      );
     }
     const snapshot = state.getSnapshot();
     assert.deepEqual(snapshot.notifications, [
-      { id: 3, type: "info", message: "m3", time: 30 },
-      { id: 4, type: "info", message: "m4", time: 40 },
-      { id: 5, type: "error", message: "m5", time: 50 },
+      { id: 3, type: "info", message: "m3", time: 30, requestId: "pi-3" },
+      { id: 4, type: "info", message: "m4", time: 40, requestId: "pi-4" },
+      { id: 5, type: "error", message: "m5", time: 50, requestId: "pi-5" },
     ]);
     assert.equal(snapshot.notificationCount, 5);
   });

@@ -23,6 +23,9 @@ async function mount(clock = new ManualClock(), attrs = html``): Promise<{ el: P
   return { el, clock };
 }
 
+// Dismissals stick per tab (sessionStorage): each test starts with none, since FakeAgent's ids repeat across tests.
+beforeEach(() => sessionStorage.clear());
+
 describe("pi-notifications", () => {
   it("shows each type with its icon and colour: Error: and Warning: prefixes in theirs, info in the text colour", async () => {
     const { el } = await mount();

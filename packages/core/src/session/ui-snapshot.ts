@@ -53,6 +53,11 @@ export interface NotificationEntry {
   readonly origin?: NotificationOrigin;
   /** Sent before this page connected (the bridge's replay): shown as earlier, never announced as new. */
   readonly earlier?: true;
+  /**
+   * pi's id of the `notify` request it came from: the same in every tab and after a reload, so a page can remember
+   * what the person dismissed. Absent for a failure the session reports itself.
+   */
+  readonly requestId?: string;
 }
 
 export interface EditorText {

@@ -120,7 +120,7 @@ export class UiState implements UiStore {
       }
       case "notify":
         if (this.#notifyIds.has(request.id)) return true;
-        this.#addNotification(toNotifyType(request.notifyType), request.message, now);
+        this.#addNotification(toNotifyType(request.notifyType), request.message, now, undefined, request.id);
         this.#rememberNotify(request.id);
         break;
       case "setStatus":
@@ -315,6 +315,7 @@ export class UiState implements UiStore {
         message: item.message,
         time: now - item.ageMs,
         earlier: true,
+        requestId: item.id,
       });
       if (this.#notifications.length > this.#maxNotifications) this.#notifications.shift();
       this.#rememberNotify(item.id);
@@ -343,13 +344,22 @@ export class UiState implements UiStore {
     this.#changed();
   }
 
-  #addNotification(type: NotificationEntry["type"], message: string, time: number, origin?: NotificationOrigin): void {
+  #addNotification(
+    type: NotificationEntry["type"],
+    message: string,
+    time: number,
+    origin?: NotificationOrigin,
+    requestId?: string,
+  ): void {
     this.#notificationCount += 1;
-    this.#notifications.push(
-      origin === undefined
-        ? { id: this.#notificationCount, type, message, time }
-        : { id: this.#notificationCount, type, message, time, origin },
-    );
+    this.#notifications.push({
+      id: this.#notificationCount,
+      type,
+      message,
+      time,
+      ...(origin === undefined ? {} : { origin }),
+      ...(requestId === undefined ? {} : { requestId }),
+    });
     if (this.#notifications.length > this.#maxNotifications) this.#notifications.shift();
   }
 

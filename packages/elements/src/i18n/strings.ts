@@ -36,6 +36,8 @@ export const en = {
   notifications: "Notifications",
   /** Marks a notification pi sent before the page connected. */
   earlier: "Earlier",
+  /** The toggle of the collapsed list of notifications that are not news. */
+  earlierNotifications: "Earlier notifications ({count})",
   info: "Info",
   warning: "Warning",
   error: "Error",
@@ -140,6 +142,7 @@ export const ja: StringTable = {
   moreNotifications: "他{count}件",
   notifications: "通知",
   earlier: "以前",
+  earlierNotifications: "以前の通知（{count}件）",
   info: "情報",
   warning: "警告",
   error: "エラー",
@@ -215,6 +218,7 @@ export const zhHans: StringTable = {
   moreNotifications: "还有{count}条",
   notifications: "通知",
   earlier: "之前",
+  earlierNotifications: "之前的通知（{count}条）",
   info: "信息",
   warning: "警告",
   error: "错误",

@@ -31,6 +31,35 @@ export const styles = [
       background: var(--_surface);
       color: var(--_muted);
     }
+    /* The notifications that are not news: one quiet line until opened. */
+    [part~="earlier-list"] {
+      align-self: flex-end;
+      max-inline-size: 100%;
+    }
+    [part~="earlier-summary"] {
+      inline-size: fit-content;
+      margin-inline-start: auto;
+      padding: 0.1rem var(--_space);
+      border: 1px solid var(--_border);
+      border-radius: var(--_radius);
+      background: var(--_surface);
+      color: var(--_muted);
+      cursor: pointer;
+    }
+    [part~="earlier-toasts"] {
+      display: flex;
+      flex-direction: column;
+      gap: calc(var(--_space) / 2);
+      margin: calc(var(--_space) / 2) 0 0;
+      padding: 0;
+      list-style: none;
+      max-block-size: min(20rem, 50vh);
+      overflow-y: auto;
+    }
+    [part~="earlier-toasts"] [part~="toast"] {
+      box-shadow: none;
+      animation: none;
+    }
     [part~="toasts"] {
       display: flex;
       flex-direction: column;

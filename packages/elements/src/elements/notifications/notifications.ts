@@ -48,6 +48,13 @@ export interface NotificationDismissDetail {
  * assertive. A burst is announced as its newest message. The toasts themselves are not live (their coming and
  * going would be announced again); they form a labelled list that can be visited.
  *
+ * Notifications that are not news are not toasts: those pi sent before the page connected (the bridge replays them
+ * on every reload and in every new tab) and those the session held before this element showed them (a page that
+ * mounts it again, after a language switch) wait quietly in a collapsed "Earlier notifications (N)" list at the top of
+ * the stack, unannounced and without a timer, each dismissable there. A dismissal sticks: pi's notifications are
+ * remembered by pi's request id for the tab (`sessionStorage`, the newest 200), so one dismissed does not come back
+ * after a reload.
+ *
  * Notifications come from the `session` property, else an ancestor `<pi-session>`; without one, call `notify()`
  * (kept in the element's own store, as a session keeps what pi's `notify` sends: the newest 100).
  *
@@ -63,6 +70,9 @@ export interface NotificationDismissDetail {
  * @csspart origin - Where an error the session reported came from: "prompt failed:" (a command pi refused) or the
  *   failing extension's file name (its full path on hover).
  * @csspart earlier - "Earlier", on a notification pi sent before the page connected (replayed by the bridge).
+ * @csspart earlier-list - The collapsed list (a `<details>`) of the notifications that are not news.
+ * @csspart earlier-summary - Its "Earlier notifications (N)" toggle.
+ * @csspart earlier-toasts - The list inside it.
  * @csspart message - The message text.
  * @csspart button - Each button (the dismiss buttons).
  * @csspart dismiss-button - The dismiss button of a toast.
@@ -117,6 +127,10 @@ export class PiNotifications extends PiElement {
    */
   readonly #deadlines = new Map<number, number>();
   #lastSeenId = 0;
+  /** The newest id the source held when this element began to show it: entries up to it are not news. */
+  #baselineId = 0;
+  /** pi's request ids of the notifications dismissed in this tab (read once, kept in `sessionStorage`). */
+  readonly #dismissed = readDismissed();
   /** The store whose notifications are shown (a session's or this element's own); undefined before the first update. */
   #source: UiStore | undefined;
   /** The one timer, towards the earliest deadline, on the clock it was made for (`clock` may change meanwhile). */
@@ -151,9 +165,19 @@ export class PiNotifications extends PiElement {
     return this.#dismiss(id, "button");
   }
 
-  /** The notifications not yet dismissed or expired, oldest first. */
+  /** The notifications not yet dismissed or expired, oldest first (the earlier ones too). */
   get active(): readonly NotificationEntry[] {
     return this.#entries().filter((n) => !this.#gone.has(n.id));
+  }
+
+  /** Not news: replayed by the bridge, or held by the session before this element showed it. */
+  #isEarlier(entry: NotificationEntry): boolean {
+    return entry.earlier === true || entry.id <= this.#baselineId;
+  }
+
+  /** The active notifications shown as toasts. */
+  get #toasts(): NotificationEntry[] {
+    return this.active.filter((entry) => !this.#isEarlier(entry));
   }
 
   #entries(): readonly NotificationEntry[] {
@@ -194,10 +218,11 @@ export class PiNotifications extends PiElement {
       this.#gone.clear();
       this.#deadlines.clear();
       this.#lastSeenId = source === this.#own ? 0 : Math.max(0, ...this.#entries().map((n) => n.id));
+      this.#baselineId = this.#lastSeenId;
     }
     this.#takeNew();
     this.#removalsFirst.run(
-      () => this.active.slice(-this.#limit),
+      () => this.#toasts.slice(-this.#limit),
       () => super.update(changed),
     );
   }
@@ -226,11 +251,14 @@ export class PiNotifications extends PiElement {
     for (const entry of entries) {
       inBuffer.add(entry.id);
       const { id, type } = entry;
-      if (timeout && type !== "error" && !this.#gone.has(id) && !this.#deadlines.has(id)) {
+      // Dismissed in this tab before (then the page reloaded): it stays dismissed.
+      if (entry.requestId !== undefined && this.#dismissed.has(entry.requestId)) this.#gone.add(id);
+      const quiet = this.#isEarlier(entry);
+      if (timeout && !quiet && type !== "error" && !this.#gone.has(id) && !this.#deadlines.has(id)) {
         this.#deadlines.set(id, this.#clock.now() + timeout);
       }
       // Sent before the page connected (the bridge's replay): shown, marked earlier, not announced as new.
-      if (id <= this.#lastSeenId || entry.earlier) continue;
+      if (id <= this.#lastSeenId || quiet || this.#gone.has(id)) continue;
       if (type === "error") newestError = entry;
       else newestPolite = entry;
     }
@@ -315,17 +343,28 @@ export class PiNotifications extends PiElement {
     if (!entry) return false;
     this.#gone.add(id);
     this.#deadlines.delete(id);
+    if (entry.requestId !== undefined && source !== "timeout") rememberDismissed(this.#dismissed, entry.requestId);
     this.requestUpdate();
     emit(this, "pi-notification-dismiss", { id, type: entry.type, message: entry.message, source });
     return true;
   }
 
-  /** Dismissing the focused toast moves focus to the toast now in its place, so the keyboard user stays in the stack. */
+  /**
+   * Dismissing the focused toast moves focus to the toast now in its place (in its own list), so the keyboard user
+   * stays in the stack; with its list empty, to the other list's, or the earlier list's toggle.
+   */
   async #dismissFromUser(id: number, source: "button" | "keyboard", index: number): Promise<void> {
-    if (!this.#dismiss(id, source)) return;
+    const entry = this.active.find((candidate) => candidate.id === id);
+    if (!entry || !this.#dismiss(id, source)) return;
+    const own = this.#isEarlier(entry) ? "earlier-toasts" : "toasts";
     await this.updateComplete;
-    const buttons = this.renderRoot.querySelectorAll<HTMLButtonElement>('[part~="dismiss"]');
-    const next = buttons[Math.min(index, buttons.length - 1)];
+    const buttons = (part: string) =>
+      this.renderRoot.querySelectorAll<HTMLButtonElement>(`[part~="${part}"] [part~="dismiss"]`);
+    const mine = buttons(own);
+    const next =
+      mine[Math.min(index, mine.length - 1)] ??
+      buttons(own === "toasts" ? "earlier-toasts" : "toasts")[0] ??
+      this.renderRoot.querySelector<HTMLElement>('[part~="earlier-summary"]');
     if (next) next.focus();
     else this.#hold("focus", false);
   }
@@ -333,14 +372,15 @@ export class PiNotifications extends PiElement {
   // --- rendering ----------------------------------------------------------------------------------------------
 
   protected override render() {
-    const active = this.active;
-    // The newest `max` active notifications are the ones in the DOM.
-    const shown = this.#removalsFirst.items(active.slice(-this.#limit));
-    const more = Math.max(0, active.length - this.#limit);
+    const toasts = this.#toasts;
+    const earlier = this.active.filter((entry) => this.#isEarlier(entry));
+    // The newest `max` active toasts are the ones in the DOM.
+    const shown = this.#removalsFirst.items(toasts.slice(-this.#limit));
+    const more = Math.max(0, toasts.length - this.#limit);
     return html`<div class="visually-hidden" aria-live="polite" aria-atomic="true">${this.#polite}</div>
       <div class="visually-hidden" role="alert" aria-atomic="true">${this.#assertive}</div>
       ${
-        active.length === 0
+        toasts.length === 0 && earlier.length === 0
           ? nothing
           : html`<section
             part="base stack"
@@ -350,6 +390,20 @@ export class PiNotifications extends PiElement {
             @focusin=${() => this.#hold("focus", true)}
             @focusout=${(e: FocusEvent) => this.#hold("focus", this.renderRoot.contains(e.relatedTarget as Node | null))}
           >
+            ${
+              earlier.length === 0
+                ? nothing
+                : html`<details part="earlier-list">
+                  <summary part="earlier-summary">${localizeOwn(this, "earlierNotifications", { count: earlier.length })}</summary>
+                  <ol part="earlier-toasts">
+                    ${repeat(
+                      earlier,
+                      (entry) => entry.id,
+                      (entry, index) => this.#renderToast(entry, index),
+                    )}
+                  </ol>
+                </details>`
+            }
             ${more > 0 ? html`<p part="more">${localizeOwn(this, "moreNotifications", { count: more })}</p>` : nothing}
             <ol part="toasts list">
               ${repeat(
@@ -404,5 +458,39 @@ export class PiNotifications extends PiElement {
     if (on) this.#holds.add(reason);
     else this.#holds.delete(reason);
     this.#setPaused();
+  }
+}
+
+/** Where a tab keeps the request ids of the notifications dismissed in it. */
+const DISMISSED_KEY = "pi-elements:dismissed-notifications";
+/** How many it keeps (the newest): more than a session's buffer of notifications holds. */
+const DISMISSED_MAX = 200;
+
+/** The ids dismissed in this tab; none where storage is unavailable (a sandboxed frame) or holds something else. */
+function readDismissed(): Set<string> {
+  try {
+    const stored: unknown = JSON.parse(sessionStorage.getItem(DISMISSED_KEY) ?? "[]");
+    return new Set(Array.isArray(stored) ? stored.filter((id) => typeof id === "string").slice(-DISMISSED_MAX) : []);
+  } catch {
+    return new Set();
+  }
+}
+
+/** Adds `id` to `dismissed` and to the tab's storage (kept to the newest DISMISSED_MAX). */
+function rememberDismissed(dismissed: Set<string>, id: string): void {
+  dismissed.delete(id);
+  dismissed.add(id);
+  for (const old of dismissed) {
+    if (dismissed.size <= DISMISSED_MAX) break;
+    dismissed.delete(old);
+  }
+  try {
+    // Other elements of the tab may have added theirs since this one read it: merged, newest last.
+    const stored = readDismissed();
+    stored.delete(id);
+    stored.add(id);
+    sessionStorage.setItem(DISMISSED_KEY, JSON.stringify([...stored].slice(-DISMISSED_MAX)));
+  } catch {
+    // No storage here: the dismissal holds until the page reloads.
   }
 }
