@@ -49,6 +49,20 @@ describe("the transcript's announcer", () => {
       assert.ok(said.startsWith("The answer, word word") && said.endsWith("…"), said);
     });
 
+    it(`announces the words shown, not the Markdown written (pi ${version})`, () => {
+      const text = "**`greet()`** is fixed.\n\n```ts\ngreet();\n```\n\n| file | lines |\n|---|---|\n| a.ts | 3 |";
+      const events = [
+        { type: "agent_start" },
+        ...userTurn("a question"),
+        ...streamAssistant(version, assistant([{ type: "text", text }]), 5),
+        { type: "agent_end", messages: [] },
+      ];
+      const { texts } = announce(events);
+      assert.deepEqual(texts, [
+        `announceMessage ${JSON.stringify({ text: "greet() is fixed. greet(); file lines a.ts 3" })}`,
+      ]);
+    });
+
     it(`announces a message of tool calls by their names, a failed and a stopped one by what happened (pi ${version})`, () => {
       const tools = assistant([
         { type: "toolCall", id: "c1", name: "read", arguments: { path: "a" } },

@@ -1,12 +1,13 @@
 /**
  * The transcript's announcements (no lifecycle of its own, so not a controller): one polite announcement per finished
- * assistant message, never per token: its first words, or the tools it called, or that it failed or was stopped. The
+ * assistant message, never per token: its first words (as plain text, the Markdown's syntax gone), or the tools it called, or that it failed or was stopped. The
  * host tells it of each new snapshot (`observe`) and renders `render()` inside a `role="status"` region; each
  * announcement is a new node, so the same text twice is heard twice.
  */
 import type { AssistantMessage, ConversationEntry, ConversationSnapshot } from "@pi-elements/core/conversation";
 import { html, type TemplateResult } from "lit";
 import { repeat } from "lit/directives/repeat.js";
+import { markdownWords } from "../markdown/plain-text.js";
 import { shorten, textOf } from "./entries.js";
 import type { TranscriptStringKey } from "./strings.js";
 
@@ -54,7 +55,8 @@ export class Announcer {
     if (message.stopReason === "aborted") text = this.#t("announceAborted");
     else if (message.stopReason === "error") text = this.#t("announceFailed", { error: message.errorMessage ?? "" });
     else {
-      const said = textOf(message.content).replace(/\s+/g, " ").trim();
+      // The words as shown, not the Markdown written: a screen reader would read out `**`, fences and `|---|`.
+      const said = markdownWords(textOf(message.content));
       const tools = message.content.filter((b) => b.type === "toolCall").map((b) => (b as { name: string }).name);
       if (said) text = this.#t("announceMessage", { text: shorten(said, ANNOUNCE_CHARS) });
       else if (tools.length > 0) text = this.#t("announceTools", { tools: tools.join(", ") });
