@@ -15,6 +15,8 @@ export const sourceResolve = {
     { find: /^@pi-elements\/core\/conversation$/, replacement: pkg("core/src/conversation/index.ts") },
     { find: /^@pi-elements\/elements$/, replacement: pkg("elements/src/index.ts") },
     { find: /^@pi-elements\/elements\/all\.js$/, replacement: pkg("elements/src/all.ts") },
+    { find: /^@pi-elements\/elements\/extension-ui\.js$/, replacement: pkg("elements/src/extension-ui.ts") },
+    { find: /^@pi-elements\/elements\/transcript\.js$/, replacement: pkg("elements/src/transcript.ts") },
     {
       find: /^@pi-elements\/elements\/elements\/([\w-]+)\.js$/,
       replacement: pkg("elements/src/elements/$1/define.ts"),

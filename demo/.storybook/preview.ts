@@ -2,20 +2,39 @@
  * What every story shares: the elements' manifest (the docs pages' tables and the controls of each element's own
  * attributes), the toolbar's theme, language and direction, and the elements' events in the actions panel.
  */
+// Every element, from source (the demo's vite.config.ts aliases).
 import "@pi-elements/elements/all.js";
-import "@pi-elements/elements/elements/model-picker.js";
-import "@pi-elements/elements/elements/session-actions.js";
-import "@pi-elements/elements/elements/session-stats.js";
-import "@pi-elements/elements/elements/thinking-level.js";
-import "../../packages/elements/src/transcript.js";
 import { type Decorator, type Preview, setCustomElementsManifest } from "@storybook/web-components-vite";
 import { html } from "lit";
-import { withActions } from "storybook/actions/decorator";
+import { action } from "storybook/actions";
 import manifest from "../../packages/elements/custom-elements.json" with { type: "json" };
 import { followDocsGlobals } from "./docs-frames.js";
 
 setCustomElementsManifest(manifest);
 followDocsGlobals();
+
+/** Every event the elements fire (each a CustomEvent whose `detail` is what a page reads). */
+const EVENTS = [
+  "pi-submit",
+  "pi-cancel",
+  "pi-request-close",
+  "pi-send",
+  "pi-abort",
+  "pi-send-error",
+  "pi-copy",
+  "pi-fork",
+  "pi-notification-dismiss",
+  "pi-widget-toggle",
+  "pi-session-change",
+  "pi-model-change",
+  "pi-tool-card-toggle",
+];
+// Logged in the actions panel with its detail: Storybook's own event handles log the event object, whose `detail`
+// (a getter, not an own property) shows as an empty object. Captured on the document, so no story can stop one.
+for (const name of EVENTS) {
+  const log = action(name);
+  document.addEventListener(name, (event) => log((event as CustomEvent).detail), { capture: true });
+}
 
 /** The toolbar's choices, on the story's stage as the gallery sets them. */
 const withPage: Decorator = (story, context) => {
@@ -26,7 +45,7 @@ const withPage: Decorator = (story, context) => {
 };
 
 const preview: Preview = {
-  decorators: [withPage, withActions],
+  decorators: [withPage],
   globalTypes: {
     theme: {
       description: "Colour scheme",
@@ -60,24 +79,6 @@ const preview: Preview = {
   },
   initialGlobals: { theme: "auto", locale: "en", direction: "ltr" },
   parameters: {
-    // Every event the elements fire, logged in the actions panel (the JSON the agent got is logged beside them).
-    actions: {
-      handles: [
-        "pi-submit",
-        "pi-cancel",
-        "pi-request-close",
-        "pi-send",
-        "pi-abort",
-        "pi-send-error",
-        "pi-copy",
-        "pi-fork",
-        "pi-notification-dismiss",
-        "pi-widget-toggle",
-        "pi-session-change",
-        "pi-model-change",
-        "pi-tool-card-toggle",
-      ],
-    },
     a11y: { test: "error" },
     docs: { source: { type: "dynamic" } },
   },

@@ -2,15 +2,8 @@
  * The demo app: a sidebar of stories (the gallery), the playground and the live page, with page-wide theme,
  * language and direction controls. Routes live in the hash: #/gallery/<module>/<story>, #/playground, #/live.
  */
+// Every element (the extension UI's, the session controls, the conversation's), from source (vite.config.ts).
 import "@pi-elements/elements/all.js";
-// The session controls, each its own module (not in all.js): the gallery's session-controls stories show them.
-import "@pi-elements/elements/elements/model-picker.js";
-import "@pi-elements/elements/elements/session-actions.js";
-import "@pi-elements/elements/elements/session-stats.js";
-import "@pi-elements/elements/elements/thinking-level.js";
-// The conversation's elements (pi-transcript, pi-markdown, pi-code-block, pi-tool-card), for the live page; from
-// source, as the gallery's stories import them (one copy of their types).
-import "../../packages/elements/src/transcript.js";
 import "./app/session-controls.js";
 import "./gallery/story-view.js";
 import "./playground/playground-page.js";

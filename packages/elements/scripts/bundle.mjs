@@ -34,11 +34,12 @@ export function elementNames() {
 }
 
 /**
- * The element folders that `all.js` registers, and so the single-file bundle: the extension UI's. The conversation's
- * elements (`tool-card`, …) have folders of their own but stay out of the bundle, so that it does not grow for them.
+ * The element folders that `extension-ui.js` registers, and so the single-file bundle: the extension UI's. The
+ * conversation's elements (`tool-card`, …) and the session controls stay out of the bundle, so that it does not grow
+ * for them (`all.js` has every element).
  */
 export function bundledElementNames() {
-  const all = readFileSync(join(distDir, "all.js"), "utf8");
+  const all = readFileSync(join(distDir, "extension-ui.js"), "utf8");
   return elementNames().filter((name) => all.includes(`./elements/${name}/define.js`));
 }
 

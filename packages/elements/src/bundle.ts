@@ -11,4 +11,4 @@ export {
   realClock,
   WebSocketTransport,
 } from "@pi-elements/core";
-export * from "./all.js";
+export * from "./extension-ui.js";

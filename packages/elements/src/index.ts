@@ -1,29 +1,17 @@
 /**
- * Every element class and the shared pieces, without registering any tag: import this to subclass an element or
- * register it under another name. `@pi-elements/elements/all.js` registers every element; each
- * `@pi-elements/elements/elements/<name>.js` registers one.
+ * Every element class (each element of custom-elements.json) and the shared pieces, without registering any tag:
+ * import this to subclass an element or register it under another name. `@pi-elements/elements/all.js` registers
+ * every element; `extension-ui.js` and `transcript.js` a set each; each `@pi-elements/elements/elements/<name>.js`
+ * registers one (and what it draws inside: pi-transcript its messages' pi-markdown and pi-tool-card).
  */
-/** The type of the `clock` properties: the core's, exported here too so a page typing one needs no second import. */
-export type { Clock } from "@pi-elements/core";
-export {
-  type DialogCancelSource,
-  DialogElement,
-  type PiCancelDetail,
-  type PiSubmitDetail,
-} from "./base/dialog-element.js";
-export { PiElement } from "./base/pi-element.js";
-export * from "./context.js";
-export * from "./controllers/session-store-controller.js";
-export * from "./elements/confirm/confirm.js";
-export * from "./elements/editor/editor.js";
-export * from "./elements/extension-ui/extension-ui.js";
-export * from "./elements/input/input.js";
-export * from "./elements/notifications/notifications.js";
-export * from "./elements/prompt/prompt.js";
-export * from "./elements/select/select.js";
-export * from "./elements/session/session.js";
-export * from "./elements/status-bar/status-bar.js";
-export * from "./elements/widget-slot/widget-slot.js";
-export { isRtl, localize, localizeIn, nearestLang, type StringSet, setStrings } from "./i18n/localize.js";
-export type { StringKey, StringTable } from "./i18n/strings.js";
-export { tokens } from "./theme/tokens.js";
+export * from "./elements/code-block/code-block.js";
+export { MARKDOWN_LIMITS, type MarkdownLimits } from "./elements/markdown/block-lexer.js";
+export * from "./elements/markdown/markdown.js";
+export * from "./elements/model-picker/model-picker.js";
+export * from "./elements/session-actions/session-actions.js";
+export * from "./elements/session-stats/session-stats.js";
+export * from "./elements/thinking-level/thinking-level.js";
+export { TOOL_CARD_LIMITS, type ToolCardLimits } from "./elements/tool-card/registry.js";
+export * from "./elements/tool-card/tool-card.js";
+export * from "./elements/transcript/transcript.js";
+export * from "./extension-ui-classes.js";

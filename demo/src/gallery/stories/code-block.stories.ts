@@ -2,7 +2,7 @@
  * pi-code-block on its own: a block of code as pi-markdown and the read/write tool cards show it. Not part of the
  * extension-UI bundle: the module defines the element itself.
  */
-import "../../../../packages/elements/src/elements/code-block/define.js";
+import "@pi-elements/elements/elements/code-block.js";
 import { html } from "lit";
 import { type StoryModule, story } from "../story.js";
 

@@ -3,7 +3,7 @@
  * defines the element itself (and pi-code-block with it).
  */
 // From the sources, as the demo serves every package (not a package export: the tests' types must see one element).
-import "../../../../packages/elements/src/elements/markdown/define.js";
+import "@pi-elements/elements/elements/markdown.js";
 import { html } from "lit";
 import { ref } from "lit/directives/ref.js";
 import type { PiMarkdown } from "../../../../packages/elements/src/elements/markdown/markdown.js";

@@ -1,8 +1,8 @@
 /**
  * Stories for the session controls (pi's footer and built-in commands): the model picker, the thinking level, the
  * usage line and the session actions, bound to a story agent that answers as pi does (the answer shapes of
- * test/fixtures/session-controls, recorded from real pi). The elements are not in `all.js` (the extension-UI bundle
- * stays as it is): the demo's main.ts and the workshop's preview import their define modules.
+ * test/fixtures/session-controls, recorded from real pi). `all.js` registers them (not the extension-UI bundle, which
+ * stays as it is); the demo's main.ts and the workshop's preview import it.
  */
 import { html } from "lit";
 import { type StoryModule, story } from "../story.js";

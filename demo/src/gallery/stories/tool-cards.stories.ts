@@ -4,11 +4,8 @@
  * page's own renderer. The cards take plain data (`call`, `execution`); no agent is involved.
  */
 import type { ToolExecution } from "@pi-elements/core/conversation";
+import { registerToolRenderer, type ToolCallBlock } from "@pi-elements/elements/elements/tool-card.js";
 import { html } from "lit";
-import {
-  registerToolRenderer,
-  type ToolCallBlock,
-} from "../../../../packages/elements/src/elements/tool-card/define.js";
 import { type StoryContext, type StoryModule, story } from "../story.js";
 import { error, MARKUP, success } from "./text.js";
 

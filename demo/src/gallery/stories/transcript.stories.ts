@@ -3,7 +3,7 @@
  * 1.6.0 sends them (message_start / message_update deltas / message_end, tool_execution_*, the notices' events).
  * The transcript is not part of the extension-UI bundle: this module loads it itself.
  */
-import "../../../../packages/elements/src/elements/transcript/define.js";
+import "@pi-elements/elements/elements/transcript.js";
 import { html } from "lit";
 import { type StoryModule, story } from "../story.js";
 import type { StoryAgent } from "../story-agent.js";

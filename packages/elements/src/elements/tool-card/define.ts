@@ -1,6 +1,6 @@
 /**
- * `<pi-tool-card>`: registers the tag and exports what a page needs with it. Not part of the extension-UI bundle or
- * of `all.js`: a page showing a transcript imports it (the transcript does).
+ * `<pi-tool-card>`: registers the tag and exports what a page needs with it. Not part of the extension-UI bundle
+ * (`extension-ui.js`): registering pi-transcript registers it, and `all.js` does.
  */
 import { PiToolCard, type ToolCardToggleDetail } from "./tool-card.js";
 
