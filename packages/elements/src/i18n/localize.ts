@@ -24,7 +24,10 @@ const globalOverrides: Record<string, AnyTable> = {};
 
 /**
  * Overrides strings for every element on the page, for one language (`"*"` for all languages). The keys of every
- * part's set may be given (the extension UI's are typed here; an optional part exports its own table type).
+ * part's set may be given (the extension UI's are typed here; an optional part exports its own table type). A key
+ * means the same words in every element that uses it (`cancel` in each dialog); to change one element's alone,
+ * qualify the key with its tag: `"pi-session-actions:failed"` leaves pi-model-picker's and pi-thinking-level's
+ * `failed` as they are. A qualified key wins over a plain one; an element's own `strings` over both.
  */
 export function setStrings(lang: string, table: StringTable | AnyTable): void {
   const key = lang.toLowerCase();
@@ -77,11 +80,12 @@ export function localizeIn<K extends string>(
   values?: Record<string, string | number>,
   override?: { readonly [key in K]?: string },
 ): string {
+  const tables = tablesFor(nearestLang(element), set);
+  const own = `${element.localName}:${key}`;
   const result =
     override?.[key] ??
-    tablesFor(nearestLang(element), set)
-      .map((table) => table?.[key])
-      .find((text) => text !== undefined) ??
+    tables.map((table) => table?.[own]).find((text) => text !== undefined) ??
+    tables.map((table) => table?.[key]).find((text) => text !== undefined) ??
     set.en[key];
   if (!values) return result;
   return result.replace(/\{(\w+)\}/g, (match, name: string) => String(values[name] ?? match));
