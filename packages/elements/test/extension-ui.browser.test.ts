@@ -101,6 +101,42 @@ describe("pi-extension-ui inline", () => {
     expect(deepActive()).to.equal(promptField(prompt));
   });
 
+  for (const gone of ["disabled", "removed", "never focused"] as const) {
+    it(`gives focus to the slotted prompt when what had it is ${gone} by the time the dialog is answered`, async () => {
+      const { host, prompt } = await mount(agent);
+      // A page's suggestion button: it sends a prompt, pi works (the page disables it) and asks a question.
+      const suggestion = document.createElement("button");
+      suggestion.textContent = "Ask me something";
+      host.before(suggestion);
+      if (gone !== "never focused") suggestion.focus();
+      const id = agent.request("confirm", { title: "Proceed?", message: "" });
+      await settle();
+      expect(shown(host)!.shadowRoot!.contains(deepActive())).to.equal(true);
+      if (gone === "disabled") suggestion.disabled = true;
+      if (gone === "removed") suggestion.remove();
+      await sendKeys({ press: "Escape" });
+      await settle();
+      expect(agent.responses()).to.deep.equal([{ type: "extension_ui_response", id, cancelled: true }]);
+      expect(shown(host)).to.equal(null);
+      expect(deepActive()).to.equal(promptField(prompt));
+      suggestion.remove();
+    });
+  }
+
+  it("gives focus back to the control that had it when it can still take it", async () => {
+    const { host } = await mount(agent);
+    const other = document.createElement("button");
+    other.textContent = "Elsewhere";
+    host.before(other);
+    other.focus();
+    agent.request("confirm", { title: "Proceed?", message: "" });
+    await settle();
+    await sendKeys({ press: "Escape" });
+    await settle();
+    expect(deepActive()).to.equal(other);
+    other.remove();
+  });
+
   it("works through a queue with a '1 of 3' indicator, by keyboard and mouse", async () => {
     const { host } = await mount(agent);
     const confirm = agent.request("confirm", { title: "Allow rm?", message: "rm -rf build" });

@@ -196,6 +196,33 @@ describe("pi-prompt while the agent runs", () => {
     expect(field(el).value).to.equal("go left\n\nthen tidy\n\ndraft");
   });
 
+  it("keeps the focus on Send while its command is in flight; the box takes it when Send gives way to Stop, and again when Stop goes", async () => {
+    const el = await mount("1.x");
+    agent.silent.add("prompt");
+    field(el).focus();
+    await sendKeys({ type: "hello" });
+    part<HTMLButtonElement>(el, "send-button")!.focus();
+    await sendKeys({ press: "Enter" });
+    await frame();
+    expect(sent(agent)).to.deep.equal([{ type: "prompt", message: "hello" }]);
+    expect(part(el, "send-button")!.getAttribute("aria-disabled")).to.equal("true");
+    expect(root(el).activeElement, "Send keeps the focus while pi has not answered").to.equal(part(el, "send-button"));
+    const prompt = agent.received.find((message) => message.type === "prompt")!;
+    agent.send({ type: "response", command: "prompt", success: true, id: prompt.id });
+    agent.send({ type: "agent_start" });
+    await frame();
+    expect(part(el, "abort-button"), "Stop while pi works").to.not.equal(null);
+    expect(root(el).activeElement, "Send went: the box has the focus").to.equal(field(el));
+    part<HTMLButtonElement>(el, "abort-button")!.focus();
+    await sendKeys({ press: "Enter" });
+    await settle();
+    expect(sent(agent).map((command) => command.type)).to.include("abort");
+    agent.send({ type: "agent_end", messages: [] });
+    await frame();
+    expect(part(el, "abort-button"), "Stop goes once pi has stopped").to.equal(null);
+    expect(root(el).activeElement, "Stop went: the box has the focus, not the page").to.equal(field(el));
+  });
+
   it("the Stop button does the same", async () => {
     const el = await mount("1.x");
     agent.send({ type: "agent_start" });

@@ -129,6 +129,23 @@ describe("pi-prompt standalone", () => {
     });
   }
 
+  for (const page of ["ltr", "rtl"] as const) {
+    it(`takes its text's direction in a ${page} page: "/two" reads left to right, Arabic right to left`, async () => {
+      const wrapper = await fixture<HTMLElement>(html`<div dir=${page}><pi-prompt></pi-prompt></div>`);
+      const el = wrapper.querySelector("pi-prompt")!;
+      await el.updateComplete;
+      const box = textarea(el);
+      box.focus();
+      await sendKeys({ type: "/two" });
+      expect(box.matches(":dir(ltr)"), '"/two"').to.equal(true);
+      box.value = "";
+      box.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true }));
+      el.value = "مرحبا /two";
+      await el.updateComplete;
+      expect(box.matches(":dir(rtl)"), "Arabic first").to.equal(true);
+    });
+  }
+
   it("does nothing while disabled", async () => {
     const el = await fixture<PiPrompt>(html`<pi-prompt disabled .value=${"x"}></pi-prompt>`);
     const events = sends(el);
@@ -209,7 +226,11 @@ describe("pi-prompt with a session", () => {
     await sendKeys({ press: "Enter" });
     await settle();
     expect(agent.commands()).to.deep.equal([{ type: "prompt", message: "once" }]);
-    expect(button(el, "send")!.disabled).to.equal(true);
+    // aria-disabled while its command is in flight: it keeps a focus it has, and a press does nothing.
+    expect(button(el, "send")!.getAttribute("aria-disabled")).to.equal("true");
+    button(el, "send")!.click();
+    await settle();
+    expect(agent.commands()).to.deep.equal([{ type: "prompt", message: "once" }]);
   });
 
   it("shows its command is running from sending until pi answers it; a second Enter meanwhile sends nothing", async () => {

@@ -12,6 +12,8 @@ const waitUntil = (condition: () => unknown, message?: string) => waitUntilOwc(c
 
 const $ = (el: PiSessionActions, selector: string) => el.shadowRoot!.querySelector<HTMLElement>(selector);
 const button = (el: PiSessionActions, action: string) => $(el, `[part~="${action}-button"]`) as HTMLButtonElement;
+/** A button that cannot act now: aria-disabled, so it keeps focus (a native disabled button would drop it). */
+const off = (b: HTMLButtonElement) => b.getAttribute("aria-disabled") === "true";
 const dialog = (el: PiSessionActions) => $(el, "dialog") as HTMLDialogElement | null;
 const status = (el: PiSessionActions) => $(el, '[part="status"]')!.textContent;
 const deepActive = () => {
@@ -62,7 +64,7 @@ describe("pi-session-actions", () => {
       "dialog",
       null,
     ]);
-    expect(buttons.every((b) => !b.disabled)).to.equal(true);
+    expect(buttons.every((b) => !b.disabled && !off(b))).to.equal(true);
   });
 
   for (const version of VERSIONS) {
@@ -80,7 +82,18 @@ describe("pi-session-actions", () => {
       await openDialog(el, "new");
       const confirm = $(el, "dialog .danger")!;
       expect(confirm.textContent).to.equal("Start new session");
-      await waitUntil(() => el.shadowRoot!.activeElement === confirm, "the confirmation has focus");
+      // The safe choice has focus: a stray Enter cancels.
+      const cancel = $(el, 'dialog button[type="button"]')!;
+      expect(cancel.textContent).to.equal("Cancel");
+      await waitUntil(() => el.shadowRoot!.activeElement === cancel, "Cancel has focus");
+      await sendKeys({ press: "Enter" });
+      await waitUntil(() => !dialog(el), "Enter on Cancel closes the dialog");
+      await waitUntil(() => deepActive() === button(el, "new"), "focus goes back to the button");
+      expect(agent.commands("new_session")).to.have.length(0);
+      await openDialog(el, "new");
+      await waitUntil(() => el.shadowRoot!.activeElement?.textContent === "Cancel", "Cancel has focus");
+      await sendKeys({ press: "Tab" });
+      await waitUntil(() => el.shadowRoot!.activeElement === $(el, "dialog .danger"), "Tab reaches the confirmation");
       await sendKeys({ press: "Enter" });
       await sentAfter(agent, from, ["new_session"], [{ type: "new_session" }]);
       await waitUntil(() => status(el) === "New session: done.");
@@ -122,6 +135,8 @@ describe("pi-session-actions", () => {
       await sendKeys({ press: "Enter" });
       await sentAfter(agent, from, ["set_session_name"], [{ type: "set_session_name", name: "my work" }]);
       await waitUntil(() => !el.busy);
+      // The name shows, once pi has it.
+      await waitUntil(() => $(el, '[part~="session-name"]')?.textContent === "Session: my work", "the name shows");
       await openDialog(el, "name");
       expect(($(el, "#session-name") as HTMLInputElement).value).to.equal("my work");
     });
@@ -162,6 +177,47 @@ describe("pi-session-actions", () => {
     await waitUntil(() => $(el, "dialog [part~=status]")?.textContent === "There is no earlier message to fork from.");
   });
 
+  // The focus stays on the button whose action runs (and after a dialog, goes back to it): never to the page's body.
+  for (const action of ["new", "compact", "name", "fork", "export"] as const) {
+    it(`keeps the focus on ${action}'s button while its action runs and after it is done`, async () => {
+      const { agent, el } = await mount("1.6.0");
+      const from = agent.sent.length;
+      const sent = {
+        new: "new_session",
+        compact: "compact",
+        name: "set_session_name",
+        fork: "fork",
+        export: "export_html",
+      }[action];
+      // pi's answer is held back so the action is seen running.
+      const release = agent.hold(sent);
+      button(el, action).focus();
+      await sendKeys({ press: "Enter" });
+      if (action !== "export") {
+        await waitUntil(() => dialog(el)?.open, `the ${action} dialog opens`);
+        if (action === "name") await sendKeys({ type: "work" });
+        if (action === "new") await sendKeys({ press: "Tab" });
+        if (action === "fork") {
+          await waitUntil(() => $(el, '[part~="fork-option"]'), "pi's messages");
+          $(el, '[part~="fork-option"]')!.focus();
+        }
+        await el.updateComplete;
+        await sendKeys({ press: "Enter" });
+      }
+      await waitUntil(() => agent.sent.slice(from).some((c) => c.type === sent), `${sent} sent`);
+      await waitUntil(() => el.busy === action && off(button(el, action)), `${action} runs`);
+      expect(deepActive()).to.equal(button(el, action));
+      // A press while it runs does nothing.
+      await sendKeys({ press: "Enter" });
+      await el.updateComplete;
+      expect(dialog(el)).to.equal(null);
+      expect(agent.sent.slice(from).filter((c) => c.type === sent)).to.have.length(1);
+      release();
+      await waitUntil(() => !el.busy && !off(button(el, action)), `${action} done`);
+      expect(deepActive()).to.equal(button(el, action));
+    });
+  }
+
   it("exports to HTML and shows where pi wrote it", async () => {
     const { agent, el } = await mount("0.73.1");
     const from = agent.sent.length;
@@ -174,8 +230,8 @@ describe("pi-session-actions", () => {
   it("while pi streams, disables new session, compact and fork with the reason; name and export stay", async () => {
     const { agent, el } = await mount("1.6.0");
     agent.startRun();
-    await waitUntil(() => button(el, "new").disabled, "pi streams");
-    expect(["new", "compact", "name", "fork", "export"].map((a) => button(el, a).disabled)).to.deep.equal([
+    await waitUntil(() => off(button(el, "new")), "pi streams");
+    expect(["new", "compact", "name", "fork", "export"].map((a) => off(button(el, a)))).to.deep.equal([
       true,
       true,
       false,
@@ -189,7 +245,7 @@ describe("pi-session-actions", () => {
     await el.updateComplete;
     expect(dialog(el)).to.equal(null);
     agent.endRun();
-    await waitUntil(() => !button(el, "new").disabled, "the run ended");
+    await waitUntil(() => !off(button(el, "new")), "the run ended");
     // A run that begins while a dialog is open: its action waits there too, with the reason.
     await openDialog(el, "compact");
     agent.startRun();
@@ -198,17 +254,17 @@ describe("pi-session-actions", () => {
     expect($(el, 'dialog [type="submit"]')!.getAttribute("aria-describedby")).to.equal("dialog-reason");
     dialog(el)!.close();
     agent.endRun();
-    await waitUntil(() => !button(el, "new").disabled, "the run ended");
+    await waitUntil(() => !off(button(el, "new")), "the run ended");
     expect($(el, '[part~="reason"]')).to.equal(null);
   });
 
   it("while pi is not running (its exit reported), offers no action, with the reason; back when it starts again", async () => {
     const { agent, el } = await mount("1.6.0");
     const actions = ["new", "compact", "name", "fork", "export"];
-    expect(actions.map((a) => button(el, a).disabled)).to.deep.equal([false, false, false, false, false]);
+    expect(actions.map((a) => off(button(el, a)))).to.deep.equal([false, false, false, false, false]);
     agent.send({ type: "pi-elements/agent_exit", code: 1, signal: null, stderrTail: [], restart: "on-request" });
-    await waitUntil(() => button(el, "export").disabled, "the exit reported");
-    expect(actions.map((a) => button(el, a).disabled)).to.deep.equal([true, true, true, true, true]);
+    await waitUntil(() => off(button(el, "export")), "the exit reported");
+    expect(actions.map((a) => off(button(el, a)))).to.deep.equal([true, true, true, true, true]);
     const reason = $(el, '[part~="reason"]')!;
     expect(reason.textContent).to.equal("pi is not running: restart it to use these.");
     for (const action of actions) expect(button(el, action).getAttribute("aria-describedby")).to.equal(reason.id);
@@ -216,7 +272,7 @@ describe("pi-session-actions", () => {
     await el.updateComplete;
     expect(status(el)).to.equal("", "nothing was sent");
     agent.send({ type: "pi-elements/agent_start", pid: 9 });
-    await waitUntil(() => !button(el, "export").disabled, "pi started again");
+    await waitUntil(() => !off(button(el, "export")), "pi started again");
     expect($(el, '[part~="reason"]')).to.equal(null);
   });
 
@@ -261,11 +317,11 @@ describe("pi-session-actions", () => {
         button(rtl!, "export").getBoundingClientRect().left,
       );
       agent.startRun();
-      await waitUntil(() => button(el!, "new").disabled);
+      await waitUntil(() => off(button(el!, "new")));
       await expect(box).to.be.accessible();
       await executeServerCommand("screenshot", { name: `session-actions-${theme}-streaming`, selector: "#shot" });
       agent.endRun();
-      await waitUntil(() => !button(el!, "new").disabled);
+      await waitUntil(() => !off(button(el!, "new")));
       for (const action of ["new", "compact", "name", "fork"]) {
         await openDialog(el!, action);
         if (action === "fork") await waitUntil(() => $(el!, '[part~="fork-option"]'));

@@ -227,14 +227,17 @@ for (const version of ["0.73.1", "1.6.0"]) {
       prompt.value = "";
       await frame.focus(frame.part("pi-session-actions", "[part~=new-button]")!);
       await sendKeys({ press: "Enter" });
-      // The confirmation opens on its button (autofocus); Enter confirms.
+      // The confirmation opens on Cancel, the safe choice; Tab reaches the confirmation, Enter confirms.
       await waitUntil(
         () => frame.el("pi-session-actions").shadowRoot?.querySelector("dialog[open]"),
         "the confirmation",
         WAIT,
       );
-      const confirm = frame.el("pi-session-actions").shadowRoot!.querySelector<HTMLElement>("dialog button.danger")!;
-      await frame.focus(confirm);
+      const actions = frame.el("pi-session-actions").shadowRoot!;
+      await waitUntil(() => actions.activeElement?.textContent === "Cancel", "Cancel to have focus", WAIT);
+      await sendKeys({ press: "Tab" });
+      const confirm = actions.querySelector<HTMLElement>("dialog button.danger")!;
+      await waitUntil(() => actions.activeElement === confirm, "the confirmation to have focus", WAIT);
       await sendKeys({ press: "Enter" });
       await waitUntil(() => frame.articles().length === 0, "an empty transcript", WAIT).catch((error: Error) => {
         throw new Error(`${error.message}; articles: ${JSON.stringify(frame.texts())}`);

@@ -6,7 +6,9 @@
  * renders no overlay of its own.
  *
  * Focus is given back (as the APG dialog pattern asks) only when it is still inside the overlay or lost to `<body>`:
- * if the user has clicked elsewhere meanwhile, that choice wins.
+ * if the user has clicked elsewhere meanwhile, that choice wins. When the element that had it is gone or cannot take
+ * it any more (a button removed or disabled while the dialog was open, or focus was on `<body>` when it opened), it
+ * goes to the host's `returnFallback`, the next logical place (APG: "another element that provides logical workflow").
  */
 import { html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from "lit";
 
@@ -22,6 +24,11 @@ export interface OverlayOptions {
    * that answers Escape itself (and left it, for a reason of its own). Default: none.
    */
   ignoreEscape?(event: KeyboardEvent): boolean;
+  /**
+   * Where focus goes back to when the element that had it before the overlay opened is gone, disabled, or was the
+   * page's `<body>`. Default: nowhere (focus stays where the browser puts it).
+   */
+  returnFallback?(): HTMLElement | null | undefined;
 }
 
 /**
@@ -50,6 +57,8 @@ export class OverlayController implements ReactiveController {
   #modal = false;
   #entering = false;
   #returnTo: HTMLElement | undefined;
+  /** The overlay opened and has not given focus back yet. */
+  #mustReturn = false;
   /** The last keydown was an Escape the overlay leaves alone: the close request it makes is not the user's cancel. */
   #leftEscape = false;
 
@@ -143,15 +152,24 @@ export class OverlayController implements ReactiveController {
 
   #remember(): void {
     const active = deepActiveElement();
-    if (active instanceof HTMLElement && !this.#contains(active)) this.#returnTo = active;
+    this.#mustReturn = true;
+    this.#returnTo =
+      active instanceof HTMLElement && active !== document.body && !this.#contains(active) ? active : undefined;
   }
 
   #restore(): void {
+    if (!this.#mustReturn) return;
     const returnTo = this.#returnTo;
     this.#returnTo = undefined;
-    if (!returnTo?.isConnected) return;
+    this.#mustReturn = false;
     const active = deepActiveElement();
-    if (active === null || active === document.body || this.#contains(active)) returnTo.focus();
+    if (active !== null && active !== document.body && !this.#contains(active)) return;
+    if (returnTo?.isConnected) {
+      returnTo.focus();
+      if (deepActiveElement() === returnTo) return;
+    }
+    const fallback = this.#options.returnFallback?.();
+    if (fallback?.isConnected) fallback.focus();
   }
 
   #contains(node: Node): boolean {

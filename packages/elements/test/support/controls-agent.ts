@@ -46,6 +46,8 @@ export class ControlsAgent {
   readonly answers = new Map<string, unknown>();
   /** Commands of these types are never answered. */
   readonly silent = new Set<string>();
+  /** Commands of these types wait for their answer until `hold`'s release is called. */
+  readonly #held = new Map<string, Array<() => void>>();
   models: Model[];
   state: Record<string, unknown>;
   stats: unknown;
@@ -67,16 +69,35 @@ export class ControlsAgent {
       const { id, ...command } = JSON.parse(event.value) as Sent & { id?: string };
       this.sent.push(command);
       if (command.type === "extension_ui_response" || this.silent.has(command.type)) return;
-      const failure = this.failing.get(command.type);
-      if (failure !== undefined) {
-        this.send({ type: "response", id, command: command.type, success: false, error: failure });
+      const held = this.#held.get(command.type);
+      if (held) {
+        held.push(() => this.#respond(id, command));
         return;
       }
-      const answer = this.answers.has(command.type)
-        ? { response: { success: true, data: this.answers.get(command.type) }, noId: false }
-        : this.#answer(command);
-      this.send({ type: "response", ...(answer.noId ? {} : { id }), command: command.type, ...answer.response });
+      this.#respond(id, command);
     });
+  }
+
+  #respond(id: string | undefined, command: Sent): void {
+    const failure = this.failing.get(command.type);
+    if (failure !== undefined) {
+      this.send({ type: "response", id, command: command.type, success: false, error: failure });
+      return;
+    }
+    const answer = this.answers.has(command.type)
+      ? { response: { success: true, data: this.answers.get(command.type) }, noId: false }
+      : this.#answer(command);
+    this.send({ type: "response", ...(answer.noId ? {} : { id }), command: command.type, ...answer.response });
+  }
+
+  /** Holds back the answers to commands of `type` until the returned function is called; then answers them. */
+  hold(type: string): () => void {
+    const waiting: Array<() => void> = [];
+    this.#held.set(type, waiting);
+    return () => {
+      this.#held.delete(type);
+      for (const answer of waiting.splice(0)) answer();
+    };
   }
 
   static async start(version: PiVersionName): Promise<ControlsAgent> {

@@ -80,7 +80,8 @@ function plainTitle(dialog: PendingDialog): string {
  * - While a dialog with a deadline waits behind the shown one, the queue bar shows a button with its countdown
  *   ("⏱ 4s · Quick! Pick a colour") that brings it up, and a screen reader hears once that it is waiting.
  * So a timed dialog never expires unseen. When the queue empties, focus returns to where it was before the first
- * dialog opened. Each dialog keeps its element (and what was typed in it) while it is pending.
+ * dialog opened; if that control is gone or disabled by then (or nothing had focus), to the slotted content (the
+ * pi-prompt). Each dialog keeps its element (and what was typed in it) while it is pending.
  *
  * - Inline (default): the dialog shows above the slotted content, which stays usable (put a `<pi-prompt>` in the
  *   slot: the user can still write to pi while a dialog waits).
@@ -167,6 +168,9 @@ export class PiExtensionUi extends PiElement {
       const element = id === undefined ? undefined : this.#elements.get(id);
       return element !== undefined && event.composedPath().includes(element);
     },
+    // The control that opened the dialog is gone or disabled (a suggestion button while pi works): the slotted
+    // content whose place the dialog took, usually the pi-prompt, is where the user goes on.
+    returnFallback: () => this.shadowRoot?.querySelector("slot")?.assignedElements()[0] as HTMLElement | undefined,
   });
   /** The titles of the dialogs pending while the session was open, for the alert once it has ended. */
   #pendingTitles: readonly string[] = [];

@@ -51,7 +51,8 @@ export const styles = [
       padding: calc(var(--_space) / 2) var(--_space);
       cursor: pointer;
     }
-    button:disabled {
+    button:disabled,
+    [part~="actions"] button[aria-disabled="true"] {
       cursor: default;
       color: var(--_muted);
     }
@@ -216,7 +217,8 @@ export const styles = [
       color: var(--_text);
     }
     @media (forced-colors: active) {
-      button:disabled {
+      button:disabled,
+      [part~="actions"] button[aria-disabled="true"] {
         color: GrayText;
       }
       [part~="completion"][aria-selected="true"] {

@@ -270,9 +270,14 @@ export class PiPrompt extends PiElement {
 
   /** Whether a message can go out now: no session, or a session whose transport is open and whose agent runs. */
   get canSend(): boolean {
+    return !this.#sendBlocked && !this.#busy;
+  }
+
+  /** Whether sending is out of the question now (disabled, not connected, the agent down), its own command aside. */
+  get #sendBlocked(): boolean {
     // Without a session there is no connection to wait for.
     const connected = (this.#store.value?.connection ?? "open") === "open";
-    return !this.disabled && !this.#busy && connected && this.agentExit === undefined;
+    return this.disabled || !connected || this.agentExit !== undefined;
   }
 
   /** The commands that match what is typed after "/", best first; empty while the list is closed. */
@@ -284,26 +289,28 @@ export class PiPrompt extends PiElement {
 
   /** After the store controller synced (it runs between willUpdate and update), before rendering. */
   protected override update(changed: PropertyValues<this>): void {
-    if (this.#restarting && this.agentExit === undefined) {
-      this.#restarting = false;
-      // The Restart button goes with the alert: the focus it had goes to the box, where the person goes on.
-      if (this.shadowRoot?.activeElement?.matches('[part~="restart-button"]')) this.#focusBoxAfterUpdate = true;
-    }
+    if (this.#restarting && this.agentExit === undefined) this.#restarting = false;
+    // A focused button this render takes away (Send when pi starts, Stop, Steer and Follow-up when it ends, Restart
+    // with its alert): its focus goes to the box, where the person goes on, never to the page's body.
+    const focused = this.shadowRoot?.activeElement;
     const editorText = this.#store.value?.editorText;
     if (editorText && editorText.seq !== this.#seenEditorSeq) {
       this.#seenEditorSeq = editorText.seq;
       this.value = editorText.text;
     }
     super.update(changed);
+    if (focused instanceof HTMLButtonElement && !focused.isConnected) this.#focusBoxAfterUpdate = true;
   }
 
   protected override render() {
     const label = this.placeholder ?? localizeOwn(this, "prompt");
     // "connecting" and "reconnecting" are shown under their own string keys; "closed" is final, an alert of its own.
     const state = this.#store.value?.connection;
-    const blocked = !this.canSend;
-    const button = (part: string, key: StringKey, onClick: () => void, disabled = blocked) =>
-      html`<button type="button" part="button ${part}-button ${part}" ?disabled=${disabled} @click=${onClick}>${localizeOwn(this, key)}</button>`;
+    // While its own command is in flight a button is aria-disabled, not disabled: a disabled one would drop the focus
+    // to the page's body (a press then does nothing: #send checks canSend).
+    const waiting = this.#busy ? "true" : nothing;
+    const button = (part: string, key: StringKey, onClick: () => void, disabled = this.#sendBlocked, aria = waiting) =>
+      html`<button type="button" part="button ${part}-button ${part}" ?disabled=${disabled} aria-disabled=${disabled ? nothing : aria} @click=${onClick}>${localizeOwn(this, key)}</button>`;
     const matches = this.#matches;
     const open = matches.length > 0;
     const active = Math.min(this.#active, matches.length - 1);
@@ -322,6 +329,7 @@ export class PiPrompt extends PiElement {
       ${this.#renderImages()}
       <textarea
         part="textarea"
+        dir="auto"
         rows="1"
         aria-label=${label}
         aria-haspopup="listbox"
@@ -344,9 +352,9 @@ export class PiPrompt extends PiElement {
           this.streaming
             ? html`${button("steer", "steer", () => this.#send("steer"))}
               ${button("follow-up", "followUp", () => this.#send("follow_up"))}
-              ${button("abort", "abort", () => void this.#abort(), this.disabled)}`
+              ${button("abort", "abort", () => void this.#abort(), this.disabled, nothing)}`
             : html`${button("send", "send", () => this.#send("prompt"))}${
-                this.#stoppable ? button("abort", "abort", () => void this.#abort(), this.disabled) : nothing
+                this.#stoppable ? button("abort", "abort", () => void this.#abort(), this.disabled, nothing) : nothing
               }`
         }
       </div>
@@ -397,7 +405,7 @@ export class PiPrompt extends PiElement {
   /** Restart was pressed and the agent has not started again yet. */
   #restarting = false;
 
-  /** The Restart button went with the alert while it had the focus: the box takes it after this render. */
+  /** A button that had the focus went with this render: the box takes it after the render. */
   #focusBoxAfterUpdate = false;
 
   readonly #restart = () => {

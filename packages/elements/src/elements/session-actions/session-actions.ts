@@ -29,21 +29,29 @@ const DISRUPTIVE: ReadonlySet<SessionAction> = new Set(["new", "compact", "fork"
  * | Fork… | `{type: "get_fork_messages"}`, then `{type: "fork", entryId}` |
  * | Export HTML | `{type: "export_html"}` |
  *
- * Each dialog is a native modal `<dialog>`: focus starts in it, Esc cancels, and focus goes back to the button that
- * opened it. While pi streams or compacts, New session, Compact and Fork are disabled (pi would abort its run for
- * them) and the reason is shown; Name and Export stay. The session's conversation store resets and reloads itself
+ * Each dialog is a native modal `<dialog>`: focus starts in it (on Cancel in New session's confirmation: a stray
+ * Enter must not wipe the conversation), Esc cancels, and focus goes back to the button that opened it. A button
+ * that cannot act now is `aria-disabled` rather than `disabled`: it keeps its focus while its own action runs (an
+ * export, a compaction), so the focus never falls to the page's body; a press then does nothing. While pi streams or
+ * compacts, New session, Compact and Fork are disabled that way (pi would abort its run for them) and the reason is
+ * shown; Name and Export stay. The session's conversation store resets and reloads itself
  * from pi's answers (the core's refresh rule); an extension that cancels (`cancelled: true`) is reported. pi's
  * refusal shows beside the buttons, in words.
  *
  * @event pi-fork - pi forked: `detail: { text }`, the text of the message forked from (pi's TUI puts it in the
  *   editor; a page can put it in its pi-prompt).
  * @csspart base - The row of buttons (a group named "Session").
- * @csspart button - Each button; also `new-button`, `compact-button`, `name-button`, `fork-button`, `export-button`.
+ * @csspart button - Each button; also `new-button`, `compact-button`, `name-button`, `fork-button`, `export-button`,
+ *   and in a dialog `cancel-button`, `confirm-button` (New session's, Compact's, Name's Save) and `fork-option-button`.
+ * @csspart cancel-button - A dialog's Cancel.
+ * @csspart confirm-button - A dialog's action: "Start new session", "Compact", "Save".
+ * @csspart session-name - The session's name, once it has one ("Session: my work"), before the buttons.
  * @csspart reason - Why some buttons are disabled.
  * @csspart status - What the last action did, or that pi is still answering.
  * @csspart error - pi's refusal, in an alert.
  * @csspart dialog - The `<dialog>` of a confirmation, instructions, a name or a fork choice.
- * @csspart fork-option - One message to fork from.
+ * @csspart fork-option-button - One message to fork from.
+ * @csspart fork-option - The same as `fork-option-button`: its earlier name, kept as an alias.
  * @cssprop --pi-color-error - The error text and the New session confirmation.
  */
 export class PiSessionActions extends PiElement {
@@ -67,9 +75,18 @@ export class PiSessionActions extends PiElement {
         padding: 0.2em 0.7em;
         cursor: pointer;
       }
-      button:disabled {
+      button:disabled,
+      button[aria-disabled="true"] {
         color: var(--_muted);
         cursor: not-allowed;
+      }
+      [part~="session-name"] {
+        align-self: center;
+        max-inline-size: 24em;
+        overflow: hidden;
+        text-overflow: ellipsis;
+        white-space: nowrap;
+        color: var(--_muted);
       }
       [part~="reason"],
       [part~="status"] {
@@ -326,7 +343,9 @@ export class PiSessionActions extends PiElement {
   }
 
   #renderDialogBody(action: SessionAction): TemplateResult {
-    const cancel = html`<button type="button" @click=${() => this.#closeDialog()}>${this.#t("cancel")}</button>`;
+    const cancel = html`<button type="button" part="button cancel-button" @click=${() => this.#closeDialog()}>${this.#t("cancel")}</button>`;
+    // A destructive confirmation opens on its safe choice.
+    const cancelFirst = html`<button type="button" part="button cancel-button" autofocus @click=${() => this.#closeDialog()}>${this.#t("cancel")}</button>`;
     // pi began a run or a compaction while the dialog was open: the action waits, and says why.
     const reason = DISRUPTIVE.has(action) ? this.#reason : undefined;
     const blocked = reason ? html`<p id="dialog-reason" part="reason">${this.#why(reason)}</p>` : nothing;
@@ -338,7 +357,7 @@ export class PiSessionActions extends PiElement {
           <p id="dialog-body">${this.#t("newBody")}</p>
           ${blocked}
           <div class="actions">
-            ${cancel}<button class="danger" type="submit" autofocus ?disabled=${!!reason} aria-describedby=${describedBy}>${this.#t("newConfirm")}</button>
+            ${cancelFirst}<button class="danger" part="button confirm-button" type="submit" ?disabled=${!!reason} aria-describedby=${describedBy}>${this.#t("newConfirm")}</button>
           </div>
         </form>`;
       case "compact":
@@ -349,7 +368,7 @@ export class PiSessionActions extends PiElement {
           <textarea id="instructions" name="instructions" rows="3" dir="auto" autofocus></textarea>
           ${blocked}
           <div class="actions">
-            ${cancel}<button type="submit" ?disabled=${!!reason} aria-describedby=${describedBy}>${this.#t("compactConfirm")}</button>
+            ${cancel}<button type="submit" part="button confirm-button" ?disabled=${!!reason} aria-describedby=${describedBy}>${this.#t("compactConfirm")}</button>
           </div>
         </form>`;
       case "name":
@@ -368,7 +387,7 @@ export class PiSessionActions extends PiElement {
             }}
           />
           <div class="actions">
-            ${cancel}<button type="submit" ?disabled=${this.nameText.trim() === ""}>${this.#t("nameConfirm")}</button>
+            ${cancel}<button type="submit" part="button confirm-button" ?disabled=${this.nameText.trim() === ""}>${this.#t("nameConfirm")}</button>
           </div>
         </form>`;
       default: {
@@ -384,7 +403,7 @@ export class PiSessionActions extends PiElement {
                   ${messages.map(
                     (m) => html`<li>
                       <button
-                        part="fork-option"
+                        part="button fork-option-button fork-option"
                         type="button"
                         dir="auto"
                         data-entry-id=${m.entryId}
@@ -405,14 +424,16 @@ export class PiSessionActions extends PiElement {
   protected override render() {
     const reason = this.#reason;
     const actions: SessionAction[] = ["new", "compact", "name", "fork", "export"];
+    const name = this.#store.value?.name;
     return html`<div part="base" role="group" aria-label=${this.#t("label")}>
+        ${name ? html`<span part="session-name" dir="auto" title=${name}>${this.#t("named", { name })}</span>` : nothing}
         ${actions.map(
           (action) => html`<button
             part="button ${action}-button"
             type="button"
             aria-haspopup=${action === "export" ? nothing : "dialog"}
             aria-describedby=${this.#blocks(action) ? "reason" : nothing}
-            ?disabled=${!this.canRun(action)}
+            aria-disabled=${this.canRun(action) ? nothing : "true"}
             @click=${() => this.start(action)}
           >
             ${this.#t(action)}

@@ -4,6 +4,8 @@
  */
 export const en = {
   label: "Session",
+  /** The session's name, once it has one (Name…). */
+  named: "Session: {name}",
   new: "New session",
   compact: "Compact…",
   name: "Name…",
@@ -37,6 +39,7 @@ export type SessionActionsStringKey = keyof typeof en;
 
 export const ja: { [key in SessionActionsStringKey]?: string } = {
   label: "セッション",
+  named: "セッション: {name}",
   new: "新しいセッション",
   compact: "圧縮…",
   name: "名前…",
@@ -69,6 +72,7 @@ export const ja: { [key in SessionActionsStringKey]?: string } = {
 
 export const zh: { [key in SessionActionsStringKey]?: string } = {
   label: "会话",
+  named: "会话：{name}",
   new: "新会话",
   compact: "压缩…",
   name: "命名…",
