@@ -13,15 +13,15 @@ export const MARGIN = 1024;
 /** Ceilings are multiples of this. */
 export const STEP = 256;
 /** What CI enforces: the rule applied to the bundle as last measured. */
-export const CEILING = 52_224;
+export const CEILING = 52_992;
 
 /**
  * The same rule for each conversation bundle (scripts/bundle.mjs): what a page loads before anything renders
  * (`eager`), and what it loads lazily (`lazy`).
  */
 export const CONVERSATION_CEILINGS = {
-  "pi-transcript.bundle": { eager: 74_496, lazy: 51_200 },
-  "pi-elements.full.bundle": { eager: 115_712, lazy: 51_200 },
+  "pi-transcript.bundle": { eager: 76_288, lazy: 51_200 },
+  "pi-elements.full.bundle": { eager: 118_016, lazy: 51_200 },
 };
 
 /** The ceiling the rule gives for a bundle of `bytes`. */

@@ -2,31 +2,10 @@ import { expect, fixture, html, waitUntil } from "@open-wc/testing";
 import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
 import type { PiCodeBlock } from "../src/elements/code-block/code-block.js";
 import "../src/elements/code-block/define.js";
+import { fakeClipboard } from "./support/clipboard.js";
 
 const part = <T extends Element = HTMLElement>(el: PiCodeBlock, name: string) =>
   el.shadowRoot!.querySelector<T>(`[part~="${name}"]`)!;
-
-/** Replaces the clipboard's writeText for one test: what was written, and whether it succeeds. */
-function fakeClipboard(succeed = true): { written: string[]; restore: () => void } {
-  const written: string[] = [];
-  const original = Object.getOwnPropertyDescriptor(navigator, "clipboard");
-  Object.defineProperty(navigator, "clipboard", {
-    configurable: true,
-    value: {
-      writeText: async (text: string) => {
-        if (!succeed) throw new DOMException("denied", "NotAllowedError");
-        written.push(text);
-      },
-    },
-  });
-  return {
-    written,
-    restore: () => {
-      if (original) Object.defineProperty(navigator, "clipboard", original);
-      else delete (navigator as { clipboard?: unknown }).clipboard;
-    },
-  };
-}
 
 describe("pi-code-block", () => {
   it("shows the language and the code, highlighted, in a focusable, named, left-to-right group (not a landmark)", async () => {

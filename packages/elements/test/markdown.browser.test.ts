@@ -62,6 +62,21 @@ const x = 1;
 ![a diagram](https://images.example.com/diagram.png)
 `;
 
+describe("pi-markdown: heading-level", () => {
+  it("makes # the heading-level given and each deeper heading one below it, capped at h6; a wrong value is 1", async () => {
+    const el = await mount("# one\n\n## two\n\n### three\n\n###### six");
+    const tags = () => $$(el, "h1, h2, h3, h4, h5, h6").map((h) => h.localName);
+    expect(tags()).to.deep.equal(["h1", "h2", "h3", "h6"]);
+    el.headingLevel = 4;
+    await el.updateComplete;
+    expect(tags()).to.deep.equal(["h4", "h5", "h6", "h6"]);
+    expect($$(el, "h4, h5, h6").map((h) => h.textContent)).to.deep.equal(["one", "two", "three", "six"]);
+    el.setAttribute("heading-level", "9");
+    await el.updateComplete;
+    expect(tags()).to.deep.equal(["h1", "h2", "h3", "h6"]);
+  });
+});
+
 describe("pi-markdown: every construct", () => {
   it("renders headings, inline styles, links, lists, task lists, quotes, tables, rules, code and images", async () => {
     const el = await mount(everything);

@@ -4,18 +4,14 @@
  * attribute, and a page's `::part(old)` rules still style them (docs/elements.md, "Part names", lists them).
  */
 import { expect, fixture, html } from "@open-wc/testing";
-import "../src/elements/confirm/define.js";
-import "../src/elements/editor/define.js";
-import "../src/elements/extension-ui/define.js";
-import "../src/elements/input/define.js";
-import "../src/elements/notifications/define.js";
-import "../src/elements/prompt/define.js";
-import "../src/elements/select/define.js";
-import "../src/elements/status-bar/define.js";
-import "../src/elements/widget-slot/define.js";
+import { ConversationState } from "@pi-elements/core/conversation";
+import "../src/all.js";
+import { assistant } from "../../core/test/conversation-wire.js";
 import type { PiExtensionUi } from "../src/elements/extension-ui/extension-ui.js";
 import type { PiNotifications } from "../src/elements/notifications/notifications.js";
 import type { PiPrompt } from "../src/elements/prompt/prompt.js";
+import type { PiSessionActions } from "../src/elements/session-actions/session-actions.js";
+import type { PiTranscript } from "../src/elements/transcript/transcript.js";
 import { FakeAgent, settle } from "./session-fake-agent.js";
 import { withoutArming } from "./support/dialogs.js";
 
@@ -41,7 +37,24 @@ const ALIASES: Array<{ tag: string; old: string; now: string }> = [
   { tag: "pi-prompt", old: "abort", now: "abort-button" },
   { tag: "pi-status-bar", old: "list", now: "base" },
   { tag: "pi-widget-slot", old: "toggle", now: "toggle-button" },
+  { tag: "pi-transcript", old: "copy", now: "copy-button" },
+  { tag: "pi-transcript", old: "toggle-tools", now: "toggle-tools-button" },
+  { tag: "pi-transcript", old: "jump", now: "jump-button" },
+  { tag: "pi-model-picker", old: "trigger", now: "trigger-button" },
+  { tag: "pi-code-block", old: "copy", now: "copy-button" },
+  { tag: "pi-markdown", old: "format-anyway", now: "format-anyway-button" },
+  { tag: "pi-session-actions", old: "fork-option", now: "fork-option-button" },
 ];
+
+/** The tags custom-elements.json lists: the elements there are, whatever this file was written for. */
+async function manifestTags(): Promise<string[]> {
+  const response = await fetch("/packages/elements/custom-elements.json");
+  const manifest = (await response.json()) as { modules: { declarations?: { tagName?: string }[] }[] };
+  return manifest.modules
+    .flatMap((module) => module.declarations ?? [])
+    .flatMap((declaration) => (declaration.tagName ? [declaration.tagName] : []))
+    .sort();
+}
 
 let agent: FakeAgent;
 beforeEach(() => {
@@ -49,9 +62,28 @@ beforeEach(() => {
 });
 afterEach(() => agent.session.close());
 
-/** Every element mounted in a state that shows all its buttons (the prompt twice: idle, and while pi streams). */
+const bashCall = { type: "toolCall", id: "c1", name: "bash", arguments: { command: "seq 12" } } as const;
+const bashRun = {
+  toolCallId: "c1",
+  toolName: "bash",
+  args: {},
+  status: "done",
+  partialResult: undefined,
+  result: { content: [{ type: "text", text: Array.from({ length: 12 }, (_, i) => `line ${i}`).join("\n") }] },
+  isError: false,
+  durationMs: undefined,
+  parentToolCallId: undefined,
+  startedAt: undefined,
+  endedAt: undefined,
+};
+
+/**
+ * Every element in a state that shows all its buttons (the prompt twice: idle, and while pi streams; the session
+ * actions with a confirmation and the fork list open). Its tags must be the manifest's (checked below).
+ */
 async function mountAll(): Promise<HTMLElement> {
   const wrapper = await fixture<HTMLElement>(html`<div>
+    <pi-session></pi-session>
     <pi-select heading="Pick" open .options=${["a", "b"]}></pi-select>
     <pi-confirm heading="Sure?" message="Really?" open></pi-confirm>
     <pi-input heading="Name?" open></pi-input>
@@ -62,6 +94,15 @@ async function mountAll(): Promise<HTMLElement> {
     <pi-prompt id="streaming"></pi-prompt>
     <pi-status-bar .statuses=${[{ key: "k", text: "ready" }]}></pi-status-bar>
     <pi-widget-slot .widgets=${[{ key: "w", lines: Array.from({ length: 12 }, (_, i) => `line ${i}`) }]}></pi-widget-slot>
+    <pi-code-block language="js" .code=${"let a = 1;"}></pi-code-block>
+    <pi-markdown .limits=${{ inlineChars: 10 }} .text=${"a paragraph longer than ten characters"}></pi-markdown>
+    <pi-tool-card .call=${bashCall} .execution=${bashRun}></pi-tool-card>
+    <pi-transcript></pi-transcript>
+    <pi-model-picker></pi-model-picker>
+    <pi-thinking-level></pi-thinking-level>
+    <pi-session-stats></pi-session-stats>
+    <pi-session-actions id="confirming"></pi-session-actions>
+    <pi-session-actions id="forking"></pi-session-actions>
   </div>`);
   const ui = wrapper.querySelector<PiExtensionUi>("pi-extension-ui")!;
   ui.session = agent.session;
@@ -76,6 +117,35 @@ async function mountAll(): Promise<HTMLElement> {
   const streaming = wrapper.querySelector<PiPrompt>("#streaming")!;
   streaming.session = agent.session;
   agent.send({ type: "agent_start" });
+  // A conversation with an answer (its copy button) and a tool call (the expand-all button).
+  const state = new ConversationState();
+  state.setHistory(
+    [
+      { role: "user", content: "hi", timestamp: 1 },
+      assistant([{ type: "text", text: "Hello." }, bashCall]),
+      {
+        role: "toolResult",
+        toolCallId: "c1",
+        toolName: "bash",
+        content: bashRun.result.content,
+        isError: false,
+        timestamp: 2,
+      },
+    ],
+    0,
+  );
+  wrapper.querySelector<PiTranscript>("pi-transcript")!.store = state;
+  // The session actions on a quiet session of their own, one with New session's confirmation open, one with the
+  // fork list.
+  const controls = new FakeAgent();
+  controls.results.set("get_fork_messages", { messages: [{ entryId: "e1", text: "hi" }] });
+  const [confirming, forking] = [...wrapper.querySelectorAll<PiSessionActions>("pi-session-actions")];
+  for (const el of [confirming!, forking!]) el.session = controls.session;
+  await settle();
+  await confirming!.updateComplete;
+  confirming!.start("new");
+  forking!.start("fork");
+  for (let i = 0; i < 20 && !forking!.shadowRoot!.querySelector("[part~=fork-option-button]"); i++) await settle();
   await settle();
   return wrapper;
 }
@@ -89,16 +159,40 @@ function shadowButtons(el: Element): HTMLButtonElement[] {
 
 const partsOf = (el: Element) => [...el.part];
 
+/** The elements that have no button of their own to show. */
+const WITHOUT_BUTTONS = new Set(["pi-session", "pi-status-bar", "pi-thinking-level", "pi-session-stats"]);
+
+describe("entry points", () => {
+  it("all.js registers every element of custom-elements.json, and index.js exports every element's class", async () => {
+    const response = await fetch("/packages/elements/custom-elements.json");
+    const manifest = (await response.json()) as {
+      modules: { declarations?: { tagName?: string; name: string }[] }[];
+    };
+    const declared = manifest.modules.flatMap((module) => module.declarations ?? []).filter((d) => d.tagName);
+    expect(declared.length).to.be.greaterThan(10);
+    expect(declared.filter((d) => !customElements.get(d.tagName!)).map((d) => d.tagName)).to.deep.equal([]);
+    const index = (await import("../src/index.js")) as Record<string, unknown>;
+    expect(declared.filter((d) => typeof index[d.name] !== "function").map((d) => d.name)).to.deep.equal([]);
+    expect(declared.every((d) => customElements.get(d.tagName!) === index[d.name])).to.equal(true);
+  });
+});
+
 describe("part names", () => {
+  it("the fixture has every element of custom-elements.json, and nothing else", async () => {
+    const wrapper = await mountAll();
+    const mounted = [...new Set([...wrapper.children].map((el) => el.localName))].sort();
+    expect(mounted).to.deep.equal(await manifestTags());
+  });
+
   it("every button of every element has the part `button` and one named for what it does, ending in -button", async () => {
     const wrapper = await mountAll();
     const elements = [...wrapper.children];
     const seen: string[] = [];
     for (const el of elements) {
       const buttons = shadowButtons(el);
-      expect(buttons.length, `${el.localName} shows buttons in this fixture`).to.be.greaterThan(
-        el.localName === "pi-status-bar" ? -1 : 0,
-      );
+      if (!WITHOUT_BUTTONS.has(el.localName)) {
+        expect(buttons.length, `${el.localName} shows buttons in this fixture`).to.be.greaterThan(0);
+      }
       for (const button of buttons) {
         const parts = partsOf(button);
         expect(parts, `${el.localName}: ${button.outerHTML}`).to.include("button");
@@ -124,6 +218,18 @@ describe("part names", () => {
       "pi-prompt follow-up-button",
       "pi-prompt abort-button",
       "pi-widget-slot toggle-button",
+      "pi-code-block copy-button",
+      "pi-markdown format-anyway-button",
+      "pi-tool-card toggle-button",
+      "pi-transcript copy-button",
+      "pi-transcript toggle-tools-button",
+      "pi-transcript jump-button",
+      "pi-model-picker trigger-button",
+      "pi-session-actions new-button",
+      "pi-session-actions export-button",
+      "pi-session-actions cancel-button",
+      "pi-session-actions confirm-button",
+      "pi-session-actions fork-option-button",
     ]);
   });
 

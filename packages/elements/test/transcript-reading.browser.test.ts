@@ -215,6 +215,73 @@ describe("pi-transcript reading while it streams", () => {
   });
 });
 
+describe("pi-transcript: when each message was written", () => {
+  it("shows pi's timestamp as a <time>: the time of day today, with the date before; nothing for a time that is none", async () => {
+    const now = Date.now();
+    const earlier = new Date(2026, 0, 15, 9, 30).getTime();
+    const state = new ConversationState();
+    state.setHistory(
+      [
+        { role: "user", content: "today", timestamp: now },
+        assistant([{ type: "text", text: "Answer." }], { timestamp: now }),
+        { role: "user", content: "in January", timestamp: earlier },
+        { role: "user", content: "no time" },
+        { role: "user", content: "not a time", timestamp: Number.NaN },
+      ],
+      0,
+    );
+    const el = await show(state, 'lang="en-GB"');
+    const times = articles(el).map((a) => a.querySelector("time"));
+    const short = new Intl.DateTimeFormat("en-GB", { timeStyle: "short" });
+    const dated = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short" });
+    expect(times.map((t) => t?.textContent ?? null)).to.deep.equal([
+      short.format(now),
+      short.format(now),
+      dated.format(earlier),
+      null,
+      null,
+    ]);
+    expect(times[2]!.getAttribute("datetime")).to.equal(new Date(earlier).toISOString());
+    expect(times[2]!.getAttribute("title")).to.contain("2026");
+    expect(times[0]!.getAttribute("part")).to.equal("time");
+    // Beside the author, inside the article's header: the article is still named by its author alone.
+    expect(articles(el)[0]!.querySelector("header")!.contains(times[0]!)).to.equal(true);
+    expect(
+      articles(el)[0]!.querySelector(`#${articles(el)[0]!.getAttribute("aria-labelledby")}`)?.textContent,
+    ).to.equal("You");
+    await expect(el).to.be.accessible();
+  });
+});
+
+describe("pi-transcript: a message's Markdown headings in the page's outline", () => {
+  it("nests an answer's # and ## under its article's heading (one level down, capped at 6); axe's heading-order holds", async () => {
+    const text = "# Plan\n\nFirst.\n\n## Step\n\nSecond.\n\n### Detail\n\n#### Deeper";
+    const state = new ConversationState();
+    state.setHistory([{ role: "user", content: "plan it", timestamp: 1 }, assistant([{ type: "text", text }])], 0);
+    const page = await fixture<HTMLElement>(html`<main><h1>Page</h1><section><h2>Conversation</h2></section></main>`);
+    const el = document.createElement("pi-transcript");
+    el.store = state;
+    el.style.blockSize = "24rem";
+    page.querySelector("section")!.append(el);
+    await el.updateComplete;
+    const answer = () => articles(el).at(-1)!;
+    const levels = async () => {
+      const markdown = answer().querySelector("pi-markdown")! as LitElement;
+      await markdown.updateComplete;
+      return [
+        answer().querySelector('[part~="author"]')!.localName,
+        ...[...markdown.shadowRoot!.querySelectorAll("h1, h2, h3, h4, h5, h6")].map((h) => h.localName),
+      ];
+    };
+    expect(await levels()).to.deep.equal(["h3", "h4", "h5", "h6", "h6"]);
+    await expect(page).to.be.accessible();
+    el.setAttribute("heading-level", "2");
+    await el.updateComplete;
+    expect(await levels()).to.deep.equal(["h2", "h3", "h4", "h5", "h6"]);
+    await expect(page).to.be.accessible();
+  });
+});
+
 describe("pi-transcript looks and languages", () => {
   for (const theme of ["light", "dark"] as const) {
     it(`passes axe in the ${theme} theme, empty, streaming and with every kind of entry; screenshot`, async () => {

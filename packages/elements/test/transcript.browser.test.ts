@@ -10,6 +10,7 @@ import { sessionContext } from "../src/context.js";
 import "../src/transcript.js";
 import type { PiTranscript } from "../src/elements/transcript/transcript.js";
 import { FakeAgent } from "./session-fake-agent.js";
+import { fakeClipboard } from "./support/clipboard.js";
 import { FakeClock } from "./support/fake-clock.js";
 import { loadRecords, recorded, replay, VERSIONS, type Version } from "./support/transcript.js";
 
@@ -433,22 +434,44 @@ describe("pi-transcript entries", () => {
     expect(copied[1]).to.include("```ts");
   });
 
+  it('a copy button says "Copied" in words for a moment after it copied', async () => {
+    const clipboard = fakeClipboard();
+    try {
+      const el = await show(await recorded("1.6.0", "markdown"));
+      const button = root(el).querySelector<HTMLButtonElement>('[part~="copy-button"]')!;
+      expect(getComputedStyle(button, "::after").content).to.be.oneOf(["none", "normal"]);
+      button.click();
+      await waitUntil(() => button.hasAttribute("data-copied"), "the copy to be done");
+      expect(clipboard.written).to.have.length(1);
+      expect(getComputedStyle(button, "::after").content).to.equal('"Copied"');
+      expect(button.getAttribute("aria-label")).to.equal("Copied");
+      expect(button.getBoundingClientRect().width, "the words are drawn").to.be.greaterThan(30);
+    } finally {
+      clipboard.restore();
+    }
+  });
+
   it("Ctrl+O and the toolbar button expand and collapse every tool card", async () => {
     const el = await show(await recorded("0.73.1", "tools"));
     const cards = () => [...root(el).querySelectorAll<HTMLElement & { expanded: boolean }>("pi-tool-card")];
     expect(cards().every((c) => !c.expanded)).to.equal(true);
     const toggle = root(el).querySelector<HTMLButtonElement>('[part~="toggle-tools"]')!;
-    expect(toggle.getAttribute("aria-pressed")).to.equal("false");
+    // Its words say what it will do (APG: a button whose label changes is not also a toggle with aria-pressed).
+    expect([toggle.textContent?.trim(), toggle.hasAttribute("aria-pressed")]).to.deep.equal([
+      "Expand all tool output",
+      false,
+    ]);
     articles(el)[1]!.focus();
     articles(el)[1]!.dispatchEvent(
       new KeyboardEvent("keydown", { key: "o", ctrlKey: true, bubbles: true, composed: true }),
     );
     await el.updateComplete;
     expect(cards().every((c) => c.expanded)).to.equal(true);
-    expect(toggle.getAttribute("aria-pressed")).to.equal("true");
+    expect(toggle.textContent?.trim()).to.equal("Collapse all tool output");
     toggle.click();
     await el.updateComplete;
     expect(cards().every((c) => !c.expanded)).to.equal(true);
+    expect(toggle.textContent?.trim()).to.equal("Expand all tool output");
   });
 
   it("takes its session's conversation from an ancestor pi-session's context, or from its session property", async () => {

@@ -84,7 +84,9 @@ function renderTree(nodes: readonly Node[]): unknown[] {
  * @csspart base - The box around the header and the code.
  * @csspart header - The line with the language and the copy button.
  * @csspart language - The language's name.
- * @csspart copy - The copy button; `data-state` is `copied` or `failed` for a moment after a copy.
+ * @csspart button - The copy button (`copy-button`).
+ * @csspart copy-button - The copy button; `data-state` is `copied` or `failed` for a moment after a copy.
+ * @csspart copy - The same as `copy-button`: its earlier name, kept as an alias.
  * @csspart code - The scrollable `<pre>` (focusable, so the keyboard can scroll it): a group named "Code (language)",
  *   not a region, since a conversation holds many and landmarks must be few and unique.
  * @cssprop --pi-color-syntax-keyword - Keywords; also `-comment`, `-function`, `-variable`, `-string`, `-number`,
@@ -351,7 +353,7 @@ export class PiCodeBlock extends PiElement {
       <div part="header">
         <span part="language" dir="ltr">${language || nothing}</span>
         <button
-          part="copy"
+          part="button copy-button copy"
           type="button"
           aria-label=${state === "idle" ? this.#t("codeCopyLabel") : this.#t(label)}
           data-state=${state === "idle" ? nothing : state}

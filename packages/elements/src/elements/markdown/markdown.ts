@@ -33,6 +33,7 @@ const shown = (entry: Block) => entry.token.type !== "space" && entry.token.type
  *   fill its landmarks with them); task-list checkboxes are disabled and named "Task".
  * - Every top-level block, list item, quote and table cell has `dir="auto"`: a paragraph in Arabic or Hebrew reads
  *   right to left, whatever the page's direction (blocks inside a quote or an item follow their container).
+ * - Headings nest under the page's (`heading-level`: the element `#` becomes, `##` one below, capped at `<h6>`).
  * - Code blocks are `<pi-code-block>` elements (highlighting loads lazily, on the first code block with a language).
  * - Nesting deeper than 16 quotes and lists shows the rest as its text; text too deeply nested for the lexer shows as
  *   written.
@@ -55,7 +56,9 @@ const shown = (entry: Block) => entry.token.type !== "space" && entry.token.type
  * @csspart task - A task list checkbox.
  * @csspart raw - Raw HTML, or nesting too deep, shown as text.
  * @csspart limit-note - The note beside a block shown as written because of a limit.
- * @csspart format-anyway - Its "Format it" button.
+ * @csspart button - The "Format it" button (`format-anyway-button`).
+ * @csspart format-anyway-button - The "Format it" button of a note.
+ * @csspart format-anyway - The same as `format-anyway-button`: its earlier name, kept as an alias.
  * @cssprop --pi-markdown-background - The element's background (default: `--pi-color-bg`); `transparent` inside a
  * container that paints its own.
  * @cssprop --pi-color-accent - Links.
@@ -69,6 +72,7 @@ export class PiMarkdown extends PiElement {
     streaming: { type: Boolean, reflect: true },
     images: { type: String, reflect: true },
     limits: { attribute: false },
+    headingLevel: { type: Number, attribute: "heading-level" },
   };
 
   /** The Markdown. */
@@ -85,6 +89,11 @@ export class PiMarkdown extends PiElement {
    * @default undefined
    */
   declare limits: Partial<MarkdownLimits & CodeBlockLimits> | undefined;
+  /**
+   * The heading element a `#` heading becomes, 1 to 6, to nest the text's headings under the page's: `##` is one level
+   * below, and so on, capped at 6 (pi-transcript sets it one below its articles' headings). Any other value is 1.
+   */
+  declare headingLevel: number;
 
   readonly #lexer = new BlockLexer();
   /** The code blocks' part of `limits` (one object until `limits` changes, so a render does not highlight again). */
@@ -106,6 +115,7 @@ export class PiMarkdown extends PiElement {
     this.text = "";
     this.streaming = false;
     this.images = undefined;
+    this.headingLevel = 1;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -203,13 +213,15 @@ export class PiMarkdown extends PiElement {
     const loadImages = this.images === "allow";
     // The language the strings were looked up in (a change of it draws every block again).
     const lang = nearestLang(this);
-    const closed: RenderContext = { t: this.#t, loadImages, open: false, codeLimits: this.#codeLimits };
+    const level = this.headingLevel;
+    const headingLevel = Number.isInteger(level) && level >= 1 && level <= 6 ? level : 1;
+    const closed: RenderContext = { t: this.#t, loadImages, open: false, codeLimits: this.#codeLimits, headingLevel };
     const open: RenderContext = { ...closed, open: true };
     // A block is drawn again only when its token changed: a final block never is. Blocks are drawn in groups of
     // GROUP by their index in the text, so a block keeps its place (and its DOM) when it becomes final, and a group
     // of final blocks is checked with one guard instead of one per block.
     const draw = (entry: Block) =>
-      guard([entry], () =>
+      guard([entry, headingLevel], () =>
         entry.limited
           ? html`${block(entry.token, entry.open ? open : closed)}${this.#limitNote()}`
           : block(entry.token, entry.open ? open : closed),
@@ -224,7 +236,7 @@ export class PiMarkdown extends PiElement {
     // group and the groups' container, not every block of the message.
     const wrap = (group: readonly Block[], final: boolean) =>
       html`<div class=${final ? "group final" : "group"}>${guard(
-        final ? [group, loadImages, lang] : [...group, loadImages, lang],
+        final ? [group, loadImages, lang, headingLevel] : [...group, loadImages, lang, headingLevel],
         () => group.filter(shown).map(draw),
       )}</div>`;
     const drawn = groups.map((group) => wrap(group, true));
@@ -236,7 +248,7 @@ export class PiMarkdown extends PiElement {
   #limitNote(): TemplateResult {
     return html`<p part="limit-note">
       ${this.#t("markdownLimited")}
-      <button part="format-anyway" type="button" @click=${this.#formatAnyway}>${this.#t("markdownFormatAnyway")}</button>
+      <button part="button format-anyway-button format-anyway" type="button" @click=${this.#formatAnyway}>${this.#t("markdownFormatAnyway")}</button>
     </p>`;
   }
 }

@@ -19,6 +19,8 @@ export interface RenderContext {
   readonly open: boolean;
   /** The code blocks' limits, when the message's `limits` set any (the same object from render to render). */
   readonly codeLimits?: Partial<CodeBlockLimits> | undefined;
+  /** The element a `#` heading becomes (1 to 6); `##` is one level below it, and so on, capped at 6. */
+  readonly headingLevel?: number | undefined;
 }
 
 type Inline = TemplateResult | string | typeof nothing | readonly Inline[];
@@ -155,7 +157,7 @@ export function block(token: Token, context: RenderContext, depth = 0): unknown 
 function heading(token: Tokens.Heading, context: RenderContext, depth: number): TemplateResult {
   const content = inlines(token.tokens, context);
   const dir = dirAt(depth);
-  switch (token.depth) {
+  switch (Math.min(6, (context.headingLevel ?? 1) - 1 + token.depth)) {
     case 1:
       return html`<h1 dir=${dir}>${content}</h1>`;
     case 2:

@@ -57,7 +57,9 @@ export function groupModels(
  *
  * @event pi-model-change - pi took the model: `detail: { model }` (pi's model object).
  * @csspart base - The button and its popup.
- * @csspart trigger - The button showing the current model.
+ * @csspart button - The button showing the current model (`trigger-button`).
+ * @csspart trigger-button - The button showing the current model.
+ * @csspart trigger - The same as `trigger-button`: its earlier name, kept as an alias.
  * @csspart popup - The filter and the list, while open.
  * @csspart filter - The filter field (the combobox).
  * @csspart listbox - The list of models.
@@ -433,7 +435,7 @@ export class PiModelPicker extends PiElement {
     const down = this.#agent.value?.down === true;
     return html`<div part="base" @focusout=${this.#onFocusOut}>
         <button
-          part="trigger"
+          part="button trigger-button trigger"
           type="button"
           aria-haspopup="listbox"
           aria-expanded=${this.open ? "true" : "false"}

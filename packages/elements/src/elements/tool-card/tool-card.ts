@@ -308,13 +308,18 @@ export class PiToolCard extends PiElement {
     return this.#localize(keys[status]);
   }
 
-  /** "Elapsed 3 s" while running (whole seconds, as the shared ticker moves), "Took 0.6 s" after. */
+  /**
+   * "Elapsed 3 s" while running, from its first whole second (as the shared ticker moves: "Elapsed 0 s" beside a
+   * quick run's "Took 12 ms" read as two measures), "Took 0.6 s" after.
+   */
   #time(status: ToolCardStatus): TemplateResult | typeof nothing {
     const lang = nearestLang(this);
     const startedAt = this.execution?.startedAt;
     const endedAt = this.execution?.endedAt;
     if (status === "running" && startedAt !== undefined) {
-      const time = formatDuration(lang, Math.max(0, this.clock.now() - startedAt), false);
+      const elapsed = this.clock.now() - startedAt;
+      if (!(elapsed >= 1000)) return nothing;
+      const time = formatDuration(lang, elapsed, false);
       return html`<span part="time" role="timer">${this.#localize("elapsed", { time })}</span>`;
     }
     if (status !== "done" && status !== "error") return nothing;

@@ -22,6 +22,7 @@ export const en = {
   copied: "Copied",
   /** A toggle button (aria-pressed): the same label pressed or not. */
   expandTools: "Expand all tool output",
+  collapseTools: "Collapse all tool output",
   aborted: "Aborted",
   failed: "Failed",
   /** Author of a user's own shell command (`!cmd`). */
@@ -72,6 +73,7 @@ export const ja: TranscriptStrings = {
   copyMessage: "メッセージをコピー",
   copied: "コピーしました",
   expandTools: "ツール出力をすべて展開",
+  collapseTools: "ツール出力をすべて折りたたむ",
   aborted: "中断されました",
   failed: "失敗しました",
   shellCommand: "シェルコマンド",
@@ -113,6 +115,7 @@ export const zh: TranscriptStrings = {
   copyMessage: "复制消息",
   copied: "已复制",
   expandTools: "展开所有工具输出",
+  collapseTools: "折叠所有工具输出",
   aborted: "已中止",
   failed: "失败",
   shellCommand: "Shell 命令",

@@ -106,6 +106,12 @@ export const styles = [
       font-weight: 600;
       color: var(--_muted);
     }
+    [part~="time"] {
+      margin-inline-end: auto;
+      color: var(--_muted);
+      font-size: 0.85em;
+      font-variant-numeric: tabular-nums;
+    }
     [part~="copy"] {
       padding: 0.125rem 0.25rem;
       background: transparent;
@@ -117,6 +123,12 @@ export const styles = [
     [part~="copy"][data-copied] {
       color: var(--_text);
       border-color: var(--_border);
+    }
+    /* For the moment after a copy, the button says so in words beside its icon (its title is "Copied" then). */
+    [part~="copy"][data-copied]::after {
+      content: attr(title);
+      margin-inline-start: 0.25em;
+      font-size: 0.85em;
     }
     article p {
       margin: 0.25rem 0;

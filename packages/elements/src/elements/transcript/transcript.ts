@@ -116,14 +116,19 @@ const COPY_ICON = svg`<rect x="5.5" y="5.5" width="8" height="9" rx="1.5" /><pat
  * @csspart entry - One article; carries `data-key` (the entry's key) and `data-role`.
  * @csspart streaming - The article being streamed.
  * @csspart author - An article's heading (its author).
+ * @csspart time - When the message was written (a `<time>`: the time of day, with the date when not today).
  * @csspart thinking - A thinking block (a `<details>`).
  * @csspart error - A failed or aborted turn's error text, a notice's error.
  * @csspart retried-error - The error a successful retry got past (muted).
  * @csspart notice - A compaction, retry or extension-error article.
- * @csspart copy - A message's copy button.
+ * @csspart button - Each button; also `copy-button`, `toggle-tools-button`, `jump-button`.
+ * @csspart copy-button - A message's copy button.
+ * @csspart copy - The same as `copy-button`: its earlier name, kept as an alias.
  * @csspart toolbar - The bar above the feed.
- * @csspart toggle-tools - The expand / collapse-all button.
- * @csspart jump - The "Jump to latest" button.
+ * @csspart toggle-tools-button - The expand / collapse-all button.
+ * @csspart toggle-tools - The same as `toggle-tools-button`: its earlier name, kept as an alias.
+ * @csspart jump-button - The "Jump to latest" button.
+ * @csspart jump - The same as `jump-button`: its earlier name, kept as an alias.
  * @csspart announcer - The visually hidden polite live region (one announcement per finished assistant message).
  * @cssprop --pi-color-bg - Background.
  * @cssprop --pi-color-surface - Background of user messages and notices.
@@ -159,7 +164,8 @@ export class PiTranscript extends PiElement {
   declare toolsExpanded: boolean;
   /**
    * The level of each article's heading (its author), 1 to 6, to fit the page's outline: 3 under a page's h1 and a
-   * section's h2. Any other value is 3.
+   * section's h2. Any other value is 3. A message's own Markdown headings nest below it: `#` one level down (pi-markdown's
+   * `heading-level`), capped at 6.
    */
   declare headingLevel: number;
   /**
@@ -278,8 +284,8 @@ export class PiTranscript extends PiElement {
     const hasTools = tools.size > 0 || (snapshot?.streaming?.blocks.some((b) => b?.type === "toolCall") ?? false);
     return html`
       <div part="toolbar" ?hidden=${!hasTools}>
-        <button part="toggle-tools" type="button" aria-pressed=${expanded ? "true" : "false"} @click=${this.#toggleTools}>
-          ${this.#t("expandTools")}
+        <button part="button toggle-tools-button toggle-tools" type="button" @click=${this.#toggleTools}>
+          ${this.#t(expanded ? "collapseTools" : "expandTools")}
         </button>
       </div>
       <div part="base" @scroll=${this.#scroll.onScroll}>
@@ -315,7 +321,7 @@ export class PiTranscript extends PiElement {
           ${snapshot?.streaming ? this.#renderStreaming(snapshot.streaming, tools) : nothing}
         </div>
       </div>
-      <button part="jump" type="button" hidden @click=${this.#onJump}>
+      <button part="button jump-button jump" type="button" hidden @click=${this.#onJump}>
         <svg viewBox="0 0 16 16" aria-hidden="true" focusable="false"><path d="M8 3v10M3.5 8.5 8 13l4.5-4.5" /></svg>
         ${this.#t("jumpToLatest")}
       </button>
@@ -360,7 +366,15 @@ ${this.#announcer.render()}
       default:
         return this.#renderEntry(entry, tools);
     }
-    return this.#article(entry.key, message.role, author, html`<div class="plain" data-light dir="auto">${text}</div>`);
+    return this.#article(
+      entry.key,
+      message.role,
+      author,
+      html`<div class="plain" data-light dir="auto">${text}</div>`,
+      {
+        time: message.timestamp,
+      },
+    );
   }
 
   #renderEntry(entry: ConversationEntry, tools: ReadonlyMap<string, ToolExecution>): TemplateResult | typeof nothing {
@@ -379,13 +393,10 @@ ${this.#announcer.render()}
       case "user": {
         const blocks =
           typeof message.content === "string" ? [{ type: "text", text: message.content } as const] : message.content;
-        return this.#article(
-          entry.key,
-          "user",
-          this.#t("you"),
-          this.#renderUserBlocks(blocks, this.#t("you")),
-          textOf(blocks),
-        );
+        return this.#article(entry.key, "user", this.#t("you"), this.#renderUserBlocks(blocks, this.#t("you")), {
+          copy: textOf(blocks),
+          time: message.timestamp,
+        });
       }
       case "assistant":
         return this.#article(
@@ -394,7 +405,7 @@ ${this.#announcer.render()}
           this.#t("assistant"),
           html`${this.#renderAssistantBlocks(message.content, tools, false, entry.thinkingMs)}
           ${this.#renderStop(message)}`,
-          textOf(message.content),
+          { copy: textOf(message.content), time: message.timestamp },
         );
       case "toolResult":
         // Its run shows in the tool call's card; only a result whose call is not in view has an article of its own.
@@ -404,6 +415,7 @@ ${this.#announcer.render()}
           "toolResult",
           message.toolName,
           this.#renderUserBlocks(message.content, message.toolName),
+          { time: message.timestamp },
         );
       case "bashExecution":
         return this.#article(
@@ -421,14 +433,15 @@ ${this.#announcer.render()}
                 .filter(Boolean)
                 .join(" · ")}
             </p>`,
+          { time: message.timestamp },
         );
       case "custom": {
         const name = this.#t("customMessage", { type: message.customType });
         const body =
           typeof message.content === "string"
-            ? html`<pi-markdown .text=${message.content} .limits=${this.markdownLimits}></pi-markdown>`
+            ? html`<pi-markdown .text=${message.content} .limits=${this.markdownLimits} heading-level=${this.#textHeadingLevel()}></pi-markdown>`
             : this.#renderUserBlocks(message.content, name);
-        return this.#article(entry.key, "custom", name, body);
+        return this.#article(entry.key, "custom", name, body, { time: message.timestamp });
       }
       case "compactionSummary":
       case "branchSummary": {
@@ -439,8 +452,9 @@ ${this.#announcer.render()}
           name,
           html`<details>
             <summary>${name}</summary>
-            <pi-markdown .text=${message.summary} .limits=${this.markdownLimits}></pi-markdown>
+            <pi-markdown .text=${message.summary} .limits=${this.markdownLimits} heading-level=${this.#textHeadingLevel()}></pi-markdown>
           </details>`,
+          { time: message.timestamp },
         );
       }
       default:
@@ -455,8 +469,12 @@ ${this.#announcer.render()}
     }
   }
 
-  /** One article: named by its author (aria-labelledby its heading), with a copy button when it has `copy` text. */
-  #article(key: string, role: string, author: string, body: unknown, copy?: string, busy = false, notice?: string) {
+  /**
+   * One article: named by its author (aria-labelledby its heading), with the time the message was written (pi's
+   * `timestamp`) when it has one, and a copy button when it has `copy` text.
+   */
+  #article(key: string, role: string, author: string, body: unknown, options: ArticleOptions = {}) {
+    const { copy, busy = false, notice } = options;
     const id = `a-${key}`;
     const heading = this.#heading();
     return staticHtml`<article
@@ -470,9 +488,10 @@ ${this.#announcer.render()}
     >
       <header>
         <${heading} part="author" id=${id}>${author}</${heading}>
+        ${this.#time(options.time)}
         ${
           copy
-            ? html`<button part="copy" type="button" aria-label=${this.#t("copyMessage")} title=${this.#t("copyMessage")}
+            ? html`<button part="button copy-button copy" type="button" aria-label=${this.#t("copyMessage")} title=${this.#t("copyMessage")}
                 @click=${(event: Event) => this.#copy(event, key, copy)}>
                 <svg viewBox="0 0 16 16" aria-hidden="true" focusable="false">${COPY_ICON}</svg>
               </button>`
@@ -484,8 +503,33 @@ ${this.#announcer.render()}
   }
 
   #heading() {
+    return HEADINGS[this.#articleHeadingLevel() - 1]!;
+  }
+
+  /**
+   * When a message was written, in the page's language: the time of day, and the date too when it was not today; the
+   * full date and time on hover, the exact instant in `datetime`. Nothing for a time that is not one.
+   */
+  #time(time: unknown) {
+    if (typeof time !== "number" || !Number.isFinite(time)) return nothing;
+    const date = new Date(time);
+    if (Number.isNaN(date.getTime())) return nothing;
+    const lang = nearestLang(this);
+    const today = new Date().toDateString() === date.toDateString();
+    return html`<time part="time" datetime=${date.toISOString()} title=${timeFormat(lang, "full").format(date)}>${timeFormat(
+      lang,
+      today ? "time" : "date",
+    ).format(date)}</time>`;
+  }
+
+  #articleHeadingLevel(): number {
     const level = this.headingLevel;
-    return HEADINGS[Number.isInteger(level) && level >= 1 && level <= 6 ? level - 1 : DEFAULT_HEADING_LEVEL - 1]!;
+    return Number.isInteger(level) && level >= 1 && level <= 6 ? level : DEFAULT_HEADING_LEVEL;
+  }
+
+  /** A message's Markdown headings nest under its article's: `#` one level below it (pi-markdown caps them at 6). */
+  #textHeadingLevel(): number {
+    return Math.min(6, this.#articleHeadingLevel() + 1);
   }
 
   #renderStreaming(message: StreamingMessage, tools: ReadonlyMap<string, ToolExecution>) {
@@ -494,8 +538,7 @@ ${this.#announcer.render()}
       "assistant",
       this.#t("assistant"),
       this.#renderAssistantBlocks(message.blocks, tools, true, undefined),
-      undefined,
-      true,
+      { busy: true },
     );
   }
 
@@ -529,6 +572,7 @@ ${this.#announcer.render()}
             .text=${(block as { text: string }).text}
             .streaming=${streaming}
             .limits=${this.markdownLimits}
+            heading-level=${this.#textHeadingLevel()}
           ></pi-markdown>`;
         case "thinking": {
           const b = block as { thinking: string; redacted?: boolean };
@@ -642,7 +686,7 @@ ${this.#announcer.render()}
         name = this.#t("otherMessage", { role: (notice as { type: string }).type });
         body = html`<pre class="json" dir="ltr">${safeJson(notice)}</pre>`;
     }
-    return this.#article(key, "notice", name, body, undefined, false, notice.type);
+    return this.#article(key, "notice", name, body, { notice: notice.type });
   }
 
   protected override firstUpdated(): void {
@@ -696,6 +740,42 @@ ${this.#announcer.render()}
       () => {},
     );
   }
+}
+
+/** What an article may have besides its author and body. */
+interface ArticleOptions {
+  /** The text its copy button copies; no button without it. */
+  copy?: string | undefined;
+  /** Still being written (the streaming message). */
+  busy?: boolean;
+  /** The kind of a notice (a retry, an extension's error). */
+  notice?: string | undefined;
+  /** pi's `timestamp` of the message (ms since the epoch). */
+  time?: unknown;
+}
+
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** A message's time in `lang` ("time": 14:05, "date": with the date, "full": for the title), made once per language. */
+function timeFormat(lang: string, style: "time" | "date" | "full"): Intl.DateTimeFormat {
+  const key = `${lang} ${style}`;
+  let format = timeFormats.get(key);
+  if (!format) {
+    const options: Intl.DateTimeFormatOptions =
+      style === "time"
+        ? { timeStyle: "short" }
+        : style === "date"
+          ? { dateStyle: "medium", timeStyle: "short" }
+          : { dateStyle: "full", timeStyle: "medium" };
+    try {
+      format = new Intl.DateTimeFormat(lang, options);
+    } catch {
+      // A lang attribute that is no language tag: the browser's own.
+      format = new Intl.DateTimeFormat(undefined, options);
+    }
+    timeFormats.set(key, format);
+  }
+  return format;
 }
 
 const nestedIndex = new WeakMap<ReadonlyMap<string, ToolExecution>, ReadonlyMap<string, readonly ToolExecution[]>>();
