@@ -21,8 +21,8 @@ const HELP = `Usage: bash scripts/demo.sh [options]
 Serves the demo (gallery, playground, live page) and a real pi behind the bridge.
 
   (no option)        pi talks to the demo's scripted model: no API key, nothing leaves this machine. It runs
-                     with a throwaway HOME and works in a throwaway folder seeded with a tiny project; the
-                     tools it calls (bash, edit, write) really run there.
+                     with a throwaway HOME (its session files too) and works in a throwaway folder seeded with a
+                     tiny project; the tools it calls (bash, edit, write) really run there.
   --real             pi uses your own settings and keys (~/.pi/agent) and your default model: a real provider.
   --model P/ID       with --real: the model to start with, e.g. anthropic/claude-sonnet-4-5 (pi's --model).
   --cwd DIR          where pi works. Default: a throwaway folder seeded with the tiny project (also with --real,
@@ -198,11 +198,19 @@ if (!values.gallery) {
   const pi = defaultAgentCommand(root);
   console.error(`[bridge] agent: ${pi.description}`);
   const env = { ...process.env };
-  const args = [...pi.args, "--no-session", "-e", showcase];
+  const args = [...pi.args, "-e", showcase];
   cwd =
     values.cwd === undefined
       ? seededWorkspace()
       : resolve(process.env["PI_DEMO_INVOKED_FROM"] ?? process.cwd(), values.cwd);
+  // pi keeps real session files, so every session action works (Export HTML, New session, Fork): in the throwaway
+  // HOME's agent dir with the scripted model; with --real, in a throwaway folder of their own unless --cwd names a
+  // folder of yours (then where your pi keeps that folder's sessions).
+  if (values.real && values.cwd === undefined) {
+    const sessions = mkdtempSync(join(tmpdir(), "pi-elements-demo-sessions-"));
+    throwaway.push(sessions);
+    args.push("--session-dir", sessions);
+  }
   if (values.real) {
     if (values.model !== undefined) args.push("--model", values.model);
   } else {

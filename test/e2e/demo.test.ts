@@ -11,7 +11,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { type AddressInfo, createServer } from "node:net";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
@@ -231,6 +231,12 @@ describe("the demo command", { timeout: 180_000 }, () => {
     const gate = page.locator("pi-extension-ui pi-confirm", { hasText: "rm -rf build" });
     await gate.waitFor();
     await gate.getByRole("button", { name: "No", exact: true }).click();
+    // The suggestion that started it is disabled while pi works: the focus goes to the prompt, not the page's body.
+    await page.waitForFunction(() => {
+      let node = document.activeElement;
+      while (node?.shadowRoot?.activeElement) node = node.shadowRoot.activeElement;
+      return node?.localName === "textarea";
+    });
     await transcript.locator("pi-markdown", { hasText: "You said no, so nothing was deleted" }).waitFor();
     await turnOver(page);
     assert.equal(existsSync(join(workspace, "build/bundle.js")), true);
@@ -293,7 +299,66 @@ describe("the demo command", { timeout: 180_000 }, () => {
     await page.close();
   });
 
-  it("on a phone, a reload with a dialog pending and earlier toasts replayed keeps the dialog's options uncovered", async () => {
+  it("keeps real sessions: Export HTML writes pi's file, Fork… puts the message back in the prompt and keeps the level; the focus never falls to the page", async () => {
+    const { page, errors } = await open(liveUrl);
+    await page.getByRole("status").getByText("Connected").waitFor();
+    const transcript = page.locator("pi-transcript");
+    await transcript.locator("pi-markdown", { hasText: "You said no, so nothing was deleted" }).waitFor();
+    const focused = () =>
+      page.evaluate(() => {
+        let node = document.activeElement;
+        while (node?.shadowRoot?.activeElement) node = node.shadowRoot.activeElement;
+        return node === document.body ? "body" : `${node?.localName} ${node?.textContent?.trim() ?? ""}`.trim();
+      });
+
+    // Export HTML, by keyboard: pi writes the session's page (the demo's pi keeps a session file) and says where.
+    const exportButton = page.locator("pi-session-actions").getByRole("button", { name: "Export HTML" });
+    await exportButton.focus();
+    await page.keyboard.press("Enter");
+    const status = page.locator("pi-session-actions [part~=status]", { hasText: "Exported to" });
+    await status.waitFor();
+    const written = /Exported to (.+\.html) \(on pi's machine\)/.exec((await status.textContent()) ?? "")?.[1];
+    assert.ok(written, (await status.textContent()) ?? "no status");
+    assert.match(readFileSync(resolve(workspace, written), "utf8"), /<html/i);
+    assert.equal(await focused(), "button Export HTML");
+
+    // The thinking level set to high, then a fork from the last question: the transcript goes back to before it, the
+    // question is in the prompt (focused, to edit and send again) and the level is still high.
+    const level = page.locator("pi-thinking-level select");
+    await level.selectOption("high");
+    await page.waitForFunction(deepFind, "pi-thinking-level");
+    await page.waitForFunction(() => {
+      const select = (window as unknown as { deepFind(selector: string): Element | undefined })
+        .deepFind("pi-thinking-level")
+        ?.shadowRoot?.querySelector("select");
+      return select?.value === "high";
+    });
+    await page.locator("pi-session-actions").getByRole("button", { name: "Fork…" }).click();
+    await page.locator("pi-session-actions [part~=fork-option]", { hasText: "Clean up the build folder" }).click();
+    await page.waitForFunction(() => {
+      let node = document.activeElement;
+      while (node?.shadowRoot?.activeElement) node = node.shadowRoot.activeElement;
+      return (node as HTMLTextAreaElement | null)?.value === "Clean up the build folder.";
+    });
+    assert.equal(await focused(), "textarea");
+    await transcript.locator("pi-markdown", { hasText: "You said no" }).waitFor({ state: "detached" });
+    await transcript.locator("pi-markdown", { hasText: "The test is in" }).waitFor();
+    assert.equal(await level.inputValue(), "high");
+    // pi itself says high (the page shows what pi reports, after the fork's new runtime).
+    await page.reload();
+    await page.getByRole("status").getByText("Connected").waitFor();
+    await page.waitForFunction(deepFind, "pi-thinking-level");
+    await page.waitForFunction(() => {
+      const select = (window as unknown as { deepFind(selector: string): Element | undefined })
+        .deepFind("pi-thinking-level")
+        ?.shadowRoot?.querySelector("select");
+      return select?.value === "high";
+    });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it("on a phone, a reload with a dialog pending and earlier notifications replayed keeps the dialog's options uncovered", async () => {
     const { page, errors } = await open(liveUrl, { width: 375, height: 740 });
     await page.getByRole("status").getByText("Connected").waitFor();
     // Three notifications from pi (each answer is acknowledged with one), then a question left open.
@@ -306,9 +371,14 @@ describe("the demo command", { timeout: 180_000 }, () => {
     await page.getByRole("option", { name: "staging" }).waitFor();
     await page.reload();
     await page.getByRole("status").getByText("Connected").waitFor();
-    // The bridge replays them: shown as earlier, two at a time at the top of a phone's screen, the rest counted.
-    await page.locator("pi-notifications [part~='earlier']").first().waitFor();
-    assert.equal(await page.locator("pi-notifications [part~='toast']").count(), 2);
+    // The bridge replays them: one collapsed "Earlier notifications (N)" line at the top of a phone's screen, no
+    // toast (a wall of them covered the page's controls for seconds after every reload).
+    const summary = page.locator("pi-notifications [part~='earlier-summary']");
+    await summary.waitFor();
+    assert.match((await summary.textContent()) ?? "", /^Earlier notifications \((\d+)\)$/);
+    const said = (await summary.textContent()) ?? "";
+    assert.ok(Number(/\d+/.exec(said)?.[0]) >= 3, said);
+    assert.equal(await page.locator("pi-notifications [part~='toasts'] [part~='toast']").count(), 0);
     const option = page.getByRole("option", { name: "staging" });
     await option.waitFor();
     await option.scrollIntoViewIfNeeded();

@@ -124,6 +124,8 @@ describe("the workshop on Storybook, built", { timeout: 900_000 }, () => {
     const panel = page.locator("#storybook-panel-root");
     await panel.getByText("sent to the agent").first().waitFor();
     await panel.getByText("pi-submit").first().waitFor();
+    // The event's detail as the page gets it ({value: "production"}), not an empty object: its key is shown.
+    await panel.getByText("value", { exact: true }).first().waitFor();
     await panel
       .getByText(/"type":"extension_ui_response"/)
       .first()

@@ -63,6 +63,14 @@ export class DemoLive extends LitElement {
     this.session = undefined;
   }
 
+  /** pi forked: the message forked from goes back into the prompt to edit and send again, as pi's TUI does. */
+  readonly #onFork = (event: CustomEvent<{ text: string }>) => {
+    const prompt = this.renderRoot.querySelector("pi-prompt");
+    if (!prompt) return;
+    prompt.value = event.detail.text;
+    prompt.focus();
+  };
+
   /** Sends a suggestion as the user's prompt. pi's refusal is shown by the session itself. */
   #suggest(message: string): void {
     this.session?.send("prompt", { message }).catch(() => {});
@@ -110,7 +118,7 @@ export class DemoLive extends LitElement {
             <pi-model-picker .session=${session}></pi-model-picker>
             <pi-thinking-level .session=${session}></pi-thinking-level>
           </div>
-          <pi-session-actions .session=${session}></pi-session-actions>
+          <pi-session-actions .session=${session} @pi-fork=${this.#onFork}></pi-session-actions>
         </header>
         <section class="conversation" aria-labelledby="conversation">
           <!-- The transcript's authors are h3s: this keeps the page's headings in order. -->
