@@ -32,8 +32,14 @@ export interface ShowcaseCommand {
 const show = (value: unknown) => (value === undefined ? "(cancelled)" : JSON.stringify(value));
 const MARKUP = `<img src=x onerror="alert('injected')"><b>bold?</b>`;
 
+/** The page title the showcase sets when its session starts (and /clear sets again). */
+const TITLE = "pi-elements showcase";
+/** What the commands set (not what the session's start sets): /clear takes all of it away. */
+const COMMAND_STATUSES = ["2-branch", "3-tests", "4-lint", "5-cost", "burst", "9-markup"];
+const COMMAND_WIDGETS = ["plan", "markup"];
+
 export function onSessionStart(ui: ShowcaseUi): void {
-  ui.setTitle("pi-elements showcase");
+  ui.setTitle(TITLE);
   ui.setWidget("showcase", [
     ui.fg("accent", "pi-elements showcase"),
     `Type ${ui.fg("accent", "/")} to see the commands, e.g. ${ui.fg("accent", "/pick")} or ${ui.fg("accent", "/gate")}.`,
@@ -124,10 +130,11 @@ export const commands: Record<string, ShowcaseCommand> = {
     },
   },
   clear: {
-    description: "clears the showcase's statuses and widgets",
+    description: "clears what the other commands set: statuses, widgets and the title",
     async run(ui) {
-      for (const key of ["2-branch", "3-tests", "4-lint", "5-cost", "burst"]) ui.setStatus(key, undefined);
-      for (const key of ["plan", "markup"]) ui.setWidget(key, undefined);
+      for (const key of COMMAND_STATUSES) ui.setStatus(key, undefined);
+      for (const key of COMMAND_WIDGETS) ui.setWidget(key, undefined);
+      ui.setTitle(TITLE);
     },
   },
   burst: {
