@@ -358,6 +358,37 @@ describe("the demo command", { timeout: 180_000 }, () => {
     await page.close();
   });
 
+  it("at 1280 x 800 with widgets, toasts and a long dialog open, the conversation keeps a usable height and no toast covers the dialog", async () => {
+    const { page, errors } = await open(liveUrl, { width: 1280, height: 800 });
+    await page.getByRole("status").getByText("Connected").waitFor();
+    await page.getByRole("button", { name: "/widget", exact: true }).click();
+    await page.getByRole("button", { name: "/notify", exact: true }).click();
+    await page.locator("pi-notifications [part~='toasts'] [part~='toast']").nth(2).waitFor();
+    await page.getByRole("button", { name: "/pick-long", exact: true }).click();
+    const dialog = page.locator("pi-extension-ui pi-select");
+    await dialog.waitFor();
+    const conversation = (await page.locator("demo-live section.conversation").boundingBox())!;
+    assert.ok(conversation.height >= 350, `the conversation is ${conversation.height} px high`);
+    const toasts = (await page.locator("pi-notifications [part~='base']").boundingBox())!;
+    for (const button of await dialog.getByRole("button").all()) {
+      await button.scrollIntoViewIfNeeded();
+      const box = (await button.boundingBox())!;
+      const apart =
+        box.x + box.width <= toasts.x ||
+        toasts.x + toasts.width <= box.x ||
+        box.y + box.height <= toasts.y ||
+        toasts.y + toasts.height <= box.y;
+      assert.ok(
+        apart,
+        `the toasts ${JSON.stringify(toasts)} cover ${await button.textContent()} ${JSON.stringify(box)}`,
+      );
+    }
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   it("on a phone, a reload with a dialog pending and earlier notifications replayed keeps the dialog's options uncovered", async () => {
     const { page, errors } = await open(liveUrl, { width: 375, height: 740 });
     await page.getByRole("status").getByText("Connected").waitFor();

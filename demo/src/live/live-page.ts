@@ -142,8 +142,8 @@ export class DemoLive extends LitElement {
           <demo-command-list .session=${session}></demo-command-list>
         </aside>
       </div>
-      <!-- Toasts float over the page's bottom corner, as pi's do over its editor; on a phone at its top, two at most,
-           so a dialog (which opens in the prompt's place, at the bottom) and its options stay in view. -->
+      <!-- Toasts float at the top end, below the bar (five at most; two on a phone): a dialog opens in the prompt's
+           place at the bottom, and toasts there covered its buttons and the prompt's Send and Stop. -->
       <pi-notifications .session=${session} floating max=${this.#phone.matches ? 2 : 5}></pi-notifications>
     `;
   }
@@ -157,7 +157,9 @@ export class DemoLive extends LitElement {
       block-size: 100%;
       display: grid;
       grid-template-columns: minmax(0, 1fr) 20rem;
-      grid-template-rows: auto minmax(12rem, 1fr) auto auto;
+      /* The conversation keeps a usable height however tall the prompt's area grows (widgets, a long dialog): the page
+         scrolls to the rest instead of squeezing it to a few lines. */
+      grid-template-rows: auto minmax(min(22rem, 60dvh), 1fr) auto auto;
       grid-template-areas: "bar commands" "conversation commands" "composer commands" "footer commands";
       gap: 0.6rem 1.25rem;
     }
@@ -191,8 +193,9 @@ export class DemoLive extends LitElement {
       }
       .commands { overflow: visible; padding-block-start: 0.5rem; border-block-start: 1px solid var(--demo-border); }
     }
+    pi-notifications[floating] { inset-block-start: 7rem; inset-block-end: auto; }
     @media (max-width: 30rem) {
-      pi-notifications[floating] { inset-block-start: 0.5rem; inset-block-end: auto; }
+      pi-notifications[floating] { inset-block-start: 0.5rem; }
     }
   `;
 }

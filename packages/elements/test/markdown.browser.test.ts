@@ -75,6 +75,17 @@ describe("pi-markdown: heading-level", () => {
     await el.updateComplete;
     expect(tags()).to.deep.equal(["h1", "h2", "h3", "h6"]);
   });
+
+  it("puts a text's shallowest heading at heading-level when it starts deeper than # (a model's ## answer)", async () => {
+    const el = await mount("## Found\n\n### Detail\n\n> #### quoted\n\n## Next");
+    el.headingLevel = 4;
+    await el.updateComplete;
+    expect($$(el, "h1, h2, h3, h4, h5, h6").map((h) => h.localName)).to.deep.equal(["h4", "h5", "h6", "h4"]);
+    // A # arriving later (the text streams on) takes the level; the rest move down one.
+    el.text += "\n\n# Summary";
+    await el.updateComplete;
+    expect($$(el, "h1, h2, h3, h4, h5, h6").map((h) => h.localName)).to.deep.equal(["h5", "h6", "h6", "h5", "h4"]);
+  });
 });
 
 describe("pi-markdown: every construct", () => {

@@ -19,7 +19,10 @@ const earlierList = (el: PiNotifications) => root(el).querySelector<HTMLDetailsE
 const earlierTexts = (el: PiNotifications) =>
   [...root(el).querySelectorAll("[part~=earlier-toasts] [part~=toast] [part~=message]")].map((m) => m.textContent);
 const liveText = (el: PiNotifications) =>
-  [...root(el).querySelectorAll("[aria-live], [role=alert]")].map((n) => n.textContent?.trim()).join(" ");
+  [...root(el).querySelectorAll("[aria-live], [role=alert]")]
+    .map((n) => n.textContent?.trim())
+    .filter(Boolean)
+    .join(" ");
 const replay = (agent: FakeAgent, notifications: object[]) =>
   agent.send({ type: "pi-elements/earlier_notifications", notifications });
 

@@ -330,7 +330,7 @@ describe("pi-notifications", () => {
     expect(bodies(el)[4]).to.equal("Error: burst 9999");
   });
 
-  it("follows a session's notifications; what it held before mounting is shown but not announced", async () => {
+  it("follows a session's notifications; what it held before mounting waits in the earlier list, not announced", async () => {
     const clock = new ManualClock();
     const agent = new FakeAgent({ clock });
     const session = agent.session;
@@ -342,6 +342,8 @@ describe("pi-notifications", () => {
     wrapper.append(el);
     await el.updateComplete;
     expect(bodies(el)).to.deep.equal(["old"]);
+    expect(root(el).querySelector('[part~="toasts"] [part~="toast"]'), "not a toast").to.equal(null);
+    expect(root(el).querySelector('[part~="earlier-toasts"]')!.textContent).to.contain("old");
     expect(polite(el)).to.equal("");
     notify(agent, "fresh", "warning");
     notify(agent, "bad", "error");
@@ -351,7 +353,8 @@ describe("pi-notifications", () => {
     expect(alert(el)?.trim()).to.equal("Error: bad");
     clock.advance(5000);
     await el.updateComplete;
-    expect(bodies(el)).to.deep.equal(["Error: bad"]);
+    // The earlier one has no timer: it waits, quietly, until dismissed.
+    expect(bodies(el)).to.deep.equal(["old", "Error: bad"]);
   });
 
   it("times a session's notifications on session.clock, not on its own clock (which is for notify() alone)", async () => {
@@ -391,7 +394,8 @@ describe("pi-notifications", () => {
     const a = new FakeAgent({ clock });
     const b = new FakeAgent({ clock });
     notify(a, "from a", "error");
-    notify(b, "from b", "error");
+    // pi's request ids are unique (UUIDs); FakeAgent's repeat per agent, so b's is its own here.
+    b.send({ type: "extension_ui_request", id: "b-1", method: "notify", message: "from b", notifyType: "error" });
     await settle();
     const el = await fixture<PiNotifications>(html`<pi-notifications .session=${a.session}></pi-notifications>`);
     expect(bodies(el)).to.deep.equal(["Error: from a"]);
@@ -400,7 +404,8 @@ describe("pi-notifications", () => {
     expect(toasts(el)).to.have.length(0);
     el.session = b.session;
     await el.updateComplete;
-    // Both sessions number their notifications from 1: b's first is still to be seen, and is not news.
+    // Both sessions number their notifications from 1: b's first is still to be seen (in the earlier list: b held
+    // it before), and is not news.
     expect(bodies(el)).to.deep.equal(["Error: from b"]);
     expect(alert(el)).to.equal("");
     el.session = undefined;

@@ -54,7 +54,9 @@ const turns = (page: Page) =>
     const name = article.querySelector(`#${CSS.escape(article.getAttribute("aria-labelledby") ?? "")}`);
     const label = (name?.textContent ?? "").trim();
     const text = [...article.querySelectorAll("pi-markdown")].map(deepText).join("").trim();
-    return `${label}: ${(text || deepText(article).replace(label, "").trim()).slice(0, 30)}`;
+    // The body's text: the header (author, time, copy button) left out.
+    const header = deepText(article.querySelector("header") ?? article.ownerDocument.createElement("p"));
+    return `${label}: ${(text || deepText(article).replace(header, "").trim()).slice(0, 30)}`;
   });
 const streaming = (page: Page) =>
   page.transcript.shadowRoot!.querySelector("[part~=feed] > article[aria-busy=true]") !== null;

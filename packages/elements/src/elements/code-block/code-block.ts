@@ -194,12 +194,17 @@ export class PiCodeBlock extends PiElement {
     return this.limits ? { ...CODE_BLOCK_LIMITS, ...this.limits } : CODE_BLOCK_LIMITS;
   }
 
+  /** Whether `code` in `language` is not highlighted at all: no language, or longer than `highlightChars`. */
+  #plainOnly(code: string, language: string): boolean {
+    return language === "" || code.length > this.#limitsNow().highlightChars;
+  }
+
   /** Asks for the code on display to be highlighted, now or (a long block streaming) a little later. */
   #highlight(): void {
     const code = String(this.code ?? "");
     const language = String(this.language ?? "").trim();
     const limits = this.#limitsNow();
-    if (language === "" || code.length > limits.highlightChars) {
+    if (this.#plainOnly(code, language)) {
       // The colours of a block that grew past the length stay (taking them away would render it all again).
       const last = this.#highlighted;
       if (language === "" || last?.language !== language || !code.startsWith(last.code)) this.#highlighted = undefined;
@@ -238,8 +243,8 @@ export class PiCodeBlock extends PiElement {
     const language = String(this.language ?? "").trim();
     // A streaming block's later highlight fires after its code grew: past the length now, it keeps the colours it has
     // (as #highlight decided when the code changed) and is not highlighted past the limit.
+    if (this.#plainOnly(code, language)) return;
     const limits = this.#limitsNow();
-    if (language === "" || code.length > limits.highlightChars) return;
     const texts = this.#chunks;
     const start = performance.now();
     this.#inFlight = highlightOffThread(code, language, limits.highlightMs).then((result: Highlighted) => {

@@ -1,5 +1,6 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from "lit";
 import { guard } from "lit/directives/guard.js";
+import type { Token, Tokens } from "marked";
 import { PiElement } from "../../base/pi-element.js";
 import { localizeIn, nearestLang } from "../../i18n/localize.js";
 import { afterNextFrame } from "../../internal/after-frame.js";
@@ -8,6 +9,27 @@ import { type Block, BlockLexer, type Blocks, MARKDOWN_LIMITS, type MarkdownLimi
 import { styles } from "./markdown.styles.js";
 import { block, type RenderContext } from "./render.js";
 import { type MarkdownStringKey, markdownStrings } from "./strings.js";
+
+/** The depth of the shallowest heading in `token` (in quotes and list items too), 7 when it has none. */
+function shallowestHeading(token: Token): number {
+  switch (token.type) {
+    case "heading":
+      return (token as Tokens.Heading).depth;
+    case "blockquote":
+      return Math.min(7, ...(token as Tokens.Blockquote).tokens.map(shallowestHeading));
+    case "list":
+      return Math.min(7, ...(token as Tokens.List).items.flatMap((item) => item.tokens.map(shallowestHeading)));
+    default:
+      return 7;
+  }
+}
+
+/** The keys of `limits` that are its code blocks' (pi-code-block's `CodeBlockLimits`). */
+const CODE_KEYS = [
+  "highlightChars",
+  "highlightMs",
+  "streamingHighlightChars",
+] as const satisfies readonly (keyof CodeBlockLimits)[];
 
 /** How many blocks share one guard (see render). */
 const GROUP = 32;
@@ -33,7 +55,9 @@ const shown = (entry: Block) => entry.token.type !== "space" && entry.token.type
  *   fill its landmarks with them); task-list checkboxes are disabled and named "Task".
  * - Every top-level block, list item, quote and table cell has `dir="auto"`: a paragraph in Arabic or Hebrew reads
  *   right to left, whatever the page's direction (blocks inside a quote or an item follow their container).
- * - Headings nest under the page's (`heading-level`: the element `#` becomes, `##` one below, capped at `<h6>`).
+ * - Headings nest under the page's: the text's shallowest heading (`#`, or `##` in an answer that starts there) becomes
+ *   `<h{heading-level}>`, each deeper one a level below, capped at `<h6>`; no level is skipped that the text does not
+ *   skip.
  * - Code blocks are `<pi-code-block>` elements (highlighting loads lazily, on the first code block with a language).
  * - Nesting deeper than 16 quotes and lists shows the rest as its text; text too deeply nested for the lexer shows as
  *   written.
@@ -90,8 +114,9 @@ export class PiMarkdown extends PiElement {
    */
   declare limits: Partial<MarkdownLimits & CodeBlockLimits> | undefined;
   /**
-   * The heading element a `#` heading becomes, 1 to 6, to nest the text's headings under the page's: `##` is one level
-   * below, and so on, capped at 6 (pi-transcript sets it one below its articles' headings). Any other value is 1.
+   * The heading element the text's shallowest heading becomes, 1 to 6, to nest its headings under the page's: with
+   * `#` and `##`, `#` is this level and `##` one below; an answer that starts at `##` has its `##` at this level. Capped
+   * at 6 (pi-transcript sets it one below its articles' headings). Any other value is 1.
    */
   declare headingLevel: number;
 
@@ -108,7 +133,12 @@ export class PiMarkdown extends PiElement {
    * The final blocks in groups of GROUP, kept from update to update: a full group never changes, so rendering a long
    * message checks one guard per group. `of` is the lexer's array of final blocks they were made from.
    */
-  #groups: { of: readonly Block[]; groups: (readonly Block[])[] } = { of: [], groups: [] };
+  #groups: { of: readonly Block[]; groups: (readonly Block[])[]; scanned: number; shallowest: number } = {
+    of: [],
+    groups: [],
+    scanned: 0,
+    shallowest: 7,
+  };
 
   constructor() {
     super();
@@ -121,9 +151,10 @@ export class PiMarkdown extends PiElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has("limits")) {
       this.#lexer.limits = this.#limitsNow();
-      const { highlightChars, highlightMs, streamingHighlightChars } = this.limits ?? {};
-      const code = { highlightChars, highlightMs, streamingHighlightChars };
-      for (const key of Object.keys(code) as (keyof CodeBlockLimits)[]) if (code[key] === undefined) delete code[key];
+      const limits = this.limits ?? {};
+      const code = Object.fromEntries(
+        CODE_KEYS.filter((key) => limits[key] !== undefined).map((key) => [key, limits[key]]),
+      ) as Partial<CodeBlockLimits>;
       this.#codeLimits = Object.keys(code).length > 0 ? code : undefined;
     }
     if (changed.has("text") || changed.has("streaming") || changed.has("limits")) {
@@ -199,10 +230,14 @@ export class PiMarkdown extends PiElement {
 
   /** Groups the final blocks not yet in a full group; starts over when the lexer did. */
   #group(final: readonly Block[]): void {
-    if (this.#groups.of !== final) this.#groups = { of: final, groups: [] };
-    const { groups } = this.#groups;
-    for (let start = groups.length * GROUP; start + GROUP <= final.length; start += GROUP) {
-      groups.push(final.slice(start, start + GROUP));
+    if (this.#groups.of !== final) this.#groups = { of: final, groups: [], scanned: 0, shallowest: 7 };
+    const grouped = this.#groups;
+    for (let start = grouped.groups.length * GROUP; start + GROUP <= final.length; start += GROUP) {
+      grouped.groups.push(final.slice(start, start + GROUP));
+    }
+    // The shallowest heading of the final blocks, found once per block.
+    for (; grouped.scanned < final.length; grouped.scanned++) {
+      grouped.shallowest = Math.min(grouped.shallowest, shallowestHeading(final[grouped.scanned]!.token));
     }
   }
 
@@ -214,7 +249,14 @@ export class PiMarkdown extends PiElement {
     // The language the strings were looked up in (a change of it draws every block again).
     const lang = nearestLang(this);
     const level = this.headingLevel;
-    const headingLevel = Number.isInteger(level) && level >= 1 && level <= 6 ? level : 1;
+    // The text's shallowest heading becomes `heading-level` (a model's answer often starts at ##): its headings nest
+    // under the page's without skipping a level.
+    let shallowest = this.#groups.shallowest;
+    for (const entry of this.#blocks.final.slice(this.#groups.scanned).concat(this.#blocks.rest)) {
+      shallowest = Math.min(shallowest, shallowestHeading(entry.token));
+    }
+    const headingLevel =
+      (Number.isInteger(level) && level >= 1 && level <= 6 ? level : 1) - (Math.min(shallowest, 6) - 1);
     const closed: RenderContext = { t: this.#t, loadImages, open: false, codeLimits: this.#codeLimits, headingLevel };
     const open: RenderContext = { ...closed, open: true };
     // A block is drawn again only when its token changed: a final block never is. Blocks are drawn in groups of

@@ -19,7 +19,8 @@ export interface RenderContext {
   readonly open: boolean;
   /** The code blocks' limits, when the message's `limits` set any (the same object from render to render). */
   readonly codeLimits?: Partial<CodeBlockLimits> | undefined;
-  /** The element a `#` heading becomes (1 to 6); `##` is one level below it, and so on, capped at 6. */
+  /** The element a `#` heading becomes, `##` one level below it, and so on, capped at 6 (below 1 for a text whose
+   * shallowest heading is deeper than `#`: pi-markdown shifts it so that one becomes its `heading-level`). */
   readonly headingLevel?: number | undefined;
 }
 

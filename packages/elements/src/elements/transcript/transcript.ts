@@ -164,8 +164,8 @@ export class PiTranscript extends PiElement {
   declare toolsExpanded: boolean;
   /**
    * The level of each article's heading (its author), 1 to 6, to fit the page's outline: 3 under a page's h1 and a
-   * section's h2. Any other value is 3. A message's own Markdown headings nest below it: `#` one level down (pi-markdown's
-   * `heading-level`), capped at 6.
+   * section's h2. Any other value is 3. A message's own Markdown headings nest below it: its shallowest heading one level
+   * down (pi-markdown's `heading-level`), capped at 6.
    */
   declare headingLevel: number;
   /**
