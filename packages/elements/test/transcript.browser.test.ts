@@ -439,13 +439,13 @@ describe("pi-transcript entries", () => {
     try {
       const el = await show(await recorded("1.6.0", "markdown"));
       const button = root(el).querySelector<HTMLButtonElement>('[part~="copy-button"]')!;
-      expect(getComputedStyle(button, "::after").content).to.be.oneOf(["none", "normal"]);
+      const before = button.getBoundingClientRect().width;
       button.click();
       await waitUntil(() => button.hasAttribute("data-copied"), "the copy to be done");
       expect(clipboard.written).to.have.length(1);
-      expect(getComputedStyle(button, "::after").content).to.equal('"Copied"');
       expect(button.getAttribute("aria-label")).to.equal("Copied");
-      expect(button.getBoundingClientRect().width, "the words are drawn").to.be.greaterThan(30);
+      // The word is drawn beside the icon (each engine reports the ::after's content differently: its width says it).
+      expect(button.getBoundingClientRect().width - before, "the button grew by the word").to.be.greaterThan(20);
     } finally {
       clipboard.restore();
     }
