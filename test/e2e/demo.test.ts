@@ -322,8 +322,9 @@ describe("the demo command", { timeout: 180_000 }, () => {
     assert.match(readFileSync(resolve(workspace, written), "utf8"), /<html/i);
     assert.equal(await focused(), "button Export HTML");
 
-    // The thinking level set to high, then a fork from the last question: the transcript goes back to before it, the
-    // question is in the prompt (focused, to edit and send again) and the level is still high.
+    // The thinking level set to high, a turn, then a fork from that turn's question: the transcript goes back to before
+    // it, the question is in the prompt (focused, to edit and send again) and the level is still high (pi keeps it in
+    // the session file; it was chosen before the message forked from, so the branch has it).
     const level = page.locator("pi-thinking-level select");
     await level.selectOption("high");
     await page.waitForFunction(deepFind, "pi-thinking-level");
@@ -333,17 +334,19 @@ describe("the demo command", { timeout: 180_000 }, () => {
         ?.shadowRoot?.querySelector("select");
       return select?.value === "high";
     });
+    await page.getByRole("button", { name: "What can you do?" }).click();
+    await transcript.locator("article", { hasText: "What can you do in this demo?" }).waitFor();
+    await turnOver(page);
     await page.locator("pi-session-actions").getByRole("button", { name: "Fork…" }).click();
-    await page.locator("pi-session-actions [part~=fork-option]", { hasText: "Clean up the build folder" }).click();
+    await page.locator("pi-session-actions [part~=fork-option]", { hasText: "What can you do in this demo?" }).click();
     await page.waitForFunction(() => {
       let node = document.activeElement;
       while (node?.shadowRoot?.activeElement) node = node.shadowRoot.activeElement;
-      return (node as HTMLTextAreaElement | null)?.value === "Clean up the build folder.";
+      return (node as HTMLTextAreaElement | null)?.value === "What can you do in this demo?";
     });
     assert.equal(await focused(), "textarea");
-    await transcript.locator("pi-markdown", { hasText: "You said no" }).waitFor({ state: "detached" });
-    await transcript.locator("pi-markdown", { hasText: "The test is in" }).waitFor();
-    assert.equal(await level.inputValue(), "high");
+    await transcript.locator("article", { hasText: "What can you do in this demo?" }).waitFor({ state: "detached" });
+    await transcript.locator("pi-markdown", { hasText: "You said no" }).waitFor();
     // pi itself says high (the page shows what pi reports, after the fork's new runtime).
     await page.reload();
     await page.getByRole("status").getByText("Connected").waitFor();
