@@ -3,8 +3,9 @@
  * does, ending in `-button`; the main part is `base`. The earlier names stay as aliases in the same `part`
  * attribute, and a page's `::part(old)` rules still style them (docs/elements.md, "Part names", lists them).
  */
-import { expect, fixture, html } from "@open-wc/testing";
+import { expect, html } from "@open-wc/testing";
 import { ConversationState } from "@pi-elements/core/conversation";
+import { render } from "lit";
 import "../src/all.js";
 import { assistant } from "../../core/test/conversation-wire.js";
 import type { PiExtensionUi } from "../src/elements/extension-ui/extension-ui.js";
@@ -57,10 +58,16 @@ async function manifestTags(): Promise<string[]> {
 }
 
 let agent: FakeAgent;
-beforeEach(() => {
-  agent = new FakeAgent();
+let mounted: Promise<HTMLElement> | undefined;
+/** Every element, mounted once for the whole file: the tests only read it (or set what they set back). */
+const mountAll = () => {
+  mounted ??= mountEvery();
+  return mounted;
+};
+after(async () => {
+  (await mounted)?.remove();
+  agent?.session.close();
 });
-afterEach(() => agent.session.close());
 
 const bashCall = { type: "toolCall", id: "c1", name: "bash", arguments: { command: "seq 12" } } as const;
 const bashRun = {
@@ -81,8 +88,13 @@ const bashRun = {
  * Every element in a state that shows all its buttons (the prompt twice: idle, and while pi streams; the session
  * actions with a confirmation and the fork list open). Its tags must be the manifest's (checked below).
  */
-async function mountAll(): Promise<HTMLElement> {
-  const wrapper = await fixture<HTMLElement>(html`<div>
+async function mountEvery(): Promise<HTMLElement> {
+  agent = new FakeAgent();
+  // Not a fixture (which is removed after each test): it is kept for the file and removed after it.
+  const holder = document.createElement("div");
+  document.body.append(holder);
+  render(
+    html`<div>
     <pi-session></pi-session>
     <pi-select heading="Pick" open .options=${["a", "b"]}></pi-select>
     <pi-confirm heading="Sure?" message="Really?" open></pi-confirm>
@@ -103,7 +115,13 @@ async function mountAll(): Promise<HTMLElement> {
     <pi-session-stats></pi-session-stats>
     <pi-session-actions id="confirming"></pi-session-actions>
     <pi-session-actions id="forking"></pi-session-actions>
-  </div>`);
+  </div>`,
+    holder,
+  );
+  const wrapper = holder.firstElementChild as HTMLElement;
+  await Promise.all(
+    [...wrapper.children].map((el) => (el as HTMLElement & { updateComplete?: Promise<unknown> }).updateComplete),
+  );
   const ui = wrapper.querySelector<PiExtensionUi>("pi-extension-ui")!;
   ui.session = agent.session;
   agent.request("input", { title: "First" });
@@ -174,6 +192,45 @@ describe("entry points", () => {
     const index = (await import("../src/index.js")) as Record<string, unknown>;
     expect(declared.filter((d) => typeof index[d.name] !== "function").map((d) => d.name)).to.deep.equal([]);
     expect(declared.every((d) => customElements.get(d.tagName!) === index[d.name])).to.equal(true);
+  });
+});
+
+describe("the API every element shares (PiElement), on every element of custom-elements.json", () => {
+  // pi-session provides a session and draws nothing: it is no PiElement (no theme, no parts).
+  const drawn = (wrapper: HTMLElement) =>
+    [...wrapper.children].filter((el) => el.localName !== "pi-session") as (HTMLElement & {
+      theme?: string;
+      updateComplete: Promise<unknown>;
+    })[];
+
+  it("`theme`, as a property or the attribute, forces each one's colour scheme", async () => {
+    const wrapper = await mountAll();
+    for (const el of drawn(wrapper)) {
+      const tag = el.localName;
+      el.theme = "dark";
+      await el.updateComplete;
+      expect([el.getAttribute("theme"), getComputedStyle(el).colorScheme], tag).to.deep.equal(["dark", "dark"]);
+      el.setAttribute("theme", "light");
+      await el.updateComplete;
+      expect([el.theme, getComputedStyle(el).colorScheme], tag).to.deep.equal(["light", "light"]);
+    }
+  });
+
+  it("each one's main part is `base`, which a page's ::part(base) rule styles", async () => {
+    const wrapper = await mountAll();
+    const style = document.createElement("style");
+    style.textContent = ".base::part(base) { outline-offset: 7px; }";
+    document.head.append(style);
+    try {
+      for (const el of drawn(wrapper)) {
+        el.classList.add("base");
+        const base = el.shadowRoot!.querySelector<HTMLElement>('[part~="base"]');
+        expect(base, `${el.localName} has a base part`).to.not.equal(null);
+        expect(getComputedStyle(base!).outlineOffset, el.localName).to.equal("7px");
+      }
+    } finally {
+      style.remove();
+    }
   });
 });
 
