@@ -9,6 +9,7 @@ import "../src/elements/prompt/define.js";
 import { composition } from "../../../test/support/ime.js";
 import type { PiPrompt, PromptSendDetail } from "../src/elements/prompt/prompt.js";
 import { FakeAgent, settle } from "./session-fake-agent.js";
+import { xOf } from "./support/text-geometry.js";
 
 const COMMANDS = [
   { name: "pick", description: "select: choose one of a few options", source: "extension" },
@@ -50,6 +51,16 @@ describe("pi-prompt slash-command completion", () => {
     await settle();
     await el.updateComplete;
   }
+
+  it("in a right-to-left page, a command's name reads /pick, not pick/ (each piece of a row is isolated)", async () => {
+    el.dir = "rtl";
+    await el.updateComplete;
+    field(el).focus();
+    await type("/pi");
+    const name = list(el)!.querySelector<HTMLElement>("[part~=completion-name]")!;
+    expect(name.textContent).to.equal("/pick");
+    expect(xOf(name, "/")).to.be.below(xOf(name, "p"));
+  });
 
   it("opens on '/' with pi's commands, descriptions and argument hints, as a combobox with a listbox", async () => {
     expect(list(el)).to.equal(null);

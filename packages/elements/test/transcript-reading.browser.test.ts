@@ -253,6 +253,20 @@ describe("pi-transcript: when each message was written", () => {
   });
 });
 
+describe("pi-transcript: a message's time in a right-to-left page", () => {
+  it('reads "9:30 AM" in its own order (its direction is its own text\'s)', async () => {
+    const now = Date.now();
+    const state = new ConversationState();
+    state.setHistory([{ role: "user", content: "مرحبا", timestamp: now }], 0);
+    const el = await show(state, 'lang="en-US" dir="rtl"');
+    const time = articles(el)[0]!.querySelector("time")!;
+    expect(time.textContent).to.equal(new Intl.DateTimeFormat("en-US", { timeStyle: "short" }).format(now));
+    // Its direction comes from its own text (dir=auto): left to right, so "AM" stays after the time.
+    expect(time.matches(":dir(ltr)")).to.equal(true);
+    expect(articles(el)[0]!.matches(":dir(rtl)")).to.equal(true);
+  });
+});
+
 describe("pi-transcript: a message's Markdown headings in the page's outline", () => {
   it("nests an answer's # and ## under its article's heading (one level down, capped at 6); axe's heading-order holds", async () => {
     const text = "# Plan\n\nFirst.\n\n## Step\n\nSecond.\n\n### Detail\n\n#### Deeper";

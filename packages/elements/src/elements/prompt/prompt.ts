@@ -496,9 +496,9 @@ export class PiPrompt extends PiElement {
           aria-setsize=${total}
           data-index=${index}
         >
-          <span part="completion-name">/${item.name}</span>${
-            item.argumentHint ? html` <span part="completion-hint">${item.argumentHint}</span>` : nothing
-          }${item.description ? html` <span part="completion-description">${item.description}</span>` : nothing}
+          <bdi part="completion-name">/${item.name}</bdi>${
+            item.argumentHint ? html` <bdi part="completion-hint">${item.argumentHint}</bdi>` : nothing
+          }${item.description ? html` <bdi part="completion-description">${item.description}</bdi>` : nothing}
         </li>`;
       })}
       ${

@@ -516,7 +516,7 @@ ${this.#announcer.render()}
     if (Number.isNaN(date.getTime())) return nothing;
     const lang = nearestLang(this);
     const today = new Date().toDateString() === date.toDateString();
-    return html`<time part="time" datetime=${date.toISOString()} title=${timeFormat(lang, "full").format(date)}>${timeFormat(
+    return html`<time part="time" dir="auto" datetime=${date.toISOString()} title=${timeFormat(lang, "full").format(date)}>${timeFormat(
       lang,
       today ? "time" : "date",
     ).format(date)}</time>`;
