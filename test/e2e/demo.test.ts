@@ -58,6 +58,17 @@ async function turnOver(page: Page): Promise<void> {
   });
 }
 
+/** Waits for pi-thinking-level's select to show `level` (what pi reports). */
+async function levelShows(page: Page, level: string): Promise<void> {
+  await page.waitForFunction(deepFind, "pi-thinking-level");
+  await page.waitForFunction((wanted) => {
+    const select = (window as unknown as { deepFind(selector: string): Element | undefined })
+      .deepFind("pi-thinking-level")
+      ?.shadowRoot?.querySelector("select");
+    return select?.value === wanted;
+  }, level);
+}
+
 /**
  * Installs `window.deepFind(selector)` in the page, the first element matching `selector` across open shadow roots,
  * and says whether it finds one.
@@ -327,13 +338,7 @@ describe("the demo command", { timeout: 180_000 }, () => {
     // the session file; it was chosen before the message forked from, so the branch has it).
     const level = page.locator("pi-thinking-level select");
     await level.selectOption("high");
-    await page.waitForFunction(deepFind, "pi-thinking-level");
-    await page.waitForFunction(() => {
-      const select = (window as unknown as { deepFind(selector: string): Element | undefined })
-        .deepFind("pi-thinking-level")
-        ?.shadowRoot?.querySelector("select");
-      return select?.value === "high";
-    });
+    await levelShows(page, "high");
     await page.getByRole("button", { name: "What can you do?" }).click();
     await transcript.locator("article", { hasText: "What can you do in this demo?" }).waitFor();
     await turnOver(page);
@@ -350,13 +355,7 @@ describe("the demo command", { timeout: 180_000 }, () => {
     // pi itself says high (the page shows what pi reports, after the fork's new runtime).
     await page.reload();
     await page.getByRole("status").getByText("Connected").waitFor();
-    await page.waitForFunction(deepFind, "pi-thinking-level");
-    await page.waitForFunction(() => {
-      const select = (window as unknown as { deepFind(selector: string): Element | undefined })
-        .deepFind("pi-thinking-level")
-        ?.shadowRoot?.querySelector("select");
-      return select?.value === "high";
-    });
+    await levelShows(page, "high");
     assert.deepEqual(errors, []);
     await page.close();
   });
