@@ -20,6 +20,7 @@ import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { type RunningBridge, startBridge } from "../../packages/bridge/src/index.js";
 import { type Rec, TestClient } from "../../packages/bridge/test/support/harness.js";
+import { mentionsLogin } from "../../packages/core/src/index.js";
 import { type IsolatedPi, isolatedPi, PI_VERSIONS, type PiVersion } from "../support/real-pi.js";
 import { type ScriptedModel, startScriptedModel } from "../support/scripted-model.js";
 
@@ -105,6 +106,23 @@ for (const version of PI_VERSIONS) {
       client.send({ type: "get_state", id: "after" });
       assert.equal((await client.next(isResponse("get_state", "after"), from)).success, true);
       assert.equal(existsSync(join(pi.cwd, "made.txt")), true);
+    });
+
+    it("with no model, refuses a prompt with advice to /login, which mentionsLogin recognises", async () => {
+      const bare = isolatedPi(undefined, { pi: version });
+      const bareBridge = await startBridge({ port: 0, ...bare.options, restart: "never", log: () => {} });
+      const bareClient = await TestClient.connect(bareBridge.url);
+      try {
+        bareClient.send({ type: "prompt", id: "nomodel", message: "Hello" });
+        const refused = await bareClient.next(isResponse("prompt", "nomodel"));
+        assert.equal(refused.success, false);
+        assert.match(String(refused.error), /\/login/);
+        assert.equal(mentionsLogin(String(refused.error)), true, String(refused.error));
+      } finally {
+        await bareClient.close();
+        await bareBridge.close();
+        bare.cleanup();
+      }
     });
   });
 }

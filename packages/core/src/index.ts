@@ -11,6 +11,7 @@ export * from "./session/clock.js";
 export * from "./session/dialog-order.js";
 export * from "./session/dialogs.js";
 export * from "./session/errors.js";
+export * from "./session/login.js";
 export * from "./session/notifier.js";
 export * from "./session/pi-session.js";
 export * from "./session/run.js";

@@ -131,6 +131,25 @@ describe("pi-notifications", () => {
     expect(alert(el)).to.equal("Error: steer failed: nope");
   });
 
+  it("follows a message that says to use /login with what to do instead, shown and announced", async () => {
+    const agent = new FakeAgent({ clock: new ManualClock() });
+    const el = await fixture<PiNotifications>(html`<pi-notifications .session=${agent.session}></pi-notifications>`);
+    // pi 1.6.0's llama.cpp extension, when it has no server configured.
+    notify(agent, "Configure llama.cpp with /login llama", "warning");
+    await settle();
+    await el.updateComplete;
+    const advice = toasts(el)[0]!.querySelector<HTMLElement>("[part~=login-advice]")!;
+    expect(advice.textContent).to.match(/^\/login works only in pi's own terminal\. /);
+    expect(advice.checkVisibility()).to.equal(true);
+    expect(polite(el)).to.equal(`Warning: Configure llama.cpp with /login llama ${advice.textContent}`);
+    // A path that ends in /login is no such advice.
+    notify(agent, "Saved /srv/app/login");
+    await settle();
+    await el.updateComplete;
+    expect(toasts(el)[1]!.querySelector("[part~=login-advice]")).to.equal(null);
+    await expect(el).to.be.accessible();
+  });
+
   it("treats an unknown type as info and markup as text", async () => {
     const { el } = await mount();
     el.notify("bogus" as "info", "<img src=x onerror=alert(1)><script>alert(2)</script>");

@@ -8,7 +8,12 @@ import "../src/elements/prompt/define.js";
 import type { PiPrompt } from "../src/elements/prompt/prompt.js";
 import { FakeAgent, settle } from "./session-fake-agent.js";
 
-const NO_KEY = "No API key found for the selected model. Use /login or set an API key environment variable.";
+/** pi's own text (0.73.1 and 1.6.0 alike: formatNoApiKeyFoundMessage). */
+const NO_KEY =
+  "No API key found for the selected model.\n\nUse /login to log into a provider via OAuth or API key. See:\n  /pi/docs/providers.md\n  /pi/docs/models.md";
+/** What pi-prompt says instead of /login, which a page cannot run. */
+const LOGIN_ADVICE =
+  "/login works only in pi's own terminal. Sign in there (run pi in a terminal on the machine this pi runs on, then /login), or give the bridge the provider's API key in its environment; then restart pi-bridge so pi reads it.";
 const field = (el: PiPrompt) => el.shadowRoot!.querySelector("textarea")!;
 const alert = (el: PiPrompt) => el.shadowRoot!.querySelector<HTMLElement>("[part~=error]");
 
@@ -30,10 +35,24 @@ describe("pi-prompt when pi refuses a message", () => {
     await settle();
     const shown = alert(el)!;
     expect(shown.getAttribute("role")).to.equal("alert");
-    expect(shown.textContent).to.equal(`Error: ${NO_KEY}`);
+    expect(shown.textContent).to.equal(`Error: ${NO_KEY}${LOGIN_ADVICE}`);
     expect(shown.checkVisibility()).to.equal(true);
+    // pi's advice to use /login, which only pi's terminal runs, is followed by what to do instead, on a line of its own.
+    const advice = shown.querySelector<HTMLElement>("[part~=login-advice]")!;
+    expect(advice.textContent).to.equal(LOGIN_ADVICE);
+    expect(advice.checkVisibility()).to.equal(true);
+    expect(getComputedStyle(advice).display).to.equal("block");
     expect(field(el).value).to.equal("hello pi");
     expect(agent.session.ui.getSnapshot().notifications).to.deep.equal([]);
+  });
+
+  it("says what to do instead of /login in the page's language", async () => {
+    el.lang = "ja";
+    await sendKeys({ type: "hello pi" });
+    await sendKeys({ press: "Enter" });
+    await settle();
+    const advice = alert(el)!.querySelector<HTMLElement>("[part~=login-advice]")!;
+    expect(advice.textContent).to.match(/^\/login は pi のターミナルでのみ使えます。/);
   });
 
   it("clears the error when the text changes, and sends the retry", async () => {
@@ -61,6 +80,7 @@ describe("pi-prompt when pi refuses a message", () => {
     await sendKeys({ press: "Enter" });
     await settle();
     expect(alert(el)!.textContent).to.equal("Error: Cannot steer: the agent is compacting.");
+    expect(alert(el)!.querySelector("[part~=login-advice]")).to.equal(null);
     expect(field(el).value).to.equal("faster");
   });
 

@@ -70,6 +70,9 @@ export const en = {
   restarting: "Restarting…",
   /** Instead of the button, under a bridge started with --restart never. */
   restartNever: "This bridge does not restart pi (--restart never): restart pi-bridge to start it again.",
+  /** After a text of pi's that says to use /login, a command of pi's terminal that a page cannot run. */
+  loginAdvice:
+    "/login works only in pi's own terminal. Sign in there (run pi in a terminal on the machine this pi runs on, then /login), or give the bridge the provider's API key in its environment; then restart pi-bridge so pi reads it.",
   /** The session ended for good (closed, its stream ended, reconnects ran out): nothing more reaches pi. */
   sessionEnded: "The session has ended: the agent is gone.",
   /**
@@ -181,6 +184,8 @@ export const ja: StringTable = {
   restartAgent: "pi を再起動",
   restarting: "再起動中…",
   restartNever: "このブリッジは pi を再起動しません（--restart never）。pi-bridge を再起動してください。",
+  loginAdvice:
+    "/login は pi のターミナルでのみ使えます。この pi が動いているマシンのターミナルで pi を起動して /login でサインインするか、プロバイダーの API キーをブリッジの環境変数に設定し、pi-bridge を再起動して pi に読み込ませてください。",
   sessionEnded: "セッションは終了しました。エージェントとの接続はありません。",
   sessionEndedShort: "セッションは終了しました。",
   tokenRefused:
@@ -257,6 +262,8 @@ export const zhHans: StringTable = {
   restartAgent: "重启 pi",
   restarting: "正在重启…",
   restartNever: "此桥接不会重启 pi（--restart never）：请重启 pi-bridge。",
+  loginAdvice:
+    "/login 只能在 pi 自己的终端中使用。请在运行此 pi 的机器上打开终端运行 pi，再输入 /login 登录；或在桥接的环境变量中设置提供商的 API 密钥。然后重启 pi-bridge，让 pi 读取它。",
   sessionEnded: "会话已结束：代理已不在。",
   sessionEndedShort: "会话已结束。",
   tokenRefused: "桥接拒绝了此页面的令牌（它可能已用新令牌重启）。请打开桥接打印的地址。",

@@ -110,6 +110,11 @@ export const styles = [
       white-space: pre-wrap;
       overflow-wrap: anywhere;
     }
+    [part~="login-advice"] {
+      display: block;
+      margin-block-start: 0.25em;
+      font-size: 0.9em;
+    }
     [part~="earlier"] {
       color: var(--_muted);
       font-size: 0.85em;

@@ -1,6 +1,7 @@
 import {
   type Clock,
   DeadlineTimer,
+  mentionsLogin,
   type NotificationEntry,
   type NotifyType,
   type PiSession,
@@ -74,6 +75,8 @@ export interface NotificationDismissDetail {
  * @csspart earlier-summary - Its "Earlier notifications (N)" toggle.
  * @csspart earlier-toasts - The list inside it.
  * @csspart message - The message text.
+ * @csspart login-advice - After a message that says to use /login (a command only pi's terminal runs): how to sign in
+ *   instead.
  * @csspart button - Each button (the dismiss buttons).
  * @csspart dismiss-button - The dismiss button of a toast.
  * @csspart dismiss - The same as `dismiss-button`: its earlier name, kept as an alias.
@@ -274,7 +277,9 @@ export class PiNotifications extends PiElement {
 
   #announce(entry: NotificationEntry): string {
     const origin = this.#origin(entry);
-    const text = origin === undefined ? stripAnsi(entry.message) : `${origin}: ${stripAnsi(entry.message)}`;
+    const message = stripAnsi(entry.message);
+    const advice = mentionsLogin(message) ? ` ${localizeOwn(this, "loginAdvice")}` : "";
+    const text = `${origin === undefined ? message : `${origin}: ${message}`}${advice}`;
     return entry.type === "info" ? text : `${localizeOwn(this, entry.type)}: ${text}`;
   }
 
@@ -441,7 +446,11 @@ export class PiNotifications extends PiElement {
     };
     return html`<li part=${`toast toast-${entry.type}`} data-id=${entry.id} data-type=${entry.type} @keydown=${onKeyDown}>
       <svg part="icon" viewBox="0 0 16 16" aria-hidden="true" focusable="false">${ICONS[entry.type]}</svg>
-      <p part="body">${earlier}${label}${origin}<span part="message" dir="auto">${renderAnsi(entry.message)}</span></p>
+      <p part="body">${earlier}${label}${origin}<span part="message" dir="auto">${renderAnsi(entry.message)}</span>${
+        mentionsLogin(stripAnsi(entry.message))
+          ? html`<span part="login-advice">${localizeOwn(this, "loginAdvice")}</span>`
+          : nothing
+      }</p>
       <button
         type="button"
         part="button dismiss-button dismiss"

@@ -84,6 +84,11 @@ export const styles = [
       white-space: pre-wrap;
       overflow-wrap: anywhere;
     }
+    [part~="login-advice"] {
+      display: block;
+      margin-block-start: 0.5em;
+      font-weight: 600;
+    }
     /* The queue and the images sit above the text, across the whole box. */
     [part~="queue"],
     [part~="images"] {

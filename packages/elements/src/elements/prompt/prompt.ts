@@ -7,6 +7,7 @@ import type {
   TransportEnd,
   TransportState,
 } from "@pi-elements/core";
+import { mentionsLogin } from "@pi-elements/core";
 import { canClearQueue, type Queues, restoredEditorText, stopRun, takeBack } from "@pi-elements/core/conversation";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
 import { PiElement } from "../../base/pi-element.js";
@@ -143,6 +144,8 @@ interface QueueSlice {
  * @csspart restart-never - In `agent-exit`, instead of the button, under a bridge that does not restart on request:
  *   says to restart the bridge.
  * @csspart error - Why the last message could not be sent (pi's error), or why an image was not attached, in an alert.
+ * @csspart login-advice - In `error`, after pi's advice to use /login (which only pi's terminal runs): how to sign in
+ *   instead.
  * @csspart completions - The list of matching slash commands.
  * @csspart completion - Each command in it (the current one also has `active`).
  * @csspart completion-count - "3 of 40" under a list longer than the eight commands shown.
@@ -361,7 +364,12 @@ export class PiPrompt extends PiElement {
       ${
         this.#sendError === undefined
           ? nothing
-          : html`<p part="error" role="alert">${localizeOwn(this, "error")}: ${this.#sendError}</p>`
+          : html`<p part="error" role="alert">${localizeOwn(this, "error")}: ${this.#sendError}${
+              // pi's "Use /login …" cannot be followed from a page: say what to do instead, in the same alert.
+              mentionsLogin(this.#sendError)
+                ? html`<span part="login-advice">${localizeOwn(this, "loginAdvice")}</span>`
+                : nothing
+            }</p>`
       }
       <span part="status" role="status" class=${connecting ? "" : "running"}>${status || nothing}</span>
       ${
