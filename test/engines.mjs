@@ -55,15 +55,17 @@ function filesIn(dir, suffix, deep) {
     .map((name) => `${dir}/${name.split("\\").join("/")}`);
 }
 
-// Every browser test file, sorted: packages/*/test/**/*.browser.test.ts, test/browser/**/*.test.ts and
-// test/e2e/browser/*.test.ts.
+// Every browser test file, in the order a run starts them: test/browser/**/*.test.ts and test/e2e/browser/*.test.ts
+// first, then packages/*/test/**/*.browser.test.ts, each part sorted. The whole-page and real-pi files are the longest
+// (the bundle's parity, the stories, the real-pi matrix: 10-100 s each, against 1-20 s for an element's file):
+// started first, they run beside the element files instead of after them, and a run does not end on one of them
+// alone.
 export function browserTestFiles() {
   const packages = readdirSync(`${ROOT}packages`).map((name) => `packages/${name}/test`);
   return [
-    ...packages.flatMap((dir) => filesIn(dir, ".browser.test.ts", true)),
-    ...filesIn("test/browser", ".test.ts", true),
-    ...filesIn("test/e2e/browser", ".test.ts", false),
-  ].sort();
+    ...[...filesIn("test/browser", ".test.ts", true), ...filesIn("test/e2e/browser", ".test.ts", false)].sort(),
+    ...packages.flatMap((dir) => filesIn(dir, ".browser.test.ts", true)).sort(),
+  ];
 }
 
 /**

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { browserTestFiles, ENGINE_EXCEPTIONS, enginesTable, plan } from "./engines.mjs";
+import { browserTestFiles, ENGINE_EXCEPTIONS, enginesFor, enginesTable, plan } from "./engines.mjs";
 
 describe("which engines each browser test file runs in", () => {
   it("names only files that exist, each once", () => {
@@ -20,11 +20,24 @@ describe("which engines each browser test file runs in", () => {
 
   it("runs every file in at least one engine, and the real-pi smoke in each engine the matrix skips", () => {
     const planned = [...plan().values()].flat();
-    assert.deepEqual(planned.sort(), browserTestFiles());
+    assert.deepEqual(planned.sort(), [...browserTestFiles()].sort());
     const matrix = plan(["firefox", "webkit"]);
     const inOthers = [...matrix.values()].flat().filter((file) => file.includes("real-pi"));
     assert.deepEqual(inOthers, ["test/e2e/browser/smoke-real-pi.test.ts"]);
     assert.equal(plan(["chromium"], "smoke-real-pi").size, 0);
+  });
+
+  it("starts the whole-page and real-pi files, the longest, before the elements' own", () => {
+    const files = browserTestFiles();
+    const firstElementFile = files.findIndex((file) => file.startsWith("packages/"));
+    assert.ok(firstElementFile > 0);
+    assert.ok(files.slice(0, firstElementFile).every((file) => file.startsWith("test/")));
+    assert.ok(files.slice(firstElementFile).every((file) => file.startsWith("packages/")));
+    // Within each part, in name order; one plan keeps the order for every engine.
+    assert.deepEqual(
+      plan(["chromium"]).get("chromium"),
+      files.filter((file) => enginesFor(file).includes("chromium")),
+    );
   });
 
   it("is the table docs/testing.md shows (regenerate it with `node test/engines.mjs`)", () => {
