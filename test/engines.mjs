@@ -55,16 +55,17 @@ function filesIn(dir, suffix, deep) {
     .map((name) => `${dir}/${name.split("\\").join("/")}`);
 }
 
-// Every browser test file, in the order a run starts them: test/browser/**/*.test.ts and test/e2e/browser/*.test.ts
-// first, then packages/*/test/**/*.browser.test.ts, each part sorted. The whole-page and real-pi files are the longest
-// (the bundle's parity, the stories, the real-pi matrix: 10-100 s each, against 1-20 s for an element's file):
-// started first, they run beside the element files instead of after them, and a run does not end on one of them
-// alone.
+// Every browser test file, in the order a run starts them: test/browser/**/*.test.ts (the bundle's parity, the stories:
+// 45-100 s each, against 1-20 s for an element's file) first, so that they run beside the elements' files instead of
+// ending the run alone; then packages/*/test/**/*.browser.test.ts; then test/e2e/browser/*.test.ts, the real pi's
+// (started last, as before: a real pi started while every engine is starting waits longest for the processor). Each
+// part sorted.
 export function browserTestFiles() {
   const packages = readdirSync(`${ROOT}packages`).map((name) => `packages/${name}/test`);
   return [
-    ...[...filesIn("test/browser", ".test.ts", true), ...filesIn("test/e2e/browser", ".test.ts", false)].sort(),
+    ...filesIn("test/browser", ".test.ts", true).sort(),
     ...packages.flatMap((dir) => filesIn(dir, ".browser.test.ts", true)).sort(),
+    ...filesIn("test/e2e/browser", ".test.ts", false).sort(),
   ];
 }
 

@@ -27,13 +27,18 @@ describe("which engines each browser test file runs in", () => {
     assert.equal(plan(["chromium"], "smoke-real-pi").size, 0);
   });
 
-  it("starts the whole-page and real-pi files, the longest, before the elements' own", () => {
+  it("starts the whole-page files, the longest, first, and the real-pi files last", () => {
     const files = browserTestFiles();
-    const firstElementFile = files.findIndex((file) => file.startsWith("packages/"));
-    assert.ok(firstElementFile > 0);
-    assert.ok(files.slice(0, firstElementFile).every((file) => file.startsWith("test/")));
-    assert.ok(files.slice(firstElementFile).every((file) => file.startsWith("packages/")));
+    const part = (file: string) => (file.startsWith("test/browser/") ? 0 : file.startsWith("packages/") ? 1 : 2);
+    const parts = files.map(part);
+    assert.deepEqual(parts, [...parts].sort());
+    assert.deepEqual(new Set(parts), new Set([0, 1, 2]));
+    assert.ok(files.filter((file) => part(file) === 2).every((file) => file.startsWith("test/e2e/browser/")));
     // Within each part, in name order; one plan keeps the order for every engine.
+    for (const p of [0, 1, 2]) {
+      const inPart = files.filter((file) => part(file) === p);
+      assert.deepEqual(inPart, [...inPart].sort());
+    }
     assert.deepEqual(
       plan(["chromium"]).get("chromium"),
       files.filter((file) => enginesFor(file).includes("chromium")),

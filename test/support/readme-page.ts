@@ -20,6 +20,8 @@ export async function found<T>(get: () => T | null | undefined, what: string): P
 export class Frame {
   readonly iframe = document.createElement("iframe");
   readonly errors: string[] = [];
+  /** The keys the page got (keydown, in capture), newest last: what a failure reports, beside what the page shows. */
+  readonly keys: string[] = [];
 
   constructor(readonly bridgeUrl: string) {
     this.iframe.title = "README's complete pi web UI";
@@ -35,6 +37,14 @@ export class Frame {
     await loaded;
     this.window.addEventListener("error", (event) => this.errors.push(String(event.message)));
     this.window.addEventListener("unhandledrejection", (event) => this.errors.push(String(event.reason)));
+    this.window.addEventListener(
+      "keydown",
+      (event) => {
+        this.keys.push(event.key.length === 1 ? event.key : `<${event.key}>`);
+        if (this.keys.length > 80) this.keys.splice(0, this.keys.length - 80);
+      },
+      true,
+    );
     await waitUntil(() => this.modelName() !== "", "the page to show pi's model", WAIT);
   }
 
@@ -147,10 +157,21 @@ export class Frame {
       `the answer ${JSON.stringify(text)}, and the prompt's status to clear`,
       WAIT,
     ).catch((error: Error) => {
-      throw new Error(
-        `${error.message}; articles: ${JSON.stringify(this.texts())}, status ${JSON.stringify(status())}`,
-      );
+      throw new Error(`${error.message}; articles: ${JSON.stringify(this.texts())}, ${this.promptState()}`);
     });
+  }
+
+  /** What the prompt shows (its status, text, error) and the keys the page got: said when a wait on pi fails. */
+  promptState(): string {
+    const shown = (selector: string) => (this.part("pi-prompt", selector)?.textContent ?? "").trim();
+    const box = this.part<HTMLTextAreaElement>("pi-prompt", "textarea")?.value;
+    return [
+      `status ${JSON.stringify(shown("[part~=status]"))}`,
+      `the box ${JSON.stringify(box)}`,
+      `error ${JSON.stringify(shown("[part~=error]"))}`,
+      `connection ${JSON.stringify(shown("[part~=session-ended]") || "open")}`,
+      `keys the page got ${JSON.stringify(this.keys.join(""))}`,
+    ].join(", ");
   }
 }
 
