@@ -4,8 +4,9 @@
 // seeded with a tiny project, where the tools it runs really act. `--real` uses your own pi settings, keys and model
 // instead. `--gallery` serves the gallery and playground with no agent. `--help` lists every option.
 
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer as createHttpServer } from "node:http";
 import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -14,7 +15,9 @@ import { parseArgs } from "node:util";
 import { defaultAgentCommand, type RunningBridge, startBridge } from "@pi-elements/bridge";
 import { createServer } from "vite";
 import { demoReply, SEED_FILES } from "../demo/model/script.js";
+import { staticFileHandler } from "../packages/bridge/src/static-files.js";
 import { type ScriptedModel, startScriptedModel } from "../test/support/scripted-model.js";
+import { buildStorybook } from "./storybook-build.mjs";
 
 const HELP = `Usage: bash scripts/demo.sh [options]
 
@@ -34,6 +37,8 @@ Serves the demo (gallery, playground, live page) and a real pi behind the bridge
   --bridge-port N    the bridge's port (default 8787; 0 picks a free one).
   --workshop-port N  the workshop's (Storybook's) port (default 6006; 0 or a taken one: a free one).
   --no-workshop      no Storybook.
+  --workshop-dev     the workshop on Storybook's dev server (reloads as you edit stories; its pages open slower)
+                     instead of built once at start (a few seconds) and served as files.
   --help             this text.
 `;
 
@@ -52,6 +57,7 @@ function commandLine() {
         "bridge-port": { type: "string", default: "8787" },
         "workshop-port": { type: "string", default: "6006" },
         "no-workshop": { type: "boolean", default: false },
+        "workshop-dev": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -82,6 +88,8 @@ const showcase = join(root, "demo/showcase/pi-extension.ts");
 /** How pi names the scripted model: `--model demo/scripted`, shown by the model picker as "(demo) Scripted model". */
 const DEMO_PROVIDER = "demo";
 const DEMO_MODEL_ID = "scripted";
+/** Where the demo builds the workshop, under demo/ (the test command's own build goes to storybook-static/suite). */
+const BUILT_WORKSHOP = "storybook-static/demo";
 
 /** pi's models.json (in the throwaway agent dir) that names the scripted server as an OpenAI-compatible provider. */
 function modelsJson(model: ScriptedModel): string {
@@ -136,10 +144,34 @@ function freePort(port: number): Promise<number> {
   });
 }
 
-/** The workshop: Storybook's dev server over the gallery's stories (demo/.storybook), once it answers. */
-async function startWorkshop(): Promise<{ child: ChildProcess; url: string; moved: number | undefined }> {
+interface Workshop {
+  url: string;
+  /** The port asked for, when it was taken and the workshop listens on another. */
+  moved: number | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * The workshop: the gallery's stories on Storybook (demo/.storybook), once it answers. Built (`storybook build` into
+ * demo/storybook-static/demo) and served as files, the way a workshop is published: its docs pages open in a second
+ * or two. Storybook's dev server (--workshop-dev) compiles each module on first request, so a docs page, whose dialog
+ * stories each load a preview of their own, took 11-13 s to open the first time, and the stores Storybook's previews
+ * keep in step with its manager gave up waiting meanwhile ("UniversalStore" errors in the console).
+ */
+async function startWorkshop(): Promise<Workshop> {
   const wanted = Number(values["workshop-port"]);
   const port = await freePort(wanted);
+  const moved = wanted === 0 || port === wanted ? undefined : wanted;
+  const url = `http://127.0.0.1:${port}/`;
+  if (!values["workshop-dev"]) {
+    await buildStorybook(BUILT_WORKSHOP);
+    const server = createHttpServer(await staticFileHandler(join(root, "demo", BUILT_WORKSHOP)));
+    await new Promise<void>((listening, failed) => {
+      server.once("error", failed);
+      server.listen(port, "127.0.0.1", () => listening());
+    });
+    return { url, moved, close: () => new Promise((closed) => server.close(() => closed())) };
+  }
   const child = spawn(
     join(root, "demo/node_modules/.bin/storybook"),
     [
@@ -165,7 +197,6 @@ async function startWorkshop(): Promise<{ child: ChildProcess; url: string; move
     for (const line of chunk.toString().split("\n")) if (line.trim()) console.error(`[workshop] ${line}`);
   };
   child.stderr?.on("data", log);
-  const url = `http://127.0.0.1:${port}/`;
   const exited = new Promise<never>((_, reject) =>
     child.once("exit", (code) => reject(new Error(`Storybook exited (${code}) before it served ${url}`))),
   );
@@ -179,17 +210,29 @@ async function startWorkshop(): Promise<{ child: ChildProcess; url: string; move
     throw new Error(`Storybook did not answer at ${url} within 2 minutes`);
   })();
   await Promise.race([ready, exited]);
-  return { child, url, moved: wanted === 0 || port === wanted ? undefined : wanted };
+  // On any exit (Vite ends the process on SIGTERM by itself, possibly before `stop` is done), the dev server too.
+  process.on("exit", () => {
+    if (child.exitCode === null) child.kill("SIGTERM");
+  });
+  return {
+    url,
+    moved,
+    close: async () => {
+      if (child.exitCode !== null) return;
+      const gone = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await gone;
+    },
+  };
 }
 
-let workshop: Awaited<ReturnType<typeof startWorkshop>> | undefined;
-if (!values["no-workshop"]) {
-  try {
-    workshop = await startWorkshop();
-  } catch (error) {
-    console.error(`[workshop] ${(error as Error).message}; the demo runs without it`);
-  }
-}
+// Built beside pi's start (the build is a few seconds of work on its own).
+const workshopStarting: Promise<Workshop | undefined> = values["no-workshop"]
+  ? Promise.resolve(undefined)
+  : startWorkshop().catch((error: Error) => {
+      console.error(`[workshop] ${error.message}; the demo runs without it`);
+      return undefined;
+    });
 
 let bridge: RunningBridge | undefined;
 let model: ScriptedModel | undefined;
@@ -237,6 +280,8 @@ if (!values.gallery) {
   }
 }
 
+const workshop = await workshopStarting;
+
 console.log("");
 console.log(`  pi-elements demo`);
 console.log(`  Gallery and playground:  ${pageUrl}`);
@@ -264,15 +309,10 @@ let stopping = false;
 const stop = async () => {
   if (stopping) return;
   stopping = true;
-  const workshopExit =
-    workshop?.child.exitCode === null ? new Promise((r) => workshop?.child.once("exit", r)) : undefined;
-  workshop?.child.kill("SIGTERM");
-  await Promise.allSettled([bridge?.close(), vite.close(), model?.close(), workshopExit]);
+  await Promise.allSettled([bridge?.close(), vite.close(), model?.close(), workshop?.close()]);
   process.exit(0);
 };
-// On any exit: Vite ends the process on SIGTERM by itself, possibly before `stop` is done.
 process.on("exit", () => {
-  if (workshop?.child.exitCode === null) workshop.child.kill("SIGTERM");
   for (const dir of throwaway) rmSync(dir, { recursive: true, force: true });
 });
 process.on("SIGINT", stop);

@@ -536,7 +536,7 @@ describe("the demo command", { timeout: 180_000 }, () => {
 });
 
 describe("scripts/demo.sh, the README's demo command", { timeout: 300_000 }, () => {
-  it("starts the workshop (Storybook) with every story, moving off a taken port and saying so; no pnpm update banner; exits cleanly on Ctrl+C", async () => {
+  it("starts the workshop (Storybook), built, with every story, moving off a taken port and saying so; no pnpm update banner; exits cleanly on Ctrl+C", async () => {
     // The workshop's port is taken: the demo says where it went instead.
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
@@ -566,6 +566,10 @@ describe("scripts/demo.sh, the README's demo command", { timeout: 300_000 }, () 
     const index = (await (await fetch(`${workshop[1]}index.json`)).json()) as {
       entries: Record<string, { type: string }>;
     };
+    // Built and served as files (its pages open at once), not Storybook's dev server compiling on request.
+    const preview = await (await fetch(`${workshop[1]}iframe.html`)).text();
+    assert.doesNotMatch(preview, /@vite\/client/);
+    assert.match(preview, /assets\/iframe-[\w-]+\.js/);
     const stories = Object.values(index.entries).filter((entry) => entry.type === "story").length;
     assert.equal(
       stories,

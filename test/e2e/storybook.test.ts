@@ -210,9 +210,16 @@ describe("the workshop on Storybook, built", { timeout: 900_000 }, () => {
     await page.close();
   });
 
-  it("a docs page stays where the reader is while its stories open their dialogs and fill pi-prompt", async () => {
+  it("a docs page stays where the reader is while its stories open their dialogs and fill pi-prompt, and logs no error", async () => {
     for (const element of ["pi-select", "pi-confirm", "pi-extension-ui", "pi-prompt"]) {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      // The manager's, the docs page's and each story frame's (Storybook's dev server logged three "UniversalStore"
+      // errors here: its previews' stores gave up waiting for the manager while each module compiled on request).
+      const errors: string[] = [];
+      page.on("pageerror", (error) => errors.push(error.message));
+      page.on("console", (message) => {
+        if (message.type() === "error") errors.push(message.text());
+      });
       await page.goto(`${url}?path=/docs/${element}--docs`);
       await page.frameLocator("#storybook-preview-iframe").locator(".sbdocs-title").waitFor();
       // Every story has played: each story frame (the dialogs') and each story in the page shows its stage.
@@ -235,6 +242,7 @@ describe("the workshop on Storybook, built", { timeout: 900_000 }, () => {
       for (const frame of [docs, ...docs.childFrames()]) await pageSettled(frame);
       const scrolled = await docs.evaluate(() => scrollY);
       assert.equal(scrolled, 0, `${element}'s docs page scrolled to ${scrolled}`);
+      assert.deepEqual(errors, [], `${element}'s docs page`);
       await page.close();
     }
   });
