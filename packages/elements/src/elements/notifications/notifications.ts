@@ -17,6 +17,7 @@ import { PiElement } from "../../base/pi-element.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
 import { localizeOwn } from "../../i18n/localize.js";
 import { emit } from "../../internal/events.js";
+import { loginAdvice } from "../../internal/login-advice.js";
 import { RemovalsFirst } from "../../internal/removals-first.js";
 import { styles } from "./notifications.styles.js";
 
@@ -446,11 +447,7 @@ export class PiNotifications extends PiElement {
     };
     return html`<li part=${`toast toast-${entry.type}`} data-id=${entry.id} data-type=${entry.type} @keydown=${onKeyDown}>
       <svg part="icon" viewBox="0 0 16 16" aria-hidden="true" focusable="false">${ICONS[entry.type]}</svg>
-      <p part="body">${earlier}${label}${origin}<span part="message" dir="auto">${renderAnsi(entry.message)}</span>${
-        mentionsLogin(stripAnsi(entry.message))
-          ? html`<span part="login-advice">${localizeOwn(this, "loginAdvice")}</span>`
-          : nothing
-      }</p>
+      <p part="body">${earlier}${label}${origin}<span part="message" dir="auto">${renderAnsi(entry.message)}</span>${loginAdvice(this, stripAnsi(entry.message))}</p>
       <button
         type="button"
         part="button dismiss-button dismiss"

@@ -7,7 +7,6 @@ import type {
   TransportEnd,
   TransportState,
 } from "@pi-elements/core";
-import { mentionsLogin } from "@pi-elements/core";
 import { canClearQueue, type Queues, restoredEditorText, stopRun, takeBack } from "@pi-elements/core/conversation";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
 import { PiElement } from "../../base/pi-element.js";
@@ -17,6 +16,7 @@ import { SessionStoreController } from "../../controllers/session-store-controll
 import { localizeOwn, nearestLang } from "../../i18n/localize.js";
 import type { StringKey } from "../../i18n/strings.js";
 import { emit } from "../../internal/events.js";
+import { loginAdvice } from "../../internal/login-advice.js";
 import { sessionEndKey } from "../../internal/session-end.js";
 import { type Attachment, attach, formatBytes, type ImageContent, refusal } from "./attachments.js";
 import {
@@ -364,12 +364,7 @@ export class PiPrompt extends PiElement {
       ${
         this.#sendError === undefined
           ? nothing
-          : html`<p part="error" role="alert">${localizeOwn(this, "error")}: ${this.#sendError}${
-              // pi's "Use /login …" cannot be followed from a page: say what to do instead, in the same alert.
-              mentionsLogin(this.#sendError)
-                ? html`<span part="login-advice">${localizeOwn(this, "loginAdvice")}</span>`
-                : nothing
-            }</p>`
+          : html`<p part="error" role="alert">${localizeOwn(this, "error")}: ${this.#sendError}${loginAdvice(this, this.#sendError)}</p>`
       }
       <span part="status" role="status" class=${connecting ? "" : "running"}>${status || nothing}</span>
       ${
