@@ -27,7 +27,7 @@
  * of the open block, the one growing, are always formatted in the update, so a block never shows its markup for a
  * moment on a busy machine. The open block is repaired only within the inline limits (remend is quadratic in brackets). A block shown as written because of a limit is `limited`; one waiting for a slice is `pending`.
  */
-import { Lexer, type MarkedOptions, type Token, type Tokens } from "marked";
+import { Lexer, type MarkedOptions, type Token, Tokenizer, type Tokens } from "marked";
 import remend from "remend";
 
 /** A block ready to render: marked's token, and whether it is the still-growing last block of a streaming text. */
@@ -78,6 +78,30 @@ export const NO_LIMITS: MarkdownLimits = Object.freeze({
 });
 
 const options: MarkedOptions = { gfm: true, breaks: false };
+
+/** A setext heading's underline (`===` or `---` on the line after its text), or something like it. */
+const UNDERLINE = /\n {0,3}(?:=+|-+)[ \t]*(?:\n|$)/;
+/** A blank line, which a setext heading's text cannot hold. */
+const BLANK_LINE = /\n[^\S\n]*\n/;
+
+/**
+ * marked's tokenizer, but for a setext heading first asks whether the text before the next blank line has an
+ * underline at all. marked's rule for one reads the text lazily a character at a time, which WebKit's regular
+ * expressions took 156 ms over for a 300,000-character line (V8: about 1 ms); at every streamed update, twice. A
+ * text with an underline goes to marked's rule as before. One per Lexer (a Lexer makes its tokenizer its own).
+ */
+function tokenizer(): Tokenizer {
+  const tokenizer = new Tokenizer();
+  const lheading = tokenizer.lheading;
+  tokenizer.lheading = function (this: Tokenizer, src: string) {
+    const blank = src.search(BLANK_LINE);
+    return UNDERLINE.test(blank === -1 ? src : src.slice(0, blank + 1)) ? lheading.call(this, src) : undefined;
+  };
+  return tokenizer;
+}
+
+/** A Lexer with pi-markdown's options (and a tokenizer of its own). */
+const newLexer = () => new Lexer({ ...options, tokenizer: tokenizer() });
 
 /** A token pi-markdown's renderer shows as its `raw` text, as written (an unknown type: render.ts's default). */
 const asWritten = (text: string): Token => ({ type: "as-written", raw: text }) as unknown as Token;
@@ -189,7 +213,7 @@ function lexBlocks(text: string, limits: MarkdownLimits): Lexed {
   const lexed: Lexed = { tokens: [], limited: new Set(), runs: new Map() };
   if (text === "") return lexed;
   const deep = deepLine(text, limits.nestingColumns);
-  const lexer = new Lexer(options);
+  const lexer = newLexer();
   try {
     lexer.blockTokens(deep === -1 ? text : text.slice(0, deep), lexer.tokens);
   } catch {
@@ -451,8 +475,13 @@ export class BlockLexer {
       // remend is quadratic in brackets too (10,000 took 127 ms): a rest past the inline limits is not repaired (its
       // runs would show as written anyway).
       const limits = this.#limits;
-      shown = lexBlocks(pastInlineLimits(restText, limits) ? restText : repair(restText), limits);
-      tokens = shown.tokens;
+      const past = pastInlineLimits(restText, limits);
+      // The rest as it was lexed when it is all of that text and not repaired (a long paragraph streaming as
+      // written): lexed once per update, not twice.
+      if (!past || rest.length !== lexed.tokens.length) {
+        shown = lexBlocks(past ? restText : repair(restText), limits);
+        tokens = shown.tokens;
+      }
     }
     this.#pendingRest = new Map();
     this.#formatting = new Map();
