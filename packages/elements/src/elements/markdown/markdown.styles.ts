@@ -127,6 +127,14 @@ export const styles = [
       font-family: var(--_font-mono);
       font-size: 0.92em;
     }
+    /* A long text as written, in pieces (long-text.ts): each lays out on its own, so a growing one lays out only its
+     * end, and one out of view not at all until it comes near (about 4,096 characters: some 50 lines at 80 a line,
+     * the size it is taken for until then). The last line of a piece may end early: where it was cut. */
+    .piece {
+      display: block;
+      content-visibility: auto;
+      contain-intrinsic-size: auto 75lh;
+    }
     [part~="raw"] {
       white-space: pre-wrap;
       font-family: var(--_font-mono);

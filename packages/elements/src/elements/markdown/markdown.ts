@@ -68,7 +68,9 @@ const shown = (entry: Block) => entry.token.type !== "space" && entry.token.type
  *
  * Streaming: set `streaming` while `text` grows. Only the tail from the last block that can still change is lexed
  * again (see block-lexer.ts), the other blocks keep their DOM untouched, and the last block is repaired while it is
- * open (an unterminated `**bold` shows bold, an unterminated fence as a code block).
+ * open (an unterminated `**bold` shows bold, an unterminated fence as a code block). A text shown as written that is
+ * longer than 8,192 characters is drawn in blocks of about 4,096 that do not change once complete (long-text.ts): a
+ * growing one lays out only its end, and a selection in it stays.
  *
  * @csspart base - The container of the blocks.
  * @csspart link - A link (also an image shown as a link: `image-link`).

@@ -5,6 +5,7 @@
 import { html, nothing, type TemplateResult } from "lit";
 import type { Token, Tokens } from "marked";
 import type { CodeBlockLimits } from "../code-block/code-block.js";
+import { textPieces } from "./long-text.js";
 import { decodeReferences, imageSrc, linkHref } from "./safe-url.js";
 import type { MarkdownStringKey } from "./strings.js";
 
@@ -27,6 +28,15 @@ export interface RenderContext {
 type Inline = TemplateResult | string | typeof nothing | readonly Inline[];
 
 /**
+ * A text as written (a run past the limits, raw HTML, nesting too deep): a long one in pieces that do not change once
+ * complete, each a block of its own (long-text.ts), so that a growing one lays out only its last piece.
+ */
+function asWritten(text: string): Inline {
+  const pieces = textPieces(text);
+  return typeof pieces === "string" ? pieces : pieces.map((piece) => html`<span class="piece">${piece}</span>`);
+}
+
+/**
  * A run of inline tokens. One token (most paragraphs, list items and cells) is returned alone: Lit marks each item of
  * an array with two comment nodes, which over a long session is a good part of the DOM.
  */
@@ -38,8 +48,8 @@ function inlines(tokens: readonly Token[] | undefined, context: RenderContext): 
 function inline(token: Token, context: RenderContext): Inline {
   switch (token.type) {
     case "text": {
-      const text = token as Tokens.Text;
-      return text.tokens ? inlines(text.tokens, context) : decodeReferences(text.text);
+      const run = token as Tokens.Text;
+      return run.tokens ? inlines(run.tokens, context) : decodeReferences(run.text);
     }
     case "escape":
       return (token as Tokens.Escape).text;
@@ -60,8 +70,8 @@ function inline(token: Token, context: RenderContext): Inline {
     case "checkbox":
       return checkbox((token as Tokens.Checkbox).checked, context);
     default:
-      // Raw HTML (`html`) and anything unknown: the text as written.
-      return token.raw;
+      // Raw HTML (`html`) and anything unknown (a run past the limits, block-lexer.ts): the text as written.
+      return asWritten(token.raw);
   }
 }
 
@@ -114,7 +124,7 @@ function blocks(tokens: readonly Token[], context: RenderContext, depth: number)
 
 /** One block-level token as a template; `depth` is how deep it is nested in quotes and lists. */
 export function block(token: Token, context: RenderContext, depth = 0): unknown {
-  if (depth > MAX_DEPTH) return html`<p dir="auto" part="raw">${token.raw}</p>`;
+  if (depth > MAX_DEPTH) return html`<p dir="auto" part="raw">${asWritten(token.raw)}</p>`;
   switch (token.type) {
     case "space":
     case "def":
@@ -123,8 +133,8 @@ export function block(token: Token, context: RenderContext, depth = 0): unknown 
       return html`<p dir=${dirAt(depth)}>${inlines((token as Tokens.Paragraph).tokens, context)}</p>`;
     case "text": {
       // The text of a tight list item.
-      const text = token as Tokens.Text;
-      return text.tokens ? inlines(text.tokens, context) : decodeReferences(text.text);
+      const run = token as Tokens.Text;
+      return run.tokens ? inlines(run.tokens, context) : decodeReferences(run.text);
     }
     case "heading":
       return heading(token as Tokens.Heading, context, depth);
@@ -151,7 +161,7 @@ export function block(token: Token, context: RenderContext, depth = 0): unknown 
       return checkbox((token as Tokens.Checkbox).checked, context);
     default:
       // Raw HTML blocks and anything unknown: the text as written.
-      return html`<p dir=${dirAt(depth)} part="raw">${token.raw.replace(/\n+$/, "")}</p>`;
+      return html`<p dir=${dirAt(depth)} part="raw">${asWritten(token.raw.replace(/\n+$/, ""))}</p>`;
   }
 }
 
