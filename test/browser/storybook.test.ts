@@ -124,7 +124,7 @@ async function rendered(frame: HTMLIFrameElement, what: string, each = () => {})
       );
     },
     what,
-    { timeout: 20_000, interval: 0 },
+    { timeout: 20_000, interval: 16 },
   );
   const inner = frame.contentWindow!;
   for (let i = 0; i < 3; i++) await new Promise((resolve) => inner.requestAnimationFrame(resolve));
