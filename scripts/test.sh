@@ -7,4 +7,4 @@ source scripts/setup.sh
 ensure_chromium
 ensure_firefox_webkit
 install_workspace
-$PNPM run test
+node scripts/run-steps.mjs
