@@ -294,6 +294,22 @@ describe("pi-session-actions", () => {
     expect($(el, '[part~="error"]')).to.equal(null);
   });
 
+  it("keeps a dialog open that was opened the moment another one closed", async () => {
+    const { el } = await mount("1.6.0");
+    await openDialog(el, "name");
+    const first = dialog(el)!;
+    // A browser fires a closed dialog's close event a task or a frame later.
+    const closeEvent = new Promise((resolve) => first.addEventListener("close", resolve, { once: true }));
+    // Cancel, then New session in the same moment: before that event.
+    ($(el, 'dialog [part~="cancel-button"]') as HTMLButtonElement).click();
+    button(el, "new").click();
+    await closeEvent;
+    await waitUntil(() => dialog(el)?.open, "the new dialog opens");
+    await el.updateComplete;
+    expect(dialog(el)!.open, "still open after the first dialog's close event").to.equal(true);
+    expect($(el, "#dialog-title")!.textContent).to.equal("Start a new session?");
+  });
+
   it("speaks Japanese and Chinese", async () => {
     const ja = (await mount("1.6.0", "ja")).el;
     expect(button(ja, "new").textContent!.trim()).to.equal("新しいセッション");

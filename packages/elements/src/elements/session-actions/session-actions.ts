@@ -1,5 +1,6 @@
 import type { PiSession } from "@pi-elements/core";
 import { css, html, nothing, type TemplateResult } from "lit";
+import { keyed } from "lit/directives/keyed.js";
 import { PiElement } from "../../base/pi-element.js";
 import { ConversationStoreController } from "../../controllers/conversation-store-controller.js";
 import { SessionStoreController } from "../../controllers/session-store-controller.js";
@@ -207,6 +208,11 @@ export class PiSessionActions extends PiElement {
   }));
   /** The button that opened the dialog, focused again when it closes. */
   #opener: HTMLElement | undefined;
+  /**
+   * Which opening of a dialog this is: each is a <dialog> element of its own, so that the close event of the one
+   * before (a browser fires it a task or a frame after the dialog closed) cannot close the next.
+   */
+  #opening = 0;
 
   constructor() {
     super();
@@ -253,6 +259,7 @@ export class PiSessionActions extends PiElement {
     }
     this.#opener = this.renderRoot.querySelector<HTMLElement>(`[part~="${action}-button"]`) ?? undefined;
     this.error = undefined;
+    this.#opening += 1;
     this.dialogFor = action;
     if (action === "name") this.nameText = this.#store.now()?.name ?? "";
     if (action === "fork") {
@@ -302,8 +309,12 @@ export class PiSessionActions extends PiElement {
     else this.#onDialogClose();
   }
 
-  /** The dialog closed (Esc, Cancel or a confirmed action): focus goes back to its button. */
-  #onDialogClose = () => {
+  /**
+   * The dialog closed (Esc, Cancel or a confirmed action): focus goes back to its button. A close event from a dialog
+   * that is no longer the one shown (another action was started before it came) changes nothing.
+   */
+  #onDialogClose = (event?: Event) => {
+    if (event && event.target !== this.renderRoot.querySelector("dialog")) return;
     if (!this.dialogFor) return;
     this.dialogFor = undefined;
     this.forkMessages = undefined;
@@ -445,14 +456,17 @@ export class PiSessionActions extends PiElement {
       ${this.error ? html`<p part="error" role="alert">${this.error}</p>` : nothing}
       ${
         this.dialogFor
-          ? html`<dialog
-              part="dialog"
-              aria-labelledby="dialog-title"
-              aria-describedby=${this.dialogFor === "name" ? nothing : "dialog-body"}
-              @close=${this.#onDialogClose}
-            >
-              ${this.#renderDialogBody(this.dialogFor)}
-            </dialog>`
+          ? keyed(
+              this.#opening,
+              html`<dialog
+                part="dialog"
+                aria-labelledby="dialog-title"
+                aria-describedby=${this.dialogFor === "name" ? nothing : "dialog-body"}
+                @close=${this.#onDialogClose}
+              >
+                ${this.#renderDialogBody(this.dialogFor)}
+              </dialog>`,
+            )
           : nothing
       }`;
   }
