@@ -39,11 +39,12 @@ function script(name, ...args) {
  * @returns {Step}
  */
 function browserRun(engine) {
+  const { command, env } = script("test:browser");
   return {
     name: engine,
     what: "browser tests",
-    ...script("test:browser"),
-    env: { ...script("test:browser").env, ENGINES: engine },
+    command,
+    env: { ...env, ENGINES: engine },
     lane: true,
   };
 }

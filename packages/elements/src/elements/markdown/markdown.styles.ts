@@ -128,8 +128,9 @@ export const styles = [
       font-size: 0.92em;
     }
     /* A long text as written, in pieces (long-text.ts): each lays out on its own, so a growing one lays out only its
-     * end, and one out of view not at all until it comes near (about 4,096 characters: some 50 lines at 80 a line,
-     * the size it is taken for until then). The last line of a piece may end early: where it was cut. */
+     * end, and one out of view not at all until it comes near, taken until then for 75 lines (4,096 characters are
+     * about 50 lines at 80 a line, about 110 on a phone or in CJK). The last line of a piece may end early: where it
+     * was cut. */
     .piece {
       display: block;
       content-visibility: auto;
