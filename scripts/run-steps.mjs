@@ -6,7 +6,7 @@
 // `node scripts/run-steps.mjs lint build` runs only the steps named; `--list` prints their names.
 
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -49,6 +49,31 @@ function browserRun(engine) {
   };
 }
 
+/** The end-to-end file that runs in a lane of its own (STEPS says why). */
+const EXAMPLES = "test/e2e/pi-examples.test.ts";
+
+/**
+ * package.json's test:e2e for the files of test/e2e that `pick` takes (its glob's files, in its order), a lane step.
+ * The two parts never run at once: the second is queued after WebKit, which starts only once the first has ended or
+ * the other lane has freed.
+ * @param {string} name
+ * @param {string} what
+ * @param {(file: string) => boolean} pick
+ * @returns {Step}
+ */
+function e2eRun(name, what, pick) {
+  const { command, env } = script("test:e2e");
+  const glob = "test/e2e/*.test.ts";
+  const line = command[2] ?? "";
+  if (!line.endsWith(` ${glob}`)) throw new Error(`package.json's test:e2e no longer ends with ${glob}: ${line}`);
+  const files = readdirSync(join(ROOT, "test", "e2e"))
+    .filter((file) => file.endsWith(".test.ts"))
+    .sort()
+    .map((file) => `test/e2e/${file}`)
+    .filter(pick);
+  return { name, what, command: ["sh", "-c", `${line.slice(0, -glob.length)}${files.join(" ")}`], env, lane: true };
+}
+
 /** Where the workshop step builds Storybook (under demo/), for every later step that opens it. */
 const WORKSHOP_OUT = "storybook-static/suite";
 
@@ -87,18 +112,16 @@ export const STEPS = [
     alongside: true,
   },
   { name: "node", what: "Node tests", ...script("test:node"), alongside: true },
-  // Four runs in two lanes, about a core each: Chromium (which runs the real-pi matrix and bundle parity, its
-  // longest) beside Firefox; e2e takes the lane Firefox leaves (Firefox ends first, and e2e is the longest of the
-  // two left), WebKit the one Chromium leaves.
+  // Five runs in two lanes, about a core each: Chromium (which runs the real-pi matrix and bundle parity, its
+  // longest) beside Firefox. Firefox ends first: pi's example extensions (the end-to-end files' longest, about as
+  // long as Chromium outlasts Firefox) take its lane, so that whichever lane frees next takes WebKit and the other the
+  // rest of end to end. With e2e in one piece after Firefox, WebKit always followed Chromium in one lane, which on a
+  // loaded machine ended 90 s after the other (Chromium and WebKit slow down more than end to end does).
   browserRun("chromium"),
   browserRun("firefox"),
-  {
-    name: "e2e",
-    what: "end to end, real pi, Node-driven",
-    ...script("test:e2e"),
-    lane: true,
-  },
+  e2eRun("examples", "pi's example extensions, end to end", (file) => file === EXAMPLES),
   browserRun("webkit"),
+  e2eRun("e2e", "end to end, real pi, Node-driven", (file) => file !== EXAMPLES),
   { name: "size", what: "bundle size ceilings", ...script("size") },
 ];
 
