@@ -22,6 +22,11 @@ export class Frame {
   readonly errors: string[] = [];
   /** The keys the page got (keydown, in capture), newest last: what a failure reports, beside what the page shows. */
   readonly keys: string[] = [];
+  /**
+   * What each Enter met once the page had handled it (bubbling back to the window): the element it went to, whether
+   * it was taken (default prevented), and the prompt's state then. A send that went nowhere says why.
+   */
+  readonly enters: string[] = [];
 
   constructor(readonly bridgeUrl: string) {
     this.iframe.title = "README's complete pi web UI";
@@ -45,6 +50,20 @@ export class Frame {
       },
       true,
     );
+    this.window.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter") return;
+      const target = event.composedPath()[0] as Element | Window;
+      const name = "localName" in target ? described(target) : "the window";
+      const prompt = this.doc.querySelector("pi-prompt") as (HTMLElement & PromptState) | null;
+      this.enters.push(
+        `to ${name}${event.defaultPrevented ? ", taken" : ", not taken"}${event.isComposing ? ", composing" : ""}, keyCode ${event.keyCode}; the prompt: ${
+          prompt
+            ? `canSend ${prompt.canSend}, running ${prompt.running}, value ${JSON.stringify(prompt.value)}`
+            : "none"
+        }`,
+      );
+      if (this.enters.length > 10) this.enters.shift();
+    });
     await waitUntil(() => this.modelName() !== "", "the page to show pi's model", WAIT);
   }
 
@@ -171,8 +190,24 @@ export class Frame {
       `error ${JSON.stringify(shown("[part~=error]"))}`,
       `connection ${JSON.stringify(shown("[part~=session-ended]") || "open")}`,
       `keys the page got ${JSON.stringify(this.keys.join(""))}`,
+      `the Enters: ${this.enters.join(" | ") || "none"}`,
+      `focus on ${described(deepActive(this.doc))}`,
     ].join(", ");
   }
+}
+
+/** What pi-prompt says of itself (its public properties), for a failure's report. */
+interface PromptState {
+  canSend: boolean;
+  running: boolean;
+  value: string;
+}
+
+/** An element as a failure names it: its name and part (the page's own realm: not this window's Elements). */
+function described(element: Element | null): string {
+  if (!element) return "nothing";
+  const part = element.getAttribute("part");
+  return `${element.localName}${part ? `[part=${part}]` : ""}`;
 }
 
 /** The focused element, through open shadow roots. */
