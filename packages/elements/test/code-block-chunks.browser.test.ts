@@ -83,6 +83,40 @@ describe("pi-code-block in chunks", () => {
     expect(chunk.getBoundingClientRect().right).to.be.at.least(line.right - 1);
   });
 
+  it("draws a line of 100,000 characters in pieces on one line: all of it there, its end reached by scrolling sideways", async () => {
+    const height = await lineHeight();
+    const long = "-".repeat(100_000);
+    const code = `${lines(3)}${long}\nend\n`;
+    // ini: a highlighted language, whose tree the long line's chunk does not use.
+    const el = await fixture<PiCodeBlock>(
+      html`<pi-code-block style="inline-size: 600px" language="ini" .code=${code}></pi-code-block>`,
+    );
+    await el.updateComplete;
+    expect(codeOf(el).textContent).to.equal(code);
+    const pieces = [...codeOf(el).querySelectorAll<HTMLElement>(".piece")];
+    expect(pieces.length, "pieces").to.be.above(20);
+    expect(pieces.map((piece) => piece.textContent).join("")).to.equal(long);
+    // One line: every piece at its top, the code five lines tall.
+    const top = pieces[0]!.getBoundingClientRect().top;
+    for (const piece of pieces) expect(Math.abs(piece.getBoundingClientRect().top - top)).to.be.below(1);
+    expect(Math.abs(codeOf(el).getBoundingClientRect().height - 5 * height)).to.be.below(2);
+    const pre = preOf(el);
+    expect(pre.scrollWidth).to.be.above(pre.clientWidth * 100);
+    // Scrolled to the end as a reader drags the bar there: the pieces come into view at their own widths (the last
+    // one up to twice the estimate), so the end moves on until the line is laid out where it ends.
+    let width = 0;
+    for (let tries = 0; tries < 10 && pre.scrollWidth !== width; tries++) {
+      width = pre.scrollWidth;
+      pre.scrollLeft = width;
+      await new Promise(requestAnimationFrame);
+      await new Promise(requestAnimationFrame);
+    }
+    const box = pre.getBoundingClientRect();
+    const last = pieces.at(-1)!.getBoundingClientRect();
+    expect(last.right, "the last piece's end, scrolled to").to.be.within(box.left, box.right + 1);
+    expect(last.width).to.be.above(0);
+  });
+
   it("colours a long code across the cuts, every character there", async () => {
     const code = `/*\n${" * a comment\n".repeat(150)} */\n${lines(200)}`;
     const el = await fixture<PiCodeBlock>(html`<pi-code-block language="ts" .code=${code}></pi-code-block>`);

@@ -86,6 +86,17 @@ export const styles = [
       content-visibility: auto;
       contain-intrinsic-block-size: auto 145em;
     }
+    /*
+     * A line of more than 8,192 characters in pieces of about 4,096 (long-lines.ts), side by side: each laid out and
+     * painted only near the view, as wide as 4,096 characters until it was. Aligned at the top, as a box out of view
+     * has no baseline.
+     */
+    .piece {
+      display: inline-block;
+      vertical-align: top;
+      content-visibility: auto;
+      contain-intrinsic-size: auto 4096ch auto 1lh;
+    }
     .hljs-comment,
     .hljs-quote {
       color: var(--_syntax-comment);

@@ -7,6 +7,7 @@ import { afterNextFrame } from "../../internal/after-frame.js";
 import { chunkLines, nodeCount } from "./chunks.js";
 import { styles } from "./code-block.styles.js";
 import { HIGHLIGHT_TIMEOUT_MS, type Highlighted, highlightOffThread, type Root } from "./highlighter.js";
+import { type LineRun, longLineRuns } from "./long-lines.js";
 import { type CodeBlockStringKey, codeBlockStrings } from "./strings.js";
 
 /** What pi-code-block highlights (its `limits`). Each can be `Infinity`. */
@@ -120,6 +121,8 @@ export class PiCodeBlock extends PiElement {
 
   /** The code cut into chunks of lines (chunks.ts), cut again only from where it changed. */
   #chunks: string[] = [];
+  /** Each chunk's long lines in pieces (long-lines.ts), by the chunk's text: cut again only where a chunk changed. */
+  #runs: { text: string; runs: LineRun[] | undefined }[] = [];
   /** The code as last highlighted, its chunks' texts and trees, kept until a newer highlight replaces it. */
   #highlighted: { code: string; language: string; texts: readonly string[]; trees: Root[] } | undefined;
   /** How many of the highlighted chunks show their tree; the others follow in later tasks (#showTrees). */
@@ -188,6 +191,16 @@ export class PiCodeBlock extends PiElement {
     }
     if (changed.has("code") || changed.has("language") || changed.has("streaming") || changed.has("limits"))
       this.#highlight();
+  }
+
+  /** Chunk `k`'s runs, cut once per text (a chunk kept from an earlier code is the same string: compared at once). */
+  #runsOf(text: string, k: number): LineRun[] | undefined {
+    const kept = this.#runs[k];
+    if (kept?.text === text) return kept.runs;
+    const runs = longLineRuns(text);
+    this.#runs[k] = { text, runs };
+    if (this.#runs.length > this.#chunks.length) this.#runs.length = this.#chunks.length;
+    return runs;
   }
 
   #limitsNow(): CodeBlockLimits {
@@ -333,6 +346,16 @@ export class PiCodeBlock extends PiElement {
     // A chunk as highlighted last (not diffed again while only a plain tail grows), then what arrived since; two
     // bindings rather than an array of two (Lit marks each array item with two comment nodes).
     const content = (text: string, k: number): [unknown, unknown] => {
+      // A chunk with a line too long to lay out at once shows plain, that line in pieces.
+      const runs = this.#runsOf(text, k);
+      if (runs) {
+        return [
+          runs.map((run) =>
+            typeof run === "string" ? run : run.map((piece) => html`<span class="piece">${piece}</span>`),
+          ),
+          nothing,
+        ];
+      }
       const tree = last && (k < same || (k === same && k < shown && text.startsWith(last.texts[k]!))) && last.trees[k];
       if (!tree) return [text, nothing];
       const before = last.texts[k]!;
