@@ -4,7 +4,7 @@
  * read and drive there, as a user does (real keys through the test runner's driver).
  */
 import { expect, waitUntil } from "@open-wc/testing";
-import { sendKeys } from "@web/test-runner-commands";
+import { executeServerCommand, sendKeys } from "@web/test-runner-commands";
 import { deepAll, deepText } from "./deep-dom.js";
 
 /** A bound against a hang, not a timed assertion: two engines share two cores with two pis. */
@@ -175,8 +175,10 @@ export class Frame {
       () => !this.streaming() && this.texts().some((t) => t.includes(text)) && status() === "",
       `the answer ${JSON.stringify(text)}, and the prompt's status to clear`,
       WAIT,
-    ).catch((error: Error) => {
-      throw new Error(`${error.message}; articles: ${JSON.stringify(this.texts())}, ${this.promptState()}`);
+    ).catch(async (error: Error) => {
+      throw new Error(
+        `${error.message}; articles: ${JSON.stringify(this.texts())}, ${this.promptState()}; pi's side: ${await piReport()}`,
+      );
     });
   }
 
@@ -194,6 +196,11 @@ export class Frame {
       `focus on ${described(deepActive(this.doc))}`,
     ].join(", ");
   }
+}
+
+/** What pi's side says (test/support/plugins/real-pi.mjs's "real-pi:report"): whether the prompt reached pi. */
+async function piReport(): Promise<string> {
+  return executeServerCommand<string, undefined>("real-pi:report").catch((error: Error) => `not read (${error.message})`);
 }
 
 /** What pi-prompt says of itself (its public properties), for a failure's report. */

@@ -84,8 +84,18 @@ export function realPiPlugin() {
           const { piModelChoicesJson } = await import("../scripted-model.ts");
           await writeFile(join(pi.home, "agent", "models.json"), piModelChoicesJson(model));
         }
-        const bridge = await startBridge({ port: 0, ...pi.options, log: () => {} });
-        running.set(session.id, { pi, bridge, model });
+        // The bridge's log (pi's stderr, its exits and restarts, refusals), newest last: said when a test's wait on pi
+        // fails ("real-pi:report").
+        const log = [];
+        const bridge = await startBridge({
+          port: 0,
+          ...pi.options,
+          log: (line) => {
+            log.push(line.length > 300 ? `${line.slice(0, 299)}…` : line);
+            if (log.length > 40) log.shift();
+          },
+        });
+        running.set(session.id, { pi, bridge, model, log });
         return `${PAGE}?bridge=${encodeURIComponent(bridge.url)}`;
       }
       if (command === "real-pi:script") {
@@ -115,6 +125,33 @@ export function realPiPlugin() {
         } finally {
           await client.close();
         }
+      }
+      if (command === "real-pi:report") {
+        // What pi's side says when a wait on the page fails: pi's own state (from a client of its own), how many
+        // requests the scripted model got, and the bridge's log.
+        const entry = running.get(session.id);
+        if (!entry) return "no pi running";
+        const { TestClient } = await import("../../../packages/bridge/test/support/harness.ts");
+        let state;
+        try {
+          const client = await TestClient.connect(entry.bridge.url);
+          try {
+            const id = `real-pi-rpc-${++rpcs}`;
+            client.send({ type: "get_state", id });
+            const response = await client.next((r) => r.type === "response" && r.id === id);
+            const { isStreaming, isCompacting, messageCount, pendingMessageCount } = response.data ?? {};
+            state = JSON.stringify({ isStreaming, isCompacting, messageCount, pendingMessageCount });
+          } finally {
+            await client.close();
+          }
+        } catch (error) {
+          state = `not read (${error instanceof Error ? error.message : String(error)})`;
+        }
+        return [
+          `pi's state ${state}`,
+          `the model's requests ${entry.model ? entry.model.requests.length : "(no model)"}`,
+          `the bridge's log ${JSON.stringify(entry.log)}`,
+        ].join(", ");
       }
       if (command === "real-pi:requests") {
         const model = running.get(session.id)?.model;
