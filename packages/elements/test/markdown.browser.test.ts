@@ -350,6 +350,21 @@ describe("pi-markdown: a long stream", () => {
 });
 
 describe("pi-markdown: accessibility and looks", () => {
+  it("draws the text of a nested list, a quoted paragraph and a loose item's paragraph at the size of a paragraph", async () => {
+    const el = await mount(
+      "A paragraph.\n\n- one\n  - two\n    - three\n      - four\n\n> quoted\n> > quoted twice\n\n1. loose\n\n   item\n",
+    );
+    const size = (element: Element) => getComputedStyle(element).fontSize;
+    const paragraph = size($(el, ".group > p")!);
+    const texts = $$(el, "li, blockquote p, li > p");
+    expect(texts.length, "four items, two quoted paragraphs, a loose item and its two paragraphs").to.equal(9);
+    expect(texts.map((text) => `${text.textContent!.trim().split("\n")[0]}: ${size(text)}`)).to.deep.equal(
+      texts.map((text) => `${text.textContent!.trim().split("\n")[0]}: ${paragraph}`),
+    );
+    // Smaller than the page's text, as before: the message's own size is set once, on its top-level blocks.
+    expect(Number.parseFloat(paragraph)).to.be.below(Number.parseFloat(getComputedStyle(el).fontSize));
+  });
+
   for (const theme of ["light", "dark"] as const) {
     it(`passes axe in the ${theme} theme, and takes a screenshot`, async () => {
       const el = await fixture<PiMarkdown>(
