@@ -200,7 +200,9 @@ export class Frame {
 
 /** What pi's side says (test/support/plugins/real-pi.mjs's "real-pi:report"): whether the prompt reached pi. */
 async function piReport(): Promise<string> {
-  return executeServerCommand<string, undefined>("real-pi:report").catch((error: Error) => `not read (${error.message})`);
+  return executeServerCommand<string, undefined>("real-pi:report").catch(
+    (error: Error) => `not read (${error.message})`,
+  );
 }
 
 /** What pi-prompt says of itself (its public properties), for a failure's report. */
