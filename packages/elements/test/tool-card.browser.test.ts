@@ -390,6 +390,68 @@ describe("pi-tool-card: states and time", () => {
   });
 });
 
+describe("pi-tool-card: a long output in chunks", () => {
+  const chunks = (el: PiToolCard) => [...part(el, "output")!.querySelectorAll<HTMLElement>(":scope > .chunk")];
+  const streaming = (text: string) =>
+    run("bash", text, { status: "running", result: undefined, partialResult: { content: [{ type: "text", text }] } });
+
+  it("draws 2,000 lines as 20 chunks of 100, as tall as their lines once each was in view; 200 lines as one text", async () => {
+    await document.fonts.ready;
+    const short = await card({ name: "bash", arguments: {} }, run("bash", numbered(200).join("\n")), {
+      expanded: true,
+    });
+    expect(chunks(short)).to.have.length(0);
+    const el = await card({ name: "bash", arguments: {} }, run("bash", numbered(5_000).join("\n")), { expanded: true });
+    const all = chunks(el);
+    expect(all).to.have.length(20);
+    // Lines 3,001-5,000, cut where the whole output's line numbers are multiples of 100.
+    expect(all.map((chunk) => chunk.textContent!.split("\n")[0])).to.deep.equal(
+      Array.from({ length: 20 }, (_, k) => `line ${3_001 + k * 100}`),
+    );
+    expect(outputText(el)).to.equal(numbered(5_000).slice(-2_000).join("\n"));
+    // The engine's line pitch, from the same lines as one text (WebKit rounds a 19.3 px line height to 19).
+    const pitch = part(short, "output")!.getBoundingClientRect().height / 200;
+    // Each chunk laid out in turn (brought into view), as a reader scrolling through the output has them.
+    const heights: number[] = [];
+    for (const chunk of all) {
+      chunk.scrollIntoView({ block: "nearest" });
+      // The rendering update after the scroll finds the chunk in view; the next frame's callbacks see it laid out.
+      for (let frame = 0; frame < 2; frame++) await new Promise((resolve) => requestAnimationFrame(resolve));
+      heights.push(chunk.getBoundingClientRect().height);
+    }
+    // Each line one line high: no chunk keeps the room it was given before it was laid out, no gap at a cut.
+    expect(heights.map((height) => Math.round(height / pitch))).to.deep.equal(all.map(() => 100));
+    expect(Math.round(part(el, "output")!.getBoundingClientRect().height / pitch)).to.equal(2_000);
+  });
+
+  it("keeps a colour across a cut, and its chunks' nodes while the output grows and its window slides", async () => {
+    const text = (count: number) =>
+      `${numbered(98).join("\n")}\n${E}[31mred 99\nred 100\nred 101${E}[0m\n${numbered(count).slice(101).join("\n")}`;
+    const el = await card({ name: "bash", arguments: {} }, streaming(text(1_000)), { expanded: true });
+    const red = [...part(el, "output")!.querySelectorAll<HTMLElement>(".chunk > span")];
+    expect(red.map((span) => [span.parentElement === chunks(el)[0] ? 0 : 1, span.textContent])).to.deep.equal([
+      [0, "red 99\nred 100\n"],
+      [1, "red 101"],
+    ]);
+    expect(new Set(red.map((span) => getComputedStyle(span).color)).size).to.equal(1);
+    // Lines 1-2,100, then 1-2,250: the window starts at line 101, then 251; the chunks of lines 301-2,100 are kept.
+    el.execution = streaming(text(2_100));
+    await el.updateComplete;
+    const before = chunks(el);
+    const middle = before.find((chunk) => chunk.textContent!.startsWith("line 1001\n"))!;
+    const textNode = middle.querySelector("span")?.firstChild ?? [...middle.childNodes].find((n) => n.nodeType === 3)!;
+    el.execution = streaming(text(2_250));
+    await el.updateComplete;
+    const after = chunks(el);
+    expect(after[0]!.textContent!.startsWith("line 251\n")).to.equal(true);
+    expect(after.find((chunk) => chunk.textContent!.startsWith("line 1001\n"))).to.equal(middle);
+    expect(textNode.isConnected).to.equal(true);
+    expect(outputText(el)).to.equal(
+      text(2_250).split("\n").slice(250).join("\n").replaceAll(`${E}[31m`, "").replaceAll(`${E}[0m`, ""),
+    );
+  });
+});
+
 describe("pi-tool-card: hostile output", () => {
   it("a 100,000-line output renders its last 5 lines; expanded, at most 2,000 and how many it leaves out", async () => {
     const text = numbered(100_000).join("\n");

@@ -10,6 +10,7 @@
  */
 import { html, type TemplateResult } from "lit";
 import { classMap } from "lit/directives/class-map.js";
+import { chunkRuns } from "./chunk-runs.js";
 import { type AnsiRun, type AnsiStyle, parseAnsi } from "./parse-ansi.js";
 
 /**
@@ -19,9 +20,29 @@ import { type AnsiRun, type AnsiStyle, parseAnsi } from "./parse-ansi.js";
 export const MAX_STYLED_RUNS = 1000;
 
 export function renderAnsi(text: string): TemplateResult {
-  const runs = parseAnsi(text);
-  let styled = 0;
-  const cut = runs.findIndex((run) => isStyled(run) && ++styled > MAX_STYLED_RUNS);
+  return renderRuns(parseAnsi(text), { styled: 0 });
+}
+
+/**
+ * `text` as `renderAnsi` draws it, in chunks of `lines` lines (chunk-runs.ts: cut where the line number in the
+ * whole output, from `firstLine`, is a multiple of `lines`), each with its number. MAX_STYLED_RUNS counts over all of
+ * them.
+ */
+export function renderAnsiChunks(
+  text: string,
+  lines: number,
+  firstLine = 0,
+): { readonly index: number; readonly content: TemplateResult }[] {
+  const budget = { styled: 0 };
+  return chunkRuns(parseAnsi(text), lines, firstLine).map(({ index, runs }) => ({
+    index,
+    content: renderRuns(runs, budget),
+  }));
+}
+
+/** Runs as a template: styled ones while `budget` lasts (MAX_STYLED_RUNS), then the rest as one plain text. */
+function renderRuns(runs: readonly AnsiRun[], budget: { styled: number }): TemplateResult {
+  const cut = runs.findIndex((run) => isStyled(run) && ++budget.styled > MAX_STYLED_RUNS);
   if (cut === -1) return html`${runs.map(renderRun)}`;
   const rest = runs
     .slice(cut)

@@ -6,6 +6,11 @@
 
 /** Lines an expanded card shows at most (pi keeps 2,000 lines of a tool's output for the model). */
 export const MAX_EXPANDED_LINES = 2000;
+/**
+ * Lines per chunk of a long output (past twice as many): each chunk is a box laid out and painted only near the view,
+ * as pi-code-block's chunks are. WebKit laid out 2,000 lines in one box in 15-36 ms; in chunks, 1-3.
+ */
+export const OUTPUT_CHUNK_LINES = 100;
 /** Characters a card shows at most in one window: a single 10 MB line must not become one 10 MB text node. */
 export const MAX_WINDOW_CHARS = 100_000;
 

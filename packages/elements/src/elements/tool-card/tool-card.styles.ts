@@ -111,6 +111,13 @@ export const styles = [
     pre:empty {
       display: none;
     }
+    /* A long output's chunks of 100 lines (output.ts): laid out and painted only near the view; off screen, as tall
+     * as when last laid out, or 100 lines before that. */
+    pre > .chunk {
+      display: block;
+      content-visibility: auto;
+      contain-intrinsic-block-size: auto 145em;
+    }
     [part~="image"] {
       align-self: flex-start;
       max-inline-size: 100%;

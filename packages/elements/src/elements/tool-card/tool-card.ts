@@ -2,14 +2,23 @@ import { type Clock, realClock } from "@pi-elements/core";
 import type { ToolExecution } from "@pi-elements/core/conversation";
 import { html, nothing, type PropertyValues, type TemplateResult } from "lit";
 import { ifDefined } from "lit/directives/if-defined.js";
+import { repeat } from "lit/directives/repeat.js";
 import { stripAnsi } from "../../ansi/parse-ansi.js";
-import { renderAnsi } from "../../ansi/render-ansi.js";
+import { renderAnsi, renderAnsiChunks } from "../../ansi/render-ansi.js";
 import { PiElement } from "../../base/pi-element.js";
 import { localizeIn, nearestLang } from "../../i18n/localize.js";
 import { emit } from "../../internal/events.js";
 import { rowsPending } from "./diff-rows.js";
 import { ElapsedController } from "./elapsed.js";
-import { isRecord, lineWindow, MAX_EXPANDED_LINES, resultImages, resultText } from "./output.js";
+import {
+  isRecord,
+  type LineWindow,
+  lineWindow,
+  MAX_EXPANDED_LINES,
+  OUTPUT_CHUNK_LINES,
+  resultImages,
+  resultText,
+} from "./output.js";
 import {
   type OutputOptions,
   onRenderersChanged,
@@ -368,12 +377,26 @@ export class PiToolCard extends PiElement {
     ].filter((note) => note !== "");
     const note = notes.length > 0 ? html`<p part="note">${notes.join(" · ")}</p>` : nothing;
     const content =
-      options.ansi === false ? this.#code(id, stripAnsi(shown.text), options.language) : this.#pre(id, shown.text);
+      options.ansi === false
+        ? this.#code(id, stripAnsi(shown.text), options.language)
+        : this.#pre(id, shown, options.from === "end" ? shown.hidden : 0);
     return options.from === "end" ? html`${toggle}${note}${content}` : html`${content}${note}${toggle}`;
   }
 
-  #pre(id: string, text: string): TemplateResult {
-    return html`<pre part="output" id=${id} dir="ltr">${renderAnsi(text)}</pre>`;
+  /**
+   * Output as a terminal shows it. Past 2 × OUTPUT_CHUNK_LINES lines, in chunks each laid out only near the view,
+   * numbered by their lines' place in the whole output (`firstLine` is the first shown line's): a growing output's
+   * chunks keep their nodes while its window slides.
+   */
+  #pre(id: string, shown: LineWindow, firstLine: number): TemplateResult {
+    if (shown.total - shown.hidden <= OUTPUT_CHUNK_LINES * 2) {
+      return html`<pre part="output" id=${id} dir="ltr">${renderAnsi(shown.text)}</pre>`;
+    }
+    return html`<pre part="output" id=${id} dir="ltr">${repeat(
+      renderAnsiChunks(shown.text, OUTPUT_CHUNK_LINES, firstLine),
+      (chunk) => chunk.index,
+      (chunk) => html`<span class="chunk">${chunk.content}</span>`,
+    )}</pre>`;
   }
 
   /** File content: highlighted by `<pi-code-block>` if the page has it, else plain text. */
