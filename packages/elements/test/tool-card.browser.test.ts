@@ -15,6 +15,7 @@ import {
   registerToolRenderer,
   type ToolCallBlock,
 } from "../src/elements/tool-card/define.js";
+import { editRun } from "./support/edit-run.js";
 import { FakeClock } from "./support/fake-clock.js";
 import { type RecordedCall, recordedCalls, VERSIONS } from "./support/tool-calls.js";
 
@@ -464,6 +465,33 @@ describe("pi-tool-card: hostile output", () => {
     expect(lines).to.have.length(MAX_EXPANDED_LINES);
     expect(lines.at(-1)).to.equal("line 100000");
     expect(part(el, "note")?.textContent).to.equal("98000 lines not shown");
+  });
+
+  it("an edit of a 9 KB line wraps it in the text's column, inside the card, beside the numbers", async () => {
+    const long = Array.from({ length: 1_400 }, (_, i) => `w${(i * 7_919) % 9_973}`).join(" ");
+    const el = await fixture<PiToolCard>(html`<pi-tool-card
+      style="inline-size: 400px"
+      expanded
+      .call=${{ name: "edit", arguments: { path: "a.txt" } }}
+      .execution=${editRun(` 9 before\n-10 ${long}\n+10 ${long}!\n 11 after`)}
+    ></pi-tool-card>`);
+    const texts = parts(el, "diff-text");
+    expect(texts.map((text) => text.textContent!.length)).to.deep.equal([6, long.length, long.length + 1, 5]);
+    const card = el.getBoundingClientRect();
+    const lineHeight = Number.parseFloat(getComputedStyle(texts[0]!).lineHeight);
+    for (const [i, text] of texts.entries()) {
+      const box = text.getBoundingClientRect();
+      const number = parts(el, "diff-number")[i]!.getBoundingClientRect();
+      // Every text starts at the same place, after its number, and ends inside the card.
+      expect(box.left, `row ${i}'s text`).to.be.closeTo(texts[0]!.getBoundingClientRect().left, 0.5);
+      expect(box.left, `row ${i}'s text`).to.be.at.least(number.right);
+      expect(box.right, `row ${i}'s text`).to.be.at.most(card.right);
+    }
+    // 9 KB in a column of some 40 characters: hundreds of lines.
+    expect(texts[1]!.getBoundingClientRect().height / lineHeight).to.be.above(100);
+    expect(el.shadowRoot!.querySelector('[part~="diff"]')!.scrollWidth).to.be.at.most(
+      el.shadowRoot!.querySelector<HTMLElement>('[part~="diff"]')!.clientWidth,
+    );
   });
 
   it("a single huge line is cut to 100,000 characters and says how many it cut", async () => {
