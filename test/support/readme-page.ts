@@ -27,6 +27,12 @@ export class Frame {
    * it was taken (default prevented), and the prompt's state then. A send that went nowhere says why.
    */
   readonly enters: string[] = [];
+  /**
+   * What the page's session went through, newest last, in ms since the page loaded: its transport's states, the
+   * commands it sent, the bridge's messages, its diagnostics, a session made or replaced. A send that found the
+   * connection down says when it went down and came back.
+   */
+  readonly timeline: string[] = [];
 
   constructor(readonly bridgeUrl: string) {
     this.iframe.title = "README's complete pi web UI";
@@ -40,6 +46,7 @@ export class Frame {
     if (reload) this.window.location.reload();
     else this.iframe.src = `/readme/full/index.html?bridge=${encodeURIComponent(this.bridgeUrl)}`;
     await loaded;
+    this.#watchSession();
     this.window.addEventListener("error", (event) => this.errors.push(String(event.message)));
     this.window.addEventListener("unhandledrejection", (event) => this.errors.push(String(event.reason)));
     this.window.addEventListener(
@@ -55,16 +62,63 @@ export class Frame {
       const target = event.composedPath()[0] as Element | Window;
       const name = "localName" in target ? described(target) : "the window";
       const prompt = this.doc.querySelector("pi-prompt") as (HTMLElement & PromptState) | null;
+      const session = (this.doc.querySelector("pi-session") as SessionHost | null)?.session;
       this.enters.push(
-        `to ${name}${event.defaultPrevented ? ", taken" : ", not taken"}${event.isComposing ? ", composing" : ""}, keyCode ${event.keyCode}; the prompt: ${
+        `to ${name}${event.defaultPrevented ? ", taken" : ", not taken"}${event.isComposing ? ", composing" : ""}, keyCode ${event.keyCode} at ${this.#since()} ms; the prompt: ${
           prompt
             ? `canSend ${prompt.canSend}, running ${prompt.running}, value ${JSON.stringify(prompt.value)}`
             : "none"
-        }`,
+        }; the transport ${session?.transport.state ?? "(no session)"}`,
       );
       if (this.enters.length > 10) this.enters.shift();
     });
-    await waitUntil(() => this.modelName() !== "", "the page to show pi's model", WAIT);
+    // pi's model, with its provider: pi answered the page's get_state, so the page is connected. The picker's
+    // placeholder ("No model") shows before that, while the page still connects, and a prompt sent then goes nowhere
+    // (pi-prompt sends nothing while connecting): the smoke's lost first prompt (stops 42, 44, 45).
+    await waitUntil(() => this.modelShown(), "the page to show pi's model", WAIT).catch((error: Error) => {
+      throw new Error(`${error.message}; the picker shows ${JSON.stringify(this.modelName())}, ${this.promptState()}`);
+    });
+  }
+
+  #loadedAt = 0;
+
+  #since(): number {
+    return Math.round(performance.now() - this.#loadedAt);
+  }
+
+  #note(entry: string): void {
+    this.timeline.push(`${this.#since()} ${entry}`);
+    if (this.timeline.length > 60) this.timeline.splice(0, this.timeline.length - 60);
+  }
+
+  /** Follows the page's session (and any that replaces it) into the timeline. */
+  #watchSession(): void {
+    this.#loadedAt = performance.now();
+    this.timeline.length = 0;
+    const host = this.doc.querySelector("pi-session") as SessionHost | null;
+    if (!host) {
+      this.#note("no pi-session");
+      return;
+    }
+    const watch = (session: WatchedSession | undefined) => {
+      if (!session) return this.#note("no session");
+      this.#note(`a session, transport ${session.transport.state}`);
+      session.attach({
+        connection: (state) => this.#note(`transport ${state}`),
+        commandSent: (command) => this.#note(`sent ${command.type}`),
+        commandResult: (command) => this.#note(`answered ${command.type}`),
+        commandFailed: (command, error) => this.#note(`failed ${command.type}: ${error}`),
+        bridgeMessage: (message) => this.#note(`bridge ${message.type}`),
+      });
+      session.addEventListener("diagnostic", (event) =>
+        this.#note(`diagnostic ${String((event as Event & { value?: { message?: string } }).value?.message)}`),
+      );
+    };
+    watch(host.session);
+    host.addEventListener("pi-session-change", (event) => {
+      this.#note("the session changed");
+      watch((event as CustomEvent<{ session: WatchedSession | undefined }>).detail.session);
+    });
   }
 
   get window(): Window {
@@ -84,6 +138,11 @@ export class Frame {
   /** `selector` in `host`'s shadow root. */
   part<T extends Element = HTMLElement>(host: string, selector: string): T | null {
     return this.el(host).shadowRoot?.querySelector<T>(selector) ?? null;
+  }
+
+  /** Whether the model picker shows a model of pi's (with its provider), not its placeholder. */
+  modelShown(): boolean {
+    return this.part("pi-model-picker", "[part~=trigger] .provider") !== null;
   }
 
   modelName(): string {
@@ -119,6 +178,11 @@ export class Frame {
   /** Types `text` into the prompt and sends it with Enter. */
   async send(text: string): Promise<void> {
     const area = await found(() => this.part<HTMLTextAreaElement>("pi-prompt", "textarea"), "the prompt");
+    // As a person waits for Send to be enabled (test/support/wait-for.ts's promptReady): connected, pi not busy.
+    const prompt = this.el<HTMLElement & PromptState>("pi-prompt");
+    await waitUntil(() => prompt.canSend, "the prompt able to send", WAIT).catch((error: Error) => {
+      throw new Error(`${error.message}; ${this.promptState()}`);
+    });
     await this.focus(area);
     await sendKeys({ type: text });
     // WebKit's driver can lose the first key it sends into an iframe that has only just taken focus (seen once in
@@ -194,6 +258,7 @@ export class Frame {
       `keys the page got ${JSON.stringify(this.keys.join(""))}`,
       `the Enters: ${this.enters.join(" | ") || "none"}`,
       `focus on ${described(deepActive(this.doc))}`,
+      `the session (ms since load): ${this.timeline.join(" | ") || "nothing"}`,
     ].join(", ");
   }
 }
@@ -203,6 +268,21 @@ async function piReport(): Promise<string> {
   return executeServerCommand<string, undefined>("real-pi:report").catch(
     (error: Error) => `not read (${error.message})`,
   );
+}
+
+/** The page's pi-session and the parts of its PiSession the timeline reads (the page's realm: its own classes). */
+interface SessionHost extends HTMLElement {
+  session?: WatchedSession;
+}
+interface WatchedSession extends EventTarget {
+  transport: { state: string };
+  attach(observer: {
+    connection?(state: string): void;
+    commandSent?(command: { type: string }): void;
+    commandResult?(command: { type: string }): void;
+    commandFailed?(command: { type: string }, error: string): void;
+    bridgeMessage?(message: { type: string }): void;
+  }): unknown;
 }
 
 /** What pi-prompt says of itself (its public properties), for a failure's report. */

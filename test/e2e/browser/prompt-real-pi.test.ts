@@ -69,6 +69,12 @@ const queued = (page: Page) =>
 
 async function focusPrompt(page: Page): Promise<void> {
   await waitUntil(() => page.prompt.shadowRoot?.querySelector("textarea"), "the prompt to render", WAIT);
+  // Connected: pi-prompt sends nothing while the page still connects (Enter then keeps the text).
+  await waitUntil(
+    () => (page.prompt as Page["prompt"] & { canSend: boolean }).canSend,
+    "the prompt able to send",
+    WAIT,
+  );
   const area = field(page);
   area.scrollIntoView({ block: "center" });
   const r = area.getBoundingClientRect();

@@ -71,8 +71,10 @@ const streamingArticle = (page: Page) =>
 
 /** Types `text` into the page's pi-prompt and sends it with Enter, as a user would. */
 async function send(page: Page, text: string): Promise<void> {
-  const prompt = page.host.querySelector("pi-prompt")!;
+  const prompt = page.host.querySelector<HTMLElement & { canSend: boolean }>("pi-prompt")!;
   await waitUntil(() => prompt.shadowRoot?.querySelector("textarea"), "the prompt to render", WAIT);
+  // Connected: pi-prompt sends nothing while the page still connects (Enter then keeps the text).
+  await waitUntil(() => prompt.canSend, "the prompt able to send", WAIT);
   const area = prompt.shadowRoot!.querySelector("textarea")!;
   area.scrollIntoView({ block: "center" });
   const r = area.getBoundingClientRect();
