@@ -178,9 +178,7 @@ export class Frame {
   /** Types `text` into the prompt and sends it with Enter. */
   async send(text: string): Promise<void> {
     const area = await found(() => this.part<HTMLTextAreaElement>("pi-prompt", "textarea"), "the prompt");
-    // As a person waits for Send to be enabled (test/support/wait-for.ts's promptReady): connected, pi not busy.
-    const prompt = this.el<HTMLElement & PromptState>("pi-prompt");
-    await waitUntil(() => prompt.canSend, "the prompt able to send", WAIT).catch((error: Error) => {
+    await untilCanSend(this.el("pi-prompt")).catch((error: Error) => {
       throw new Error(`${error.message}; ${this.promptState()}`);
     });
     await this.focus(area);
@@ -261,6 +259,15 @@ export class Frame {
       `the session (ms since load): ${this.timeline.join(" | ") || "nothing"}`,
     ].join(", ");
   }
+}
+
+/**
+ * Waits until `prompt` (a pi-prompt) can send, as a person waits for its Send button to be enabled (the Node-driven
+ * tests' `promptReady`, test/support/wait-for.ts): connected, and no command of its own in flight. pi-prompt sends
+ * nothing before that (Enter then keeps the text).
+ */
+export async function untilCanSend(prompt: Element, wait: { timeout: number; interval: number } = WAIT): Promise<void> {
+  await waitUntil(() => (prompt as Element & Partial<PromptState>).canSend === true, "the prompt able to send", wait);
 }
 
 /** What pi's side says (test/support/plugins/real-pi.mjs's "real-pi:report"): whether the prompt reached pi. */

@@ -14,6 +14,7 @@ import { expect, waitUntil } from "@open-wc/testing";
 import { executeServerCommand, sendKeys, sendMouse } from "@web/test-runner-commands";
 import { deepText } from "../../support/deep-dom.js";
 import { pressCombo } from "../../support/engine.js";
+import { untilCanSend } from "../../support/readme-page.js";
 
 /** A bound against a hang, not a timed assertion: three engines share two cores with two pis. */
 const WAIT = { timeout: 25_000, interval: 20 };
@@ -69,12 +70,7 @@ const queued = (page: Page) =>
 
 async function focusPrompt(page: Page): Promise<void> {
   await waitUntil(() => page.prompt.shadowRoot?.querySelector("textarea"), "the prompt to render", WAIT);
-  // Connected: pi-prompt sends nothing while the page still connects (Enter then keeps the text).
-  await waitUntil(
-    () => (page.prompt as Page["prompt"] & { canSend: boolean }).canSend,
-    "the prompt able to send",
-    WAIT,
-  );
+  await untilCanSend(page.prompt, WAIT);
   const area = field(page);
   area.scrollIntoView({ block: "center" });
   const r = area.getBoundingClientRect();

@@ -9,6 +9,7 @@
 import { expect, waitUntil } from "@open-wc/testing";
 import { executeServerCommand, sendKeys, sendMouse } from "@web/test-runner-commands";
 import { deepAll } from "../../support/deep-dom.js";
+import { untilCanSend } from "../../support/readme-page.js";
 
 const WAIT = { timeout: 20_000, interval: 50 };
 let frame: HTMLIFrameElement;
@@ -124,12 +125,7 @@ async function load(url: string): Promise<void> {
   frame.contentWindow!.addEventListener("error", (event) => errors.push(String(event.message)));
   frame.contentWindow!.addEventListener("unhandledrejection", (event) => errors.push(String(event.reason)));
   await waitUntil(() => deepText(find("pi-prompt")!).length > 0, "the page to render", WAIT);
-  // Connected: pi-prompt sends nothing while the page still connects (Enter then keeps the text).
-  await waitUntil(
-    () => (find("pi-prompt") as HTMLElement & { canSend: boolean }).canSend,
-    "the prompt able to send",
-    WAIT,
-  );
+  await untilCanSend(find("pi-prompt")!, WAIT);
 }
 
 /** Both pi versions under test (test/support/real-pi.ts): 0.73.1 on this Node, 1.6.0 on the Node 22 beside it. */

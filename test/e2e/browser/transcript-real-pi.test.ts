@@ -11,6 +11,7 @@
 import { expect, waitUntil } from "@open-wc/testing";
 import { executeServerCommand, sendKeys, sendMouse } from "@web/test-runner-commands";
 import { deepAll, deepText } from "../../support/deep-dom.js";
+import { untilCanSend } from "../../support/readme-page.js";
 
 /** A bound against a hang, not a timed assertion: three engines share two cores with two pis. */
 const WAIT = { timeout: 25_000, interval: 20 };
@@ -71,10 +72,9 @@ const streamingArticle = (page: Page) =>
 
 /** Types `text` into the page's pi-prompt and sends it with Enter, as a user would. */
 async function send(page: Page, text: string): Promise<void> {
-  const prompt = page.host.querySelector<HTMLElement & { canSend: boolean }>("pi-prompt")!;
+  const prompt = page.host.querySelector("pi-prompt")!;
   await waitUntil(() => prompt.shadowRoot?.querySelector("textarea"), "the prompt to render", WAIT);
-  // Connected: pi-prompt sends nothing while the page still connects (Enter then keeps the text).
-  await waitUntil(() => prompt.canSend, "the prompt able to send", WAIT);
+  await untilCanSend(prompt, WAIT);
   const area = prompt.shadowRoot!.querySelector("textarea")!;
   area.scrollIntoView({ block: "center" });
   const r = area.getBoundingClientRect();

@@ -50,6 +50,18 @@ export function realPiPlugin() {
     await entry?.model?.close();
     entry?.pi.cleanup();
   }
+  /** Sends `command` to the pi of `entry` from a client of its own, and gives pi's response. */
+  async function rpc(entry, command) {
+    const { TestClient } = await import("../../../packages/bridge/test/support/harness.ts");
+    const client = await TestClient.connect(entry.bridge.url);
+    try {
+      const id = `real-pi-rpc-${++rpcs}`;
+      client.send({ ...command, id });
+      return await client.next((r) => r.type === "response" && r.id === id);
+    } finally {
+      await client.close();
+    }
+  }
   return {
     name: "pi-real-pi",
     async serve(context) {
@@ -116,34 +128,18 @@ export function realPiPlugin() {
       if (command === "real-pi:rpc") {
         const entry = running.get(session.id);
         if (!entry) throw new Error("real-pi:rpc: no pi running");
-        const { TestClient } = await import("../../../packages/bridge/test/support/harness.ts");
-        const client = await TestClient.connect(entry.bridge.url);
-        try {
-          const id = `real-pi-rpc-${++rpcs}`;
-          client.send({ ...payload.command, id });
-          return await client.next((r) => r.type === "response" && r.id === id);
-        } finally {
-          await client.close();
-        }
+        return rpc(entry, payload.command);
       }
       if (command === "real-pi:report") {
         // What pi's side says when a wait on the page fails: pi's own state (from a client of its own), how many
         // requests the scripted model got, and the bridge's log.
         const entry = running.get(session.id);
         if (!entry) return "no pi running";
-        const { TestClient } = await import("../../../packages/bridge/test/support/harness.ts");
         let state;
         try {
-          const client = await TestClient.connect(entry.bridge.url);
-          try {
-            const id = `real-pi-rpc-${++rpcs}`;
-            client.send({ type: "get_state", id });
-            const response = await client.next((r) => r.type === "response" && r.id === id);
-            const { isStreaming, isCompacting, messageCount, pendingMessageCount } = response.data ?? {};
-            state = JSON.stringify({ isStreaming, isCompacting, messageCount, pendingMessageCount });
-          } finally {
-            await client.close();
-          }
+          const response = await rpc(entry, { type: "get_state" });
+          const { isStreaming, isCompacting, messageCount, pendingMessageCount } = response.data ?? {};
+          state = JSON.stringify({ isStreaming, isCompacting, messageCount, pendingMessageCount });
         } catch (error) {
           state = `not read (${error instanceof Error ? error.message : String(error)})`;
         }
